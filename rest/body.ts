@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../src/domain/errors.ts';
+
+/** The parsed body of a JSON endpoint: present, sent as application/json, and an object. */
+export function jsonObjectBody(req: FastifyRequest): Record<string, unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new AppError('INVALID_INPUT', 'Content-Type must be application/json');
+  }
+  const body = req.body;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError('INVALID_INPUT', 'request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../src/services/index.ts';
+import { requireMerchant } from './auth.ts';
+import { merchantRoutes } from './merchant.ts';
+import { payoutRoutes } from './payouts.ts';
+
+/** The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. */
+export async function restApi(app: FastifyInstance, opts: { services: Services }) {
+  // onRequest, so an unauthenticated caller learns nothing about its body's validity.
+  app.addHook('onRequest', requireMerchant(opts.services));
+  payoutRoutes(app, opts.services);
+  merchantRoutes(app, opts.services);
+}

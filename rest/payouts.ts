@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../src/services/index.ts';
+import { balanceJson, payoutJson } from '../src/domain/wire.ts';
+import { principal } from './auth.ts';
+import { success } from './envelope.ts';
+import { jsonObjectBody } from './body.ts';
+
+export function payoutRoutes(app: FastifyInstance, services: Services) {
+  app.get('/payouts/balance', async (req) => {
+    return success(balanceJson(await services.balances.get(principal(req).merchant.id)));
+  });
+
+  app.post('/payouts', async (req, reply) => {
+    const body = jsonObjectBody(req);
+    const { payout, created } = await services.payouts.create(principal(req).merchant.id, body);
+    reply.code(created ? 201 : 200);
+    return success(payoutJson(payout));
+  });
+
+  app.get<{ Params: { id: string } }>('/payouts/:id', async (req) => {
+    return success(payoutJson(await services.payouts.get(req.params.id, principal(req).merchant.id)));
+  });
+
+  app.get('/payouts', async (req) => {
+    const { payouts, total } = await services.payouts.list({ merchantId: principal(req).merchant.id }, req.query);
+    return success({ payouts: payouts.map(payoutJson), total });
+  });
+}

@@ -1,0 +1,64 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './types.ts';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+export type DbOrTx = Db | Tx;
+
+// `pg` returns int8 as a string; money is bigint cents and counts are int8, so turn them into
+// numbers here, once, refusing anything that would lose precision.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value out of safe range: ${value}`);
+  return n;
+});
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'postgres' | 'embedded';
+  /** The `pg` pool, for LISTEN/NOTIFY and pool metrics; absent when embedded. */
+  pool?: pg.Pool;
+  /** The embedded database, when there is one. */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 20,
+      connectionTimeoutMillis: 5000,
+    });
+    // An idle client losing its connection (database restart) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      close: () => db.destroy(),
+    };
+  }
+  const pglite = await PGlite.create(options.dataDir);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'embedded',
+    pglite,
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

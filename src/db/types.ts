@@ -1,0 +1,117 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** bigint cents: read as number (normalised in db/index.ts), written as number. */
+type Cents = ColumnType<number, number, number>;
+type CentsDefault = ColumnType<number, number | undefined, number>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  webhook_url: string | null;
+  payment_fee_bps: ColumnType<number, number | undefined, number>;
+  payment_fee_fixed_cents: CentsDefault;
+  payout_fee_cents: CentsDefault;
+  auto_topup: ColumnType<boolean, boolean | undefined, boolean>;
+  redirect_domains: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  kid: string;
+  env: string;
+  type: ColumnType<string, string | undefined, string>;
+  status: 'active' | 'revoked' | 'expired';
+  secret_hash: Buffer;
+  checksum: string;
+  created_at: Timestamp;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+}
+
+export interface BalancesTable {
+  merchant_id: string;
+  balance_cents: CentsDefault;
+  reserved_cents: CentsDefault;
+  gross_cents: CentsDefault;
+  fees_cents: CentsDefault;
+  withdrawals_cents: CentsDefault;
+  updated_at: Timestamp;
+}
+
+export type LedgerAccount = 'merchant_available' | 'merchant_reserved' | 'funding' | 'fees' | 'bank_transfers';
+
+export interface LedgerTransactionsTable {
+  id: string;
+  merchant_id: string;
+  kind: string;
+  payout_id: string | null;
+  payment_id: string | null;
+  memo: string | null;
+  created_at: Timestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transaction_id: string;
+  merchant_id: string;
+  account: LedgerAccount;
+  amount_cents: Cents;
+  created_at: Timestamp;
+}
+
+export interface PayoutsTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  amount_cents: Cents;
+  fee_cents: Cents;
+  gross_amount_cents: Cents;
+  currency: ColumnType<string, string | undefined, string>;
+  status: string;
+  payout_method: string;
+  payment_details: Json<Record<string, string>>;
+  merchant_reference: string | null;
+  description: string | null;
+  metadata: Json<Record<string, unknown> | null> | null;
+  request_hash: string;
+  external_transfer_id: string | null;
+  failure_reason: string | null;
+  rejection_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: Date | null;
+}
+
+export interface EventsTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  type: string;
+  payout_id: string | null;
+  payment_id: string | null;
+  data: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  merchants: MerchantsTable;
+  api_keys: ApiKeysTable;
+  balances: BalancesTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  payouts: PayoutsTable;
+  events: EventsTable;
+}
+
+export type MerchantRow = Selectable<MerchantsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type BalanceRow = Selectable<BalancesTable>;
+export type PayoutRow = Selectable<PayoutsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewPayout = Insertable<PayoutsTable>;
+export type PayoutUpdate = Updateable<PayoutsTable>;

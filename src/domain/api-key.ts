@@ -1,0 +1,85 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * Secret API keys, CONTRACT §3: `sec1-{env}-{kid}-{secret}-{checksum}`.
+ * - kid: 12 lowercase base32 characters (RFC 4648 alphabet, lower case)
+ * - secret: 32 random bytes in base62, always 43 characters (no `-`)
+ * - checksum: CRC32 over everything before it (`sec1-{env}-{kid}-{secret}-`), 6 base62 characters
+ */
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const KEY_PATTERN = /^sec1-(prd|tst|dev)-([a-z2-7]{12})-([0-9A-Za-z]{43})-([0-9A-Za-z]{6})$/;
+
+export function toBase62(bytes: Uint8Array, width: number): string {
+  let n = BigInt('0x' + (Buffer.from(bytes).toString('hex') || '0'));
+  let out = '';
+  while (n > 0n) {
+    out = BASE62[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(width, '0');
+}
+
+function base62Number(n: number, width: number): string {
+  let out = '';
+  let rest = n;
+  while (rest > 0) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out.padStart(width, '0');
+}
+
+export function checksum(prefix: string): string {
+  return base62Number(crc32(prefix) >>> 0, 6);
+}
+
+export function newKid(): string {
+  const bytes = randomBytes(12);
+  return Array.from(bytes, (b) => BASE32[b & 31]).join('');
+}
+
+export interface ParsedKey {
+  env: string;
+  kid: string;
+  secret: string;
+  checksum: string;
+}
+
+export interface GeneratedKey extends ParsedKey {
+  fullKey: string;
+}
+
+export function generateKey(env: string): GeneratedKey {
+  const kid = newKid();
+  const secret = toBase62(randomBytes(32), 43);
+  const prefix = `sec1-${env}-${kid}-${secret}-`;
+  const sum = checksum(prefix);
+  return { env, kid, secret, checksum: sum, fullKey: prefix + sum };
+}
+
+/** Parses and checks the format and checksum; `null` for anything that is not a well-formed key. */
+export function parseKey(raw: string): ParsedKey | null {
+  const m = KEY_PATTERN.exec(raw);
+  if (!m) return null;
+  const [, env, kid, secret, sum] = m as unknown as [string, string, string, string, string];
+  if (checksum(`sec1-${env}-${kid}-${secret}-`) !== sum) return null;
+  return { env, kid, secret, checksum: sum };
+}
+
+export function displayMask(env: string, kid: string, sum: string): string {
+  return `sec1-${env}-${kid}…${sum}`;
+}
+
+/** Keyed hash stored at rest: HMAC-SHA256 peppered with a key derived from SERVICE_SECRET. */
+export function hashSecret(pepper: Buffer, secret: string): Buffer {
+  return createHmac('sha256', pepper).update(secret).digest();
+}
+
+/** Constant-time comparison of a presented secret against the stored hash. */
+export function secretMatches(pepper: Buffer, secret: string, storedHash: Uint8Array): boolean {
+  const presented = hashSecret(pepper, secret);
+  return storedHash.length === presented.length && timingSafeEqual(presented, storedHash);
+}

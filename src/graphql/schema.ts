@@ -1,0 +1,11 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './scalars.ts';
+import './types/enums.ts';
+import './types/api-key.ts';
+import './types/balance.ts';
+import './types/merchant.ts';
+import './types/payout.ts';
+
+/** The whole GraphQL schema, sorted so that its printed form is stable. */
+export const schema = lexicographicSortSchema(builder.toSchema());

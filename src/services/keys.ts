@@ -1,0 +1,170 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DbOrTx, Tx } from '../db/index.ts';
+import type { ApiKeyRow } from '../db/types.ts';
+import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
+import { AppError } from '../domain/errors.ts';
+import type { ApiKeyRecord, Merchant } from '../domain/payout.ts';
+import type { ServiceDeps } from './deps.ts';
+import { toMerchant } from './merchants.ts';
+
+export interface Principal {
+  merchant: Merchant;
+  key: ApiKeyRecord;
+}
+
+export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date()): ApiKeyRecord {
+  const expired = row.status === 'expired' || (row.expires_at !== null && row.expires_at <= now);
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    kid: row.kid,
+    env: row.env,
+    type: row.type,
+    status: row.status === 'active' && expired ? 'expired' : row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    displayMask: displayMask(row.env, row.kid, row.checksum),
+  };
+}
+
+const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
+
+/** Secret API keys (CONTRACT §3): issue, authenticate, regenerate, revoke, expire. */
+export class KeyService {
+  private readonly pepper: Buffer;
+
+  constructor(private readonly deps: ServiceDeps) {
+    // A key derived for this one purpose, so the stored hashes are useless without SERVICE_SECRET.
+    this.pepper = createHmac('sha256', deps.config.serviceSecret).update('zarpay api-key pepper v1').digest();
+  }
+
+  async issueIn(db: DbOrTx, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    const key = generateKey(this.deps.config.serviceEnv);
+    const row = await db
+      .insertInto('api_keys')
+      .values({
+        id: randomUUID(),
+        merchant_id: merchantId,
+        kid: key.kid,
+        env: key.env,
+        status: 'active',
+        secret_hash: hashSecret(this.pepper, key.secret),
+        checksum: key.checksum,
+      })
+      .returning(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    return { apiKey: toKeyRecord(row), fullKey: key.fullKey };
+  }
+
+  async issue(merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    const merchant = await this.deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
+    if (!merchant) throw new AppError('NOT_FOUND', 'merchant not found');
+    return this.issueIn(this.deps.db, merchantId);
+  }
+
+  /**
+   * Resolves the `X-API-Key` header to its merchant. Anything malformed, unknown, of another
+   * environment or with a wrong secret is 401; a revoked or expired key is 403 (spec
+   * "Authentication"). The secret is compared in constant time against its keyed hash.
+   */
+  async authenticate(header: string | undefined): Promise<Principal> {
+    if (!header) throw unauthorized();
+    const parsed = parseKey(header);
+    if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
+    const row = await this.deps.db
+      .selectFrom('api_keys as k')
+      .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
+      .selectAll('m')
+      .select([
+        'k.id as key_id',
+        'k.kid',
+        'k.env',
+        'k.type',
+        'k.status',
+        'k.secret_hash',
+        'k.checksum',
+        'k.created_at as key_created_at',
+        'k.revoked_at',
+        'k.expires_at',
+      ])
+      .where('k.kid', '=', parsed.kid)
+      .executeTakeFirst();
+    // Hash even when the kid is unknown, so timing does not tell unknown kids from wrong secrets.
+    const matches = secretMatches(this.pepper, parsed.secret, row?.secret_hash ?? Buffer.alloc(32));
+    if (!row || !matches) throw unauthorized();
+    const key = toKeyRecord({
+      id: row.key_id,
+      merchant_id: row.id,
+      kid: row.kid,
+      env: row.env,
+      type: row.type,
+      status: row.status,
+      checksum: row.checksum,
+      created_at: row.key_created_at,
+      revoked_at: row.revoked_at,
+      expires_at: row.expires_at,
+    });
+    if (key.status === 'revoked') throw new AppError('FORBIDDEN', 'API key has been revoked');
+    if (key.status === 'expired') throw new AppError('FORBIDDEN', 'API key has expired');
+    return { merchant: toMerchant(row), key };
+  }
+
+  /**
+   * Issues a new key and revokes the calling one in one transaction: the new key works at once
+   * and the old one is refused (403) from the moment this commits.
+   */
+  async regenerate(callingKeyId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    return this.deps.db.transaction().execute(async (tx) => {
+      const current = await this.lockKey(tx, callingKeyId);
+      if (current.status !== 'active') throw new AppError('FORBIDDEN', 'API key is no longer active');
+      const issued = await this.issueIn(tx, current.merchant_id);
+      await tx
+        .updateTable('api_keys')
+        .set({ status: 'revoked', revoked_at: sql`now()` })
+        .where('id', '=', callingKeyId)
+        .execute();
+      return issued;
+    });
+  }
+
+  async revoke(kid: string): Promise<ApiKeyRecord> {
+    return this.setStatus(kid, 'revoked');
+  }
+
+  async expire(kid: string): Promise<ApiKeyRecord> {
+    return this.setStatus(kid, 'expired');
+  }
+
+  async list(merchantId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.deps.db
+      .selectFrom('api_keys')
+      .select(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((r) => toKeyRecord(r));
+  }
+
+  private async setStatus(kid: string, status: 'revoked' | 'expired'): Promise<ApiKeyRecord> {
+    const row = await this.deps.db
+      .updateTable('api_keys')
+      .set(
+        status === 'revoked'
+          ? { status, revoked_at: sql`coalesce(revoked_at, now())` }
+          : { status, expires_at: sql`least(coalesce(expires_at, now()), now())` },
+      )
+      .where('kid', '=', kid)
+      .returning(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
+      .executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
+    return toKeyRecord(row);
+  }
+
+  private async lockKey(tx: Tx, id: string) {
+    const row = await tx.selectFrom('api_keys').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) throw unauthorized();
+    return row;
+  }
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.ts';
+import type { BalanceRow, LedgerAccount } from '../db/types.ts';
+import { AppError } from '../domain/errors.ts';
+import { CURRENCY } from '../domain/money.ts';
+import type { Balance } from '../domain/payout.ts';
+
+/**
+ * The double-entry journal. Each posting appends a transaction whose legs sum to zero and, in the
+ * same database transaction, moves the merchant's balance projection by what the legs imply:
+ *
+ * - `merchant_available` + `merchant_reserved` = balance_cents; `merchant_reserved` = reserved_cents
+ * - `funding` (negative) = money that came in: gross_cents is minus its sum
+ * - `fees` = fees_cents; `bank_transfers` = withdrawals_cents
+ *
+ * Nothing else writes to `balances`, so `verify` can recompute every figure from the journal.
+ */
+export interface Leg {
+  account: LedgerAccount;
+  amountCents: number;
+}
+
+export interface Posting {
+  merchantId: string;
+  kind: 'credit' | 'payment_capture' | 'payout_reserve' | 'payout_release' | 'payout_settle';
+  legs: Leg[];
+  payoutId?: string;
+  paymentId?: string;
+  memo?: string;
+}
+
+function projectionDelta(legs: Leg[]) {
+  const sum = (account: LedgerAccount) => legs.filter((l) => l.account === account).reduce((s, l) => s + l.amountCents, 0);
+  const available = sum('merchant_available');
+  const reserved = sum('merchant_reserved');
+  return {
+    available,
+    balance: available + reserved,
+    reserved,
+    gross: -sum('funding'),
+    fees: sum('fees'),
+    withdrawals: sum('bank_transfers'),
+  };
+}
+
+export function toBalance(row: BalanceRow): Balance {
+  return {
+    merchantId: row.merchant_id,
+    balanceCents: row.balance_cents,
+    reservedCents: row.reserved_cents,
+    availableCents: row.balance_cents - row.reserved_cents,
+    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents },
+    currency: CURRENCY,
+  };
+}
+
+/**
+ * Appends a posting and updates the projection. A posting that takes money out of
+ * `merchant_available` is conditional on the available amount covering it: the check and the
+ * update are one statement, so concurrent reservations serialise on the balance row and the sum
+ * reserved can never exceed the balance. Throws INSUFFICIENT_BALANCE otherwise.
+ */
+export async function post(tx: Tx, posting: Posting): Promise<Balance> {
+  const total = posting.legs.reduce((s, l) => s + l.amountCents, 0);
+  if (total !== 0 || posting.legs.some((l) => !Number.isSafeInteger(l.amountCents) || l.amountCents === 0)) {
+    throw new Error(`unbalanced ledger posting ${posting.kind}: legs sum to ${total}`);
+  }
+  const d = projectionDelta(posting.legs);
+  let update = tx
+    .updateTable('balances')
+    .set({
+      balance_cents: sql`balance_cents + ${d.balance}`,
+      reserved_cents: sql`reserved_cents + ${d.reserved}`,
+      gross_cents: sql`gross_cents + ${d.gross}`,
+      fees_cents: sql`fees_cents + ${d.fees}`,
+      withdrawals_cents: sql`withdrawals_cents + ${d.withdrawals}`,
+      updated_at: sql`now()`,
+    })
+    .where('merchant_id', '=', posting.merchantId);
+  if (d.available < 0) {
+    update = update.where(sql<boolean>`balance_cents - reserved_cents >= ${-d.available}`);
+  }
+  const row = await update.returningAll().executeTakeFirst();
+  if (!row) {
+    const current = await tx
+      .selectFrom('balances')
+      .select(sql<number>`balance_cents - reserved_cents`.as('available'))
+      .where('merchant_id', '=', posting.merchantId)
+      .executeTakeFirst();
+    if (!current) throw new Error(`no balance row for merchant ${posting.merchantId}`);
+    throw new AppError(
+      'INSUFFICIENT_BALANCE',
+      `available balance is ${current.available} cents; ${-d.available} cents are required`,
+    );
+  }
+
+  const transactionId = randomUUID();
+  await tx
+    .insertInto('ledger_transactions')
+    .values({
+      id: transactionId,
+      merchant_id: posting.merchantId,
+      kind: posting.kind,
+      payout_id: posting.payoutId ?? null,
+      payment_id: posting.paymentId ?? null,
+      memo: posting.memo ?? null,
+    })
+    .execute();
+  await tx
+    .insertInto('ledger_entries')
+    .values(
+      posting.legs.map((l) => ({
+        transaction_id: transactionId,
+        merchant_id: posting.merchantId,
+        account: l.account,
+        amount_cents: l.amountCents,
+      })),
+    )
+    .execute();
+  return toBalance(row);
+}
+
+export async function getBalance(db: Db | Tx, merchantId: string): Promise<Balance> {
+  const row = await db.selectFrom('balances').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'merchant not found');
+  return toBalance(row);
+}
+
+export interface VerifyProblem {
+  merchant_id?: string;
+  transaction_id?: string;
+  check: string;
+  expected: number;
+  actual: number;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  merchants_checked: number;
+  transactions_checked: number;
+  problems: VerifyProblem[];
+}
+
+/**
+ * Recomputes every balance from the journal and the payouts (CONTRACT §5): each transaction sums
+ * to zero; the projection equals the journal; balance = gross − fees − withdrawals; reserved =
+ * gross amounts of pending, approved and processing payouts; available ≥ 0.
+ */
+export async function verifyLedger(db: Db): Promise<VerifyReport> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
+    const problems: VerifyProblem[] = [];
+    const unbalanced = await tx
+      .selectFrom('ledger_entries')
+      .select(['transaction_id', sql<number>`sum(amount_cents)`.as('total')])
+      .groupBy('transaction_id')
+      .having(sql`sum(amount_cents)`, '<>', 0)
+      .execute();
+    for (const u of unbalanced) {
+      problems.push({ transaction_id: u.transaction_id, check: 'transaction sums to zero', expected: 0, actual: Number(u.total) });
+    }
+    const transactions = await tx.selectFrom('ledger_transactions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+
+    const rows = await tx
+      .selectFrom('balances as b')
+      .select([
+        'b.merchant_id',
+        'b.balance_cents',
+        'b.reserved_cents',
+        'b.gross_cents',
+        'b.fees_cents',
+        'b.withdrawals_cents',
+        (eb) => sumOf(eb, 'merchant_available').as('j_available'),
+        (eb) => sumOf(eb, 'merchant_reserved').as('j_reserved'),
+        (eb) => sumOf(eb, 'funding').as('j_funding'),
+        (eb) => sumOf(eb, 'fees').as('j_fees'),
+        (eb) => sumOf(eb, 'bank_transfers').as('j_transfers'),
+        (eb) =>
+          eb
+            .selectFrom('payouts as p')
+            .select(sql<number>`coalesce(sum(p.gross_amount_cents), 0)`.as('s'))
+            .whereRef('p.merchant_id', '=', 'b.merchant_id')
+            .where('p.status', 'in', ['pending', 'approved', 'processing'])
+            .as('p_reserved'),
+      ])
+      .execute();
+
+    for (const r of rows) {
+      const m = r.merchant_id;
+      const n = (v: unknown) => Number(v ?? 0);
+      const check = (name: string, expected: number, actual: number) => {
+        if (expected !== actual) problems.push({ merchant_id: m, check: name, expected, actual });
+      };
+      check('balance_cents equals the journal', n(r.j_available) + n(r.j_reserved), r.balance_cents);
+      check('reserved_cents equals the journal', n(r.j_reserved), r.reserved_cents);
+      check('gross_cents equals the journal', -n(r.j_funding), r.gross_cents);
+      check('fees_cents equals the journal', n(r.j_fees), r.fees_cents);
+      check('withdrawals_cents equals the journal', n(r.j_transfers), r.withdrawals_cents);
+      check('balance_cents = gross - fees - withdrawals', r.gross_cents - r.fees_cents - r.withdrawals_cents, r.balance_cents);
+      check('reserved_cents = gross of pending, approved, processing payouts', n(r.p_reserved), r.reserved_cents);
+      if (r.balance_cents - r.reserved_cents < 0) {
+        problems.push({ merchant_id: m, check: 'available_cents >= 0', expected: 0, actual: r.balance_cents - r.reserved_cents });
+      }
+    }
+    return {
+      ok: problems.length === 0,
+      merchants_checked: rows.length,
+      transactions_checked: Number(transactions.n),
+      problems,
+    };
+  });
+}
+
+function sumOf(eb: any, account: LedgerAccount) {
+  return eb
+    .selectFrom('ledger_entries as e')
+    .select(sql<number>`coalesce(sum(e.amount_cents), 0)`.as('s'))
+    .whereRef('e.merchant_id', '=', 'b.merchant_id')
+    .where('e.account', '=', account);
+}

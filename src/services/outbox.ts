@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Tx } from '../db/index.ts';
+
+/** Event types and the resource they carry. Adding an event type is one line here. */
+export const EVENT_TYPES = {
+  'payout.created': 'payout',
+  'payout.approved': 'payout',
+  'payout.processing': 'payout',
+  'payout.completed': 'payout',
+  'payout.failed': 'payout',
+  'payout.rejected': 'payout',
+  'payment.captured': 'payment',
+  'payment.failed': 'payment',
+  'payment.cancelled': 'payment',
+} as const;
+export type EventType = keyof typeof EVENT_TYPES;
+
+export interface NewEvent {
+  merchantId: string;
+  type: EventType;
+  payoutId?: string;
+  paymentId?: string;
+  /** The resource in its public JSON shape: the webhook body's `data`. */
+  data: Record<string, unknown>;
+}
+
+export interface OutboxEvent {
+  id: string;
+  seq: number;
+  merchantId: string;
+  type: EventType;
+  payoutId: string | null;
+  paymentId: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * Writes an event in the caller's transaction, so it exists exactly when the change it reports
+ * commits. Nothing is published from here: subscribers and the dispatcher read committed rows.
+ */
+export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent> {
+  const row = await tx
+    .insertInto('events')
+    .values({
+      id: randomUUID(),
+      merchant_id: event.merchantId,
+      type: event.type,
+      payout_id: event.payoutId ?? null,
+      payment_id: event.paymentId ?? null,
+      data: JSON.stringify(event.data),
+    })
+    .returning(['id', 'seq', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    seq: row.seq,
+    merchantId: event.merchantId,
+    type: event.type,
+    payoutId: event.payoutId ?? null,
+    paymentId: event.paymentId ?? null,
+    data: event.data,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DbOrTx, Tx } from '../db/index.ts';
+import type { PayoutRow } from '../db/types.ts';
+import { payloadHash } from '../domain/canonical.ts';
+import { AppError } from '../domain/errors.ts';
+import type { Payout } from '../domain/payout.ts';
+import {
+  PAYOUT_EVENT_FOR,
+  type PayoutAction,
+  type PayoutStatus,
+  planPayoutMove,
+} from '../domain/payout-state.ts';
+import { type CreatePayoutInput, listPayoutsSchema, parseCreatePayout, parseInput, reasonSchema } from '../domain/validation.ts';
+import { payoutJson } from '../domain/wire.ts';
+import type { ServiceDeps } from './deps.ts';
+import * as ledger from './ledger.ts';
+import { isUuid } from './merchants.ts';
+import { type EventType, recordEvent } from './outbox.ts';
+
+export function toPayout(row: PayoutRow): Payout {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    amountCents: row.amount_cents,
+    feeCents: row.fee_cents,
+    grossAmountCents: row.gross_amount_cents,
+    currency: row.currency,
+    status: row.status as PayoutStatus,
+    payoutMethod: row.payout_method as 'eft',
+    merchantReference: row.merchant_reference,
+    description: row.description,
+    metadata: row.metadata,
+    externalTransferId: row.external_transfer_id,
+    failureReason: row.failure_reason,
+    rejectionReason: row.rejection_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+  };
+}
+
+const notFound = () => new AppError('PAYOUT_NOT_FOUND', 'payout not found');
+
+/** A page of payouts with the keyset position (creation sequence) of each. */
+export interface PayoutPageItem {
+  payout: Payout;
+  seq: number;
+}
+
+export interface PageArgs {
+  /** Only payouts created before this sequence number. */
+  before?: number;
+  /** Only payouts created after this sequence number. */
+  after?: number;
+  limit: number;
+  /** Oldest first instead of newest first. */
+  inverted?: boolean;
+}
+
+export interface PayoutFilter {
+  /** Restricts to one merchant; absent only for the operator. */
+  merchantId?: string;
+  status?: PayoutStatus;
+}
+
+export type CreatePayoutResult = { payout: Payout; created: boolean };
+
+/** Payout use cases: creation with its reservation, reads, and the operator's moves. */
+export class PayoutService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Creates a pending payout and reserves its gross amount, in one transaction with its
+   * `payout.created` event. With a `merchant_reference` already used: the same parameters return
+   * the existing payout (`created: false`), other parameters are 409 CONFLICT.
+   */
+  async create(merchantId: string, body: unknown): Promise<CreatePayoutResult> {
+    const input = parseCreatePayout(body);
+    const requestHash = payloadHash(input);
+    if (input.merchant_reference !== undefined) {
+      const existing = await this.findByReference(this.deps.db, merchantId, input.merchant_reference);
+      if (existing) return this.replay(existing, requestHash);
+    }
+    try {
+      return await this.deps.db.transaction().execute((tx) => this.insertAndReserve(tx, merchantId, input, requestHash));
+    } catch (e) {
+      // Two requests with one new reference raced: the loser's insert hit the unique constraint
+      // after the winner committed, and its reservation rolled back with it.
+      if (input.merchant_reference !== undefined && isUniqueViolation(e)) {
+        const existing = await this.findByReference(this.deps.db, merchantId, input.merchant_reference);
+        if (existing) return this.replay(existing, requestHash);
+      }
+      throw e;
+    }
+  }
+
+  private async insertAndReserve(tx: Tx, merchantId: string, input: CreatePayoutInput, requestHash: string) {
+    const merchant = await tx
+      .selectFrom('merchants')
+      .select('payout_fee_cents')
+      .where('id', '=', merchantId)
+      .executeTakeFirstOrThrow();
+    const fee = merchant.payout_fee_cents;
+    const gross = input.amount_cents + fee;
+    if (!Number.isSafeInteger(gross)) throw new AppError('VALIDATION_FAILED', 'amount_cents: too large');
+    const id = randomUUID();
+    // Reserve first: the conditional update on the balance row serialises concurrent creations
+    // for one merchant and refuses any that the available amount does not cover.
+    await ledger.post(tx, {
+      merchantId,
+      kind: 'payout_reserve',
+      payoutId: id,
+      legs: [
+        { account: 'merchant_available', amountCents: -gross },
+        { account: 'merchant_reserved', amountCents: gross },
+      ],
+    });
+    const row = await tx
+      .insertInto('payouts')
+      .values({
+        id,
+        merchant_id: merchantId,
+        amount_cents: input.amount_cents,
+        fee_cents: fee,
+        gross_amount_cents: gross,
+        currency: input.currency,
+        status: 'pending',
+        payout_method: input.payout_method,
+        payment_details: JSON.stringify(input.payment_details),
+        merchant_reference: input.merchant_reference ?? null,
+        description: input.description ?? null,
+        metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+        request_hash: requestHash,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const payout = toPayout(row);
+    await this.emit(tx, payout, 'payout.created');
+    return { payout, created: true };
+  }
+
+  private replay(existing: PayoutRow, requestHash: string): CreatePayoutResult {
+    if (existing.request_hash !== requestHash) {
+      throw new AppError('CONFLICT', 'merchant_reference was already used with different parameters');
+    }
+    return { payout: toPayout(existing), created: false };
+  }
+
+  private findByReference(db: DbOrTx, merchantId: string, reference: string) {
+    return db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('merchant_reference', '=', reference)
+      .executeTakeFirst();
+  }
+
+  /** One payout; another merchant's or an unknown id is 404 PAYOUT_NOT_FOUND. */
+  async get(id: string, merchantId?: string): Promise<Payout> {
+    if (!isUuid(id)) throw notFound();
+    let q = this.deps.db.selectFrom('payouts').selectAll().where('id', '=', id);
+    if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
+    const row = await q.executeTakeFirst();
+    if (!row) throw notFound();
+    return toPayout(row);
+  }
+
+  /** Payouts by id in key order, `null` where missing or not the merchant's (DataLoader batch). */
+  async getMany(ids: readonly string[], merchantId?: string): Promise<(Payout | null)[]> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return ids.map(() => null);
+    let q = this.deps.db.selectFrom('payouts').selectAll().where('id', 'in', valid);
+    if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
+    const byId = new Map((await q.execute()).map((r) => [r.id, toPayout(r)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** REST listing: newest first, `limit`/`offset`, `total` counting every match. */
+  async list(filter: PayoutFilter, query: unknown): Promise<{ payouts: Payout[]; total: number }> {
+    const { limit, offset, status } = parseInput(listPayoutsSchema, query ?? {});
+    const where = { ...filter, ...(status && { status }) };
+    const [rows, total] = await Promise.all([
+      this.filtered(where).selectAll().orderBy('seq', 'desc').limit(limit).offset(offset).execute(),
+      this.count(where),
+    ]);
+    return { payouts: rows.map(toPayout), total };
+  }
+
+  /** Keyset page for GraphQL connections, newest first unless `inverted`. */
+  async page(filter: PayoutFilter, args: PageArgs): Promise<PayoutPageItem[]> {
+    let q = this.filtered(filter).selectAll();
+    // In newest-first order, "after" a cursor means an older payout, i.e. a smaller sequence.
+    if (args.after !== undefined) q = q.where('seq', '<', args.after);
+    if (args.before !== undefined) q = q.where('seq', '>', args.before);
+    const rows = await q.orderBy('seq', args.inverted ? 'asc' : 'desc').limit(args.limit).execute();
+    return rows.map((r) => ({ payout: toPayout(r), seq: r.seq }));
+  }
+
+  async count(filter: PayoutFilter): Promise<number> {
+    const row = await this.filtered(filter).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private filtered(filter: PayoutFilter) {
+    let q = this.deps.db.selectFrom('payouts');
+    if (filter.merchantId !== undefined) q = q.where('merchant_id', '=', filter.merchantId);
+    if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    return q;
+  }
+
+  approve(id: string) {
+    return this.move(id, 'approve', {});
+  }
+
+  reject(id: string, reason: unknown) {
+    const rejection = parseInput(reasonSchema, reason);
+    return this.move(id, 'reject', { rejectionReason: rejection });
+  }
+
+  /** CONTRACT §5: the account manager cancels a pending payout; it becomes `rejected`. */
+  cancel(id: string) {
+    return this.move(id, 'reject', { rejectionReason: 'cancelled by account manager', onlyFrom: ['pending'] });
+  }
+
+  startTransfer(id: string) {
+    return this.move(id, 'start_transfer', {});
+  }
+
+  complete(id: string, externalTransferId?: string | null) {
+    const transferId =
+      externalTransferId === undefined || externalTransferId === null || externalTransferId === ''
+        ? `EFT-${randomUUID().slice(0, 8).toUpperCase()}`
+        : parseInput(reasonSchema, externalTransferId);
+    return this.move(id, 'complete', { externalTransferId: transferId });
+  }
+
+  fail(id: string, reason: unknown) {
+    return this.move(id, 'fail', { failureReason: parseInput(reasonSchema, reason) });
+  }
+
+  /**
+   * One operator move: lock the payout, check the state machine, update it, move the money and
+   * write the event, all in one transaction. Locks are taken payout first, then balance, in
+   * every path, so concurrent moves cannot deadlock.
+   */
+  private async move(
+    id: string,
+    action: PayoutAction,
+    extra: {
+      rejectionReason?: string;
+      failureReason?: string;
+      externalTransferId?: string;
+      onlyFrom?: readonly PayoutStatus[];
+    },
+  ): Promise<Payout> {
+    if (!isUuid(id)) throw notFound();
+    return this.deps.db.transaction().execute(async (tx) => {
+      const current = await tx.selectFrom('payouts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!current) throw notFound();
+      const move = planPayoutMove(current.status as PayoutStatus, action, extra.onlyFrom);
+      const row = await tx
+        .updateTable('payouts')
+        .set({
+          status: move.to,
+          updated_at: sql`now()`,
+          ...(extra.rejectionReason !== undefined && { rejection_reason: extra.rejectionReason }),
+          ...(extra.failureReason !== undefined && { failure_reason: extra.failureReason }),
+          ...(move.to === 'completed' && { external_transfer_id: extra.externalTransferId ?? null, completed_at: sql`now()` }),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const gross = current.gross_amount_cents;
+      if (move.effect === 'release') {
+        await ledger.post(tx, {
+          merchantId: current.merchant_id,
+          kind: 'payout_release',
+          payoutId: id,
+          legs: [
+            { account: 'merchant_reserved', amountCents: -gross },
+            { account: 'merchant_available', amountCents: gross },
+          ],
+        });
+      } else if (move.effect === 'deduct') {
+        const legs: ledger.Leg[] = [
+          { account: 'merchant_reserved', amountCents: -gross },
+          { account: 'bank_transfers', amountCents: current.amount_cents },
+        ];
+        if (current.fee_cents > 0) legs.push({ account: 'fees', amountCents: current.fee_cents });
+        await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_settle', payoutId: id, legs });
+      }
+      const payout = toPayout(row);
+      await this.emit(tx, payout, PAYOUT_EVENT_FOR[move.to] as EventType);
+      return payout;
+    });
+  }
+
+  private emit(tx: Tx, payout: Payout, type: EventType) {
+    return recordEvent(tx, { merchantId: payout.merchantId, type, payoutId: payout.id, data: payoutJson(payout) });
+  }
+}
+
+function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505';
+}

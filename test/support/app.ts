@@ -1,0 +1,77 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { type App, createApp } from '../../src/server.ts';
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+let counter = 0;
+
+/** A fresh database for one test file: a clone of the template, or an in-memory PGlite. */
+export async function freshDatabase(): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+  const template = inject('templateDatabase');
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl || !template) {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    return { handle, drop: async () => {} };
+  }
+  const name = `zarpay_t${++counter}_${template.split('_')[2]}_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 30 });
+  return {
+    handle,
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  app: App;
+  database: DatabaseHandle;
+  /** The database's own URL (PostgreSQL only), e.g. for a second service process. */
+  databaseUrl?: string;
+  close(): Promise<void>;
+}
+
+/** Starts the real service on port 0 over a fresh database, with settings overridden by `env`. */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await freshDatabase();
+  const config = loadConfig({
+    SERVICE_ENV: 'tst',
+    PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'zarpay-test-')),
+    RATE_LIMITS: 'off',
+    ...(db.url && { DATABASE_URL: db.url }),
+    ...env,
+  });
+  const app = createApp(config, db.handle);
+  const url = await app.start();
+  return {
+    url,
+    config,
+    app,
+    database: db.handle,
+    ...(db.url && { databaseUrl: db.url }),
+    close: async () => {
+      await app.stop();
+      await db.handle.close();
+      await db.drop();
+    },
+  };
+}

@@ -151,6 +151,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payout_id', 'uuid')
     .addColumn('payment_id', 'uuid')
     .addColumn('data', 'jsonb', (c) => c.notNull())
+    // Where this event's webhook goes when it is not the merchant's URL (a payment's own webhook_url).
+    .addColumn('webhook_url', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex('events_payout_idx').on('events').columns(['payout_id', 'seq']).execute();

@@ -1,21 +1,34 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FileMigrationProvider, type Kysely, Migrator } from 'kysely';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
+/**
+ * Kysely's FileMigrationProvider, but importing from this module, so the migrations' TypeScript
+ * goes through the same loader as the rest of the app (tsx, or Vite under vitest).
+ */
+class TypeScriptMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      const module = (await import(pathToFileURL(join(MIGRATIONS_DIR, file)).href)) as Migration;
+      migrations[file.replace(/\.(ts|js)$/, '')] = module;
+    }
+    return migrations;
+  }
+}
+
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
-  });
+  const migrator = new Migrator({ db, provider: new TypeScriptMigrationProvider() });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const where = failed ? ` in ${failed.migrationName}` : '';
     throw new Error(`migration failed${where}: ${(error as Error).message ?? String(error)}`);
   }
-  return (results ?? []).map((r) => r.migrationName);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

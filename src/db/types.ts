@@ -95,6 +95,7 @@ export interface EventsTable {
   payout_id: string | null;
   payment_id: string | null;
   data: Json<Record<string, unknown>>;
+  webhook_url: string | null;
   created_at: Timestamp;
 }
 

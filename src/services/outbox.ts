@@ -22,6 +22,8 @@ export interface NewEvent {
   paymentId?: string;
   /** The resource in its public JSON shape: the webhook body's `data`. */
   data: Record<string, unknown>;
+  /** Delivers to this URL instead of the merchant's (a payment initiated with `webhook_url`). */
+  webhookUrl?: string | null;
 }
 
 export interface OutboxEvent {
@@ -49,6 +51,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent>
       payout_id: event.payoutId ?? null,
       payment_id: event.paymentId ?? null,
       data: JSON.stringify(event.data),
+      webhook_url: event.webhookUrl ?? null,
     })
     .returning(['id', 'seq', 'created_at'])
     .executeTakeFirstOrThrow();

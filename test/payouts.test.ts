@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+
+let t: TestApp;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  t = await startApp();
+  shop = await createMerchant(t, { payoutFeeCents: 500 });
+  await credit(t, shop.id, 100_000);
+});
+afterAll(() => t?.close());
+
+const balance = async (key = shop.key) => (await http(t, 'GET', '/api/v1/payouts/balance', { key })).body.data;
+const move = (field: string, id: string, extra = '') =>
+  op(t, `mutation { ${field}(id: "${id}"${extra}) { payout { id status } } }`);
+
+describe('payout creation', () => {
+  it('fixes the fee, reserves the gross amount and answers 201 pending', async () => {
+    const before = await balance();
+    const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(10_000, { description: 'rent' }) });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('success');
+    const p = res.body.data;
+    expect(p).toMatchObject({
+      amount_cents: 10_000,
+      fee_cents: 500,
+      gross_amount_cents: 10_500,
+      currency: 'ZAR',
+      status: 'pending',
+      payout_method: 'eft',
+      description: 'rent',
+      merchant_id: shop.id,
+    });
+    expect(p).not.toHaveProperty('external_transfer_id');
+    expect(p).not.toHaveProperty('payment_details');
+    const after = await balance();
+    expect(after.reserved_cents - before.reserved_cents).toBe(10_500);
+    expect(after.balance_cents).toBe(before.balance_cents);
+    expect(after.available_cents).toBe(after.balance_cents - after.reserved_cents);
+    await expectLedgerOk(t);
+  });
+
+  it('keeps the fee fixed when the merchant\'s rate changes later', async () => {
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
+    await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { payoutFeeCents: 900 }) { merchant { id } } }`);
+    const again = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
+    expect(again.fee_cents).toBe(500);
+    await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { payoutFeeCents: 500 }) { merchant { id } } }`);
+  });
+
+  it('refuses more than the available balance with both amounts in the message', async () => {
+    const { available_cents } = await balance();
+    const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(available_cents) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(res.body.error.message).toContain(String(available_cents));
+    expect(res.body.error.message).toContain(String(available_cents + 500));
+    expect(res.body.metadata.api_version).toBe('v1');
+    expect((await balance()).available_cents).toBe(available_cents);
+  });
+
+  it('replays a merchant_reference with the same parameters and refuses different ones', async () => {
+    const body = payoutBody(2_000, { merchant_reference: 'INV-42', metadata: { a: 1, b: 2 } });
+    const first = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body });
+    expect(first.status).toBe(201);
+    const reserved = (await balance()).reserved_cents;
+    // Same values, other key order: identical parameters.
+    const replay = await http(t, 'POST', '/api/v1/payouts', {
+      key: shop.key,
+      body: { ...body, metadata: { b: 2, a: 1 } },
+    });
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    expect((await balance()).reserved_cents).toBe(reserved);
+    const conflict = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...body, amount_cents: 2_001 } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('CONFLICT');
+    expect((await balance()).reserved_cents).toBe(reserved);
+  });
+
+  it.each([
+    [{ ...payoutBody(), amount_cents: 0 }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), amount_cents: -5 }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), amount_cents: 10.5 }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), amount_cents: '100' }, 'VALIDATION_FAILED'],
+    [(({ amount_cents, ...rest }) => rest)(payoutBody()), 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), currency: 'USD' }, 'INVALID_CURRENCY'],
+    [{ ...payoutBody(), currency: 'ZA' }, 'INVALID_CURRENCY'],
+    [{ ...payoutBody(), payout_method: 'swift' }, 'INVALID_PAYOUT_METHOD'],
+    [{ ...payoutBody(), payment_details: { ...payoutBody().payment_details, branch_code: '12345' } }, 'INVALID_PAYMENT_DETAILS'],
+    [{ ...payoutBody(), payment_details: { ...payoutBody().payment_details, branch_code: '12345a' } }, 'INVALID_PAYMENT_DETAILS'],
+    [{ ...payoutBody(), payment_details: { branch_code: '123456' } }, 'INVALID_PAYMENT_DETAILS'],
+    [(({ payment_details, ...rest }) => rest)(payoutBody()), 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), merchant_reference: 'x'.repeat(101) }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), description: 'x'.repeat(501) }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), metadata: [1, 2] }, 'VALIDATION_FAILED'],
+    [{ ...payoutBody(), surprise: true }, 'VALIDATION_FAILED'],
+  ])('refuses %j with %s and changes nothing', async (body, code) => {
+    const before = await balance();
+    const count = (await http(t, 'GET', '/api/v1/payouts', { key: shop.key })).body.data.total;
+    const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 'error', error: { code } });
+    expect(await balance()).toEqual(before);
+    expect((await http(t, 'GET', '/api/v1/payouts', { key: shop.key })).body.data.total).toBe(count);
+  });
+});
+
+describe('payout lifecycle', () => {
+  it('pending → approved → processing → completed deducts gross and counts fee and withdrawal', async () => {
+    const before = await balance();
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(5_000) })).body.data;
+    expect((await move('approvePayout', p.id)).approvePayout.payout.status).toBe('APPROVED');
+    expect((await move('startPayoutTransfer', p.id)).startPayoutTransfer.payout.status).toBe('PROCESSING');
+    await move('completePayout', p.id, ', externalTransferId: "FNB-123"');
+    const done = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
+    expect(done).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-123' });
+    expect(Date.parse(done.completed_at)).toBeGreaterThan(0);
+    const after = await balance();
+    expect(after.balance_cents).toBe(before.balance_cents - 5_500);
+    expect(after.reserved_cents).toBe(before.reserved_cents);
+    expect(after.totals.withdrawals_cents - before.totals.withdrawals_cents).toBe(5_000);
+    expect(after.totals.fees_cents - before.totals.fees_cents).toBe(500);
+    expect(after.balance_cents).toBe(after.totals.gross_cents - after.totals.fees_cents - after.totals.withdrawals_cents);
+    await expectLedgerOk(t);
+  });
+
+  it('processing → failed releases the reserve and records the reason', async () => {
+    const before = await balance();
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(3_000) })).body.data;
+    await move('approvePayout', p.id);
+    await move('startPayoutTransfer', p.id);
+    await move('failPayout', p.id, ', reason: "account closed"');
+    const failed = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: 'account closed' });
+    expect(failed).not.toHaveProperty('completed_at');
+    expect(await balance()).toEqual(before);
+    await expectLedgerOk(t);
+  });
+
+  it('rejects from pending and from approved, releasing the reserve', async () => {
+    for (const approveFirst of [false, true]) {
+      const before = await balance();
+      const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_500) })).body.data;
+      if (approveFirst) await move('approvePayout', p.id);
+      await move('rejectPayout', p.id, ', reason: "suspicious"');
+      const r = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
+      expect(r).toMatchObject({ status: 'rejected', rejection_reason: 'suspicious' });
+      expect(await balance()).toEqual(before);
+    }
+    await expectLedgerOk(t);
+  });
+
+  it('cancel moves a pending payout to rejected "cancelled by account manager"', async () => {
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
+    const res = await op(t, `mutation { cancelPayout(id: "${p.id}") { payout { status rejectionReason } } }`);
+    expect(res.cancelPayout.payout).toEqual({ status: 'REJECTED', rejectionReason: 'cancelled by account manager' });
+  });
+
+  it('allows no move the specification does not list', async () => {
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
+    const attempt = async (field: string, extra = '') => {
+      const res = await gql(t, `mutation { ${field}(id: "${p.id}"${extra}) { payout { status } } }`, {}, { operator: true });
+      return res.body.errors?.[0]?.extensions?.code;
+    };
+    // pending: cannot start the transfer, complete or fail
+    expect(await attempt('startPayoutTransfer')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('completePayout')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('failPayout', ', reason: "x"')).toBe('INVALID_STATUS_TRANSITION');
+    await move('approvePayout', p.id);
+    // approved: cannot approve again, complete, fail or cancel
+    expect(await attempt('approvePayout')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('completePayout')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('failPayout', ', reason: "x"')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('cancelPayout')).toBe('INVALID_STATUS_TRANSITION');
+    await move('startPayoutTransfer', p.id);
+    // processing: cannot reject or approve
+    expect(await attempt('rejectPayout', ', reason: "x"')).toBe('INVALID_STATUS_TRANSITION');
+    expect(await attempt('approvePayout')).toBe('INVALID_STATUS_TRANSITION');
+    await move('completePayout', p.id);
+    // completed is terminal
+    for (const f of ['approvePayout', 'startPayoutTransfer', 'completePayout', 'cancelPayout']) {
+      expect(await attempt(f)).toBe('INVALID_STATUS_TRANSITION');
+    }
+    expect(await attempt('rejectPayout', ', reason: "x"')).toBe('INVALID_STATUS_TRANSITION');
+    await expectLedgerOk(t);
+  });
+
+  it('writes one outbox event per move, in order', async () => {
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
+    await move('approvePayout', p.id);
+    await move('startPayoutTransfer', p.id);
+    await move('completePayout', p.id);
+    const events = await t.database.db.selectFrom('events').select(['type', 'data']).where('payout_id', '=', p.id).orderBy('seq').execute();
+    expect(events.map((e) => e.type)).toEqual(['payout.created', 'payout.approved', 'payout.processing', 'payout.completed']);
+    expect((events[3]!.data as any).status).toBe('completed');
+  });
+});
+
+describe('payout reads', () => {
+  it('lists newest first with limit, offset, status and total', async () => {
+    const m = await createMerchant(t);
+    await credit(t, m.id, 50_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: payoutBody(100 + i) })).body.data.id);
+    }
+    await move('approvePayout', ids[0]!);
+    const page = (await http(t, 'GET', '/api/v1/payouts?limit=2&offset=1', { key: m.key })).body.data;
+    expect(page.total).toBe(5);
+    expect(page.payouts.map((p: any) => p.id)).toEqual([ids[3], ids[2]]);
+    const approved = (await http(t, 'GET', '/api/v1/payouts?status=approved', { key: m.key })).body.data;
+    expect(approved.total).toBe(1);
+    expect(approved.payouts[0].id).toBe(ids[0]);
+    const all = (await http(t, 'GET', '/api/v1/payouts', { key: m.key })).body.data;
+    expect(all.payouts).toHaveLength(5);
+    for (const q of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=done', 'colour=red']) {
+      const bad = await http(t, 'GET', `/api/v1/payouts?${q}`, { key: m.key });
+      expect(bad.status, q).toBe(400);
+      expect(bad.body.error.code, q).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('hides another merchant\'s payouts as not found', async () => {
+    const other = await createMerchant(t);
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(100) })).body.data;
+    const res = await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: other.key });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('PAYOUT_NOT_FOUND');
+    expect((await http(t, 'GET', '/api/v1/payouts', { key: other.key })).body.data.total).toBe(0);
+    for (const id of ['not-a-uuid', '00000000-0000-0000-0000-000000000000']) {
+      const r = await http(t, 'GET', `/api/v1/payouts/${id}`, { key: shop.key });
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('PAYOUT_NOT_FOUND');
+    }
+    const g = await gql(t, `{ payout(id: "${p.id}") { id } }`, {}, { key: other.key });
+    expect(g.body.errors?.[0]?.extensions?.code).toBe('PAYOUT_NOT_FOUND');
+  });
+});

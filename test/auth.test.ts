@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checksum, generateKey, parseKey } from '../src/domain/api-key.ts';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
+
+let t: TestApp;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  t = await startApp();
+  shop = await createMerchant(t);
+});
+afterAll(() => t?.close());
+
+const balanceWith = (key?: string, headers?: Record<string, string>) =>
+  http(t, 'GET', '/api/v1/payouts/balance', { ...(key !== undefined && { key }), ...(headers && { headers }) });
+
+/** A key of valid format and checksum with the given parts. */
+function forge(env: string, kid: string, secret: string) {
+  const prefix = `sec1-${env}-${kid}-${secret}-`;
+  return prefix + checksum(prefix);
+}
+
+describe('key format (CONTRACT §3)', () => {
+  it('generates sec1-{env}-{kid}-{secret}-{checksum} with a CRC32 checksum', () => {
+    const key = generateKey('tst');
+    expect(key.fullKey).toMatch(/^sec1-tst-[a-z2-7]{12}-[0-9A-Za-z]{43}-[0-9A-Za-z]{6}$/);
+    expect(parseKey(key.fullKey)).toMatchObject({ env: 'tst', kid: key.kid, secret: key.secret });
+    const tampered = key.fullKey.slice(0, -1) + (key.fullKey.endsWith('A') ? 'B' : 'A');
+    expect(parseKey(tampered)).toBeNull();
+  });
+
+  it('masks keys as prefix…checksum', async () => {
+    const res = await gql(t, '{ viewer { apiKeys { displayMask kid env type status } } }', {}, { key: shop.key });
+    const [record] = res.body.data.viewer.apiKeys;
+    expect(record.displayMask).toBe(`sec1-tst-${shop.kid}…${shop.key.slice(-6)}`);
+    expect(record).toMatchObject({ env: 'tst', type: 'secret', status: 'ACTIVE' });
+  });
+});
+
+describe('authentication outcomes', () => {
+  it('accepts the merchant\'s active key', async () => {
+    const res = await balanceWith(shop.key);
+    expect(res.status).toBe(200);
+    expect(res.body.data.merchant_id).toBe(shop.id);
+  });
+
+  const secret = 'A'.repeat(43);
+  it.each([
+    ['a missing header', undefined],
+    ['an empty header', ''],
+    ['garbage', 'hello'],
+    ['a wrong checksum', () => shop.key.slice(0, -6) + '000000'],
+    ['whitespace inside the key', () => shop.key.replace('-', ' -')],
+    ['a key of another environment', () => forge('prd', shop.kid, shop.key.split('-')[3]!)],
+    ['an unknown kid', () => forge('tst', 'aaaaaaaaaaaa', secret)],
+    ['a known kid with the wrong secret', () => forge('tst', shop.kid, secret)],
+    ['a lower-case prefix variant', () => shop.key.replace('sec1', 'SEC1')],
+  ])('refuses %s with 401 UNAUTHORIZED', async (_name, key) => {
+    const value = typeof key === 'function' ? key() : key;
+    const res = await balanceWith(value);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ status: 'error', error: { code: 'UNAUTHORIZED' }, metadata: { api_version: 'v1' } });
+  });
+
+  it('gives an unknown kid and a wrong secret the same answer', async () => {
+    const a = await balanceWith(forge('tst', 'aaaaaaaaaaaa', secret));
+    const b = await balanceWith(forge('tst', shop.kid, secret));
+    expect(a.body.error).toEqual(b.body.error);
+  });
+
+  it('refuses a revoked key and an expired key with 403 FORBIDDEN', async () => {
+    const m = await createMerchant(t);
+    const second = await op(t, `mutation { issueApiKey(merchantId: "${m.id}") { fullKey apiKey { kid } } }`);
+    await op(t, `mutation { revokeApiKey(kid: "${m.kid}") { apiKey { status } } }`);
+    const revoked = await balanceWith(m.key);
+    expect(revoked.status).toBe(403);
+    expect(revoked.body.error.code).toBe('FORBIDDEN');
+    const { expireApiKey } = await op(t, `mutation { expireApiKey(kid: "${second.issueApiKey.apiKey.kid}") { apiKey { status expiresAt } } }`);
+    expect(expireApiKey.apiKey.status).toBe('EXPIRED');
+    const expired = await balanceWith(second.issueApiKey.fullKey);
+    expect(expired.status).toBe(403);
+    expect(expired.body.error.code).toBe('FORBIDDEN');
+  });
+
+  it('treats a key past its expires_at as expired', async () => {
+    const m = await createMerchant(t);
+    await sql`update api_keys set expires_at = now() - interval '1 second' where kid = ${m.kid}`.execute(t.database.db);
+    expect((await balanceWith(m.key)).status).toBe(403);
+  });
+
+  it('applies the same outcomes to GraphQL', async () => {
+    const q = '{ balance { availableCents } }';
+    expect((await gql(t, q, {}, { key: shop.key })).body.data.balance.availableCents).toBe(0);
+    const bad = await gql(t, q, {}, { key: 'nope' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const anonymous = await gql(t, q);
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const m = await createMerchant(t);
+    await op(t, `mutation { revokeApiKey(kid: "${m.kid}") { apiKey { status } } }`);
+    const revoked = await gql(t, q, {}, { key: m.key });
+    expect(revoked.status).toBe(403);
+    expect(revoked.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('regenerate', () => {
+  it('returns a new active key and revokes the calling one at once', async () => {
+    const m = await createMerchant(t);
+    const res = await http(t, 'POST', '/api/v1/merchant/api-keys/secret/regenerate', { key: m.key });
+    expect(res.status).toBe(201);
+    const { api_key, full_key } = res.body.data;
+    expect(full_key).toMatch(/^sec1-tst-/);
+    expect(api_key).toMatchObject({ env: 'tst', type: 'secret', status: 'active', kid: parseKey(full_key)!.kid });
+    expect(api_key.display_mask).toBe(`sec1-tst-${api_key.kid}…${full_key.slice(-6)}`);
+    expect(api_key).not.toHaveProperty('full_key');
+    expect((await balanceWith(full_key)).status).toBe(200);
+    const old = await balanceWith(m.key);
+    expect(old.status).toBe(403);
+    expect(old.body.error.code).toBe('FORBIDDEN');
+    // The revoked key cannot regenerate again.
+    expect((await http(t, 'POST', '/api/v1/merchant/api-keys/secret/regenerate', { key: m.key })).status).toBe(403);
+  });
+
+  it('works through GraphQL too', async () => {
+    const m = await createMerchant(t);
+    const res = await gql(t, 'mutation { regenerateSecretKey { fullKey apiKey { status } } }', {}, { key: m.key });
+    expect(res.body.data.regenerateSecretKey.apiKey.status).toBe('ACTIVE');
+    expect((await balanceWith(res.body.data.regenerateSecretKey.fullKey)).status).toBe(200);
+    expect((await balanceWith(m.key)).status).toBe(403);
+  });
+
+  it('stores no usable key: only a keyed hash of the secret', async () => {
+    const rows = await t.database.db.selectFrom('api_keys').selectAll().execute();
+    const dump = JSON.stringify(rows, (_k, v) => (v && v.type === 'Buffer' ? Buffer.from(v.data).toString('hex') : v));
+    const secretPart = shop.key.split('-')[3]!;
+    expect(dump).not.toContain(secretPart);
+    expect(dump).not.toContain(shop.key);
+    expect(dump).not.toContain(Buffer.from(secretPart).toString('hex'));
+  });
+});

@@ -95,14 +95,14 @@ describe('authentication outcomes', () => {
     expect((await gql(t, q, {}, { key: shop.key })).body.data.balance.availableCents).toBe(0);
     const bad = await gql(t, q, {}, { key: 'nope' });
     expect(bad.status).toBe(401);
-    expect(bad.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
     const anonymous = await gql(t, q);
-    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
     const m = await createMerchant(t);
     await op(t, `mutation { revokeApiKey(kid: "${m.kid}") { apiKey { status } } }`);
     const revoked = await gql(t, q, {}, { key: m.key });
     expect(revoked.status).toBe(403);
-    expect(revoked.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(revoked.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });
 

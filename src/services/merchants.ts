@@ -77,6 +77,9 @@ export class MerchantService {
         ...(fields.payout_fee_cents !== undefined && { payout_fee_cents: fields.payout_fee_cents }),
         ...(fields.auto_topup !== undefined && { auto_topup: fields.auto_topup }),
         ...(fields.redirect_domains !== undefined && { redirect_domains: fields.redirect_domains }),
+        ...(fields.add_redirect_domains !== undefined && {
+          redirect_domains: sql<string[]>`array(select distinct d from unnest(redirect_domains || ${fields.add_redirect_domains}::text[]) as d order by d)`,
+        }),
         updated_at: sql`now()`,
       })
       .where('id', '=', id)

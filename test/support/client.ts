@@ -37,7 +37,7 @@ export async function gql<T = any>(
   query: string,
   variables: Record<string, unknown> = {},
   auth: { key?: string; operator?: boolean } = {},
-): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>> {
+): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] } & Record<string, any>>> {
   const headers: Record<string, string> = {};
   if (auth.operator) headers.authorization = `Bearer ${t.config.operatorToken}`;
   return http(t, 'POST', '/graphql', { ...(auth.key !== undefined && { key: auth.key }), body: { query, variables }, headers });

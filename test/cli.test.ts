@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './support/app.ts';
+import { http, payoutBody } from './support/client.ts';
+import { zarpay } from './support/processes.ts';
+
+let t: TestApp;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  t = await startApp();
+  env = { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
+});
+afterAll(() => t?.close());
+
+describe('zarpay CLI (CONTRACT §7)', () => {
+  it('walks a merchant from creation to a completed payout, printing REST-shaped JSON', async () => {
+    const created = await zarpay(['merchant', 'create', '--name', 'Spaza Shop', '--payout-fee-cents', '300', '--auto-topup'], env);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ name: 'Spaza Shop', payout_fee_cents: 300, auto_topup: true });
+    const { merchant_id, api_key } = created.json;
+    expect(api_key).toMatch(/^sec1-tst-/);
+
+    const updated = await zarpay(['merchant', 'update', merchant_id, '--allow-redirect-domain', 'shop.example.co.za', '--auto-topup', 'false'], env);
+    expect(updated.json).toMatchObject({ merchant_id, auto_topup: false, redirect_domains: ['shop.example.co.za'] });
+
+    const credited = await zarpay(['balance', 'credit', merchant_id, '25000'], env);
+    expect(credited.json).toMatchObject({ merchant_id, balance_cents: 25_000, available_cents: 25_000, totals: { gross_cents: 25_000 } });
+
+    const p = (await http(t, 'POST', '/api/v1/payouts', { key: api_key, body: payoutBody(10_000) })).body.data;
+    const listed = await zarpay(['payout', 'list', '--status', 'pending', '--merchant', merchant_id], env);
+    expect(listed.json.total).toBe(1);
+    expect(listed.json.payouts[0]).toMatchObject({ id: p.id, status: 'pending', payout_method: 'eft', gross_amount_cents: 10_300 });
+
+    expect((await zarpay(['payout', 'approve', p.id], env)).json.status).toBe('approved');
+    expect((await zarpay(['payout', 'process', p.id], env)).json.status).toBe('processing');
+    const done = await zarpay(['payout', 'complete', p.id, '--transfer-id', 'ABSA-991'], env);
+    expect(done.json).toMatchObject({ status: 'completed', external_transfer_id: 'ABSA-991' });
+
+    const verify = await zarpay(['ledger', 'verify'], env);
+    expect(verify.code).toBe(0);
+    expect(verify.json).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('issues, revokes and expires keys', async () => {
+    const m = (await zarpay(['merchant', 'create', '--name', 'Keys'], env)).json;
+    const issued = await zarpay(['key', 'issue', m.merchant_id], env);
+    expect(issued.json).toMatchObject({ status: 'active', type: 'secret', env: 'tst' });
+    expect(issued.json.full_key).toMatch(/^sec1-tst-/);
+    expect((await zarpay(['key', 'revoke', issued.json.kid], env)).json.status).toBe('revoked');
+    expect((await zarpay(['key', 'expire', m.api_key_record.kid], env)).json.status).toBe('expired');
+    expect((await http(t, 'GET', '/api/v1/payouts/balance', { key: m.api_key })).status).toBe(403);
+  });
+
+  it('reports failures as {code, message} on stderr with exit 1', async () => {
+    const m = (await zarpay(['merchant', 'create', '--name', 'Errors'], env)).json;
+    const cases: [string[], string][] = [
+      [['payout', 'approve', '00000000-0000-0000-0000-000000000000'], 'PAYOUT_NOT_FOUND'],
+      [['balance', 'credit', m.merchant_id, 'ten'], 'VALIDATION_FAILED'],
+      [['payout', 'reject', '00000000-0000-0000-0000-000000000000'], 'VALIDATION_FAILED'],
+      [['merchant', 'create'], 'VALIDATION_FAILED'],
+      [['key', 'revoke', 'nosuchkid'], 'NOT_FOUND'],
+    ];
+    for (const [args, code] of cases) {
+      const r = await zarpay(args, env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.json, args.join(' ')).toEqual({ code, message: expect.any(String) });
+    }
+    const wrongToken = await zarpay(['payout', 'list'], { ...env, OPERATOR_TOKEN: 'wrong' });
+    expect(wrongToken.json.code).toBe('UNAUTHORIZED');
+    const unreachable = await zarpay(['payout', 'list'], { ...env, ZARPAY_URL: 'http://127.0.0.1:9' });
+    expect(unreachable.json.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('finds the operator token a tst service generated under DATA_DIR', async () => {
+    const r = await zarpay(['payout', 'list'], { ZARPAY_URL: t.url, DATA_DIR: t.config.dataDir });
+    expect(r.code).toBe(0);
+    expect(r.json).toHaveProperty('total');
+  });
+});

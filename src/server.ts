@@ -10,6 +10,8 @@ import { createGraphQL } from './graphql/yoga.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
+/** How long stop() waits for requests in flight before cutting connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface App {
@@ -56,6 +58,7 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     }
   });
 
+  let draining = false;
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     // Plain HTTP is refused in production unless a trusted proxy terminated TLS. Health checks
@@ -63,6 +66,12 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     if (config.serviceEnv === 'prd' && req.protocol !== 'https' && !req.url.startsWith('/healthz') && !req.url.startsWith('/readyz')) {
       throw new AppError('FORBIDDEN', 'HTTPS is required');
     }
+  });
+
+  // While draining, answer what is in flight and then let the client's connection go, so
+  // keep-alive sockets do not hold the shutdown open.
+  app.addHook('onSend', async (_req, reply) => {
+    if (draining) reply.header('Connection', 'close');
   });
 
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
@@ -104,7 +113,20 @@ export function createApp(config: Config, database: DatabaseHandle): App {
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
-      if (started) await app.close();
+      if (!started) return;
+      started = false;
+      draining = true;
+      // Requests in flight finish; idle keep-alive sockets close at once. Whatever is still open
+      // after the grace period (a stuck client, a long-lived stream) is cut.
+      const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      grace.unref();
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(grace);
+        clearInterval(closeIdle);
+      }
     },
   };
 }

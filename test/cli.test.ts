@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('zarpay CLI (CONTRACT §7)', () => {
+// Each call starts a real process, so these tests are slower than the in-process ones.
+describe('zarpay CLI (CONTRACT §7)', { timeout: 120_000 }, () => {
   it('walks a merchant from creation to a completed payout, printing REST-shaped JSON', async () => {
     const created = await zarpay(['merchant', 'create', '--name', 'Spaza Shop', '--payout-fee-cents', '300', '--auto-topup'], env);
     expect(created.code).toBe(0);

@@ -6,7 +6,8 @@ import { classify, failure, success } from '../rest/envelope.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
-import { createGraphQL } from './graphql/yoga.ts';
+import { bearerMatches, createGraphQL } from './graphql/yoga.ts';
+import { createMetrics } from './metrics.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -23,9 +24,15 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** Builds the whole HTTP surface over one database: REST, GraphQL, health. */
-export function createApp(config: Config, database: DatabaseHandle): App {
+export interface AppOptions {
+  /** Where JSON log lines go (default stdout); tests read them from here. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the whole HTTP surface over one database: REST, GraphQL, health, metrics. */
+export function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): App {
   const services = createServices({ db: database.db, config });
+  const metrics = createMetrics(database);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
@@ -34,12 +41,25 @@ export function createApp(config: Config, database: DatabaseHandle): App {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    disableRequestLogging: true,
     logger: {
       level: config.logLevel,
-      // Requests are logged by method and URL only; these paths keep credentials out even if
-      // a serializer ever starts logging headers or bodies.
+      ...(options.logStream && { stream: options.logStream }),
+      // Requests are logged without headers or bodies; these paths keep credentials and bank
+      // details out even if something logs an object that carries them.
       redact: {
-        paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.full_key', '*.secret', '*.payment_details'],
+        paths: [
+          'req.headers["x-api-key"]',
+          'req.headers.authorization',
+          '*.full_key',
+          '*.fullKey',
+          '*.secret',
+          '*.api_key',
+          '*.payment_details',
+          '*.account_number',
+          '*.accountNumber',
+        ],
         censor: '[redacted]',
       },
     },
@@ -74,6 +94,22 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     if (draining) reply.header('Connection', 'close');
   });
 
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequest(req.method, route, reply.statusCode, seconds);
+    req.log.info(
+      {
+        method: req.method,
+        route,
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+        merchant_id: req.principal?.merchant.id,
+      },
+      'request',
+    );
+  });
+
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send(failure('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
@@ -90,11 +126,20 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     }
   });
 
+  // Prometheus scrape; outside tst/dev only with the operator token.
+  app.get('/metrics', async (req, reply) => {
+    if (config.serviceEnv === 'prd' && !bearerMatches(req.headers.authorization, config.operatorToken)) {
+      throw new AppError('UNAUTHORIZED', 'the operator token is required');
+    }
+    reply.header('Content-Type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
   app.register(restApi, { prefix: '/api/v1', services });
 
-  const yoga = createGraphQL(services, config);
+  const yoga = createGraphQL(services, config, metrics);
   const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const response = await yoga.handleNodeRequestAndResponse(req, reply, {});
+    const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
     response.headers.forEach((value, key) => void reply.header(key, value));
     reply.status(response.status);
     reply.send(response.body);

@@ -98,6 +98,14 @@ describe.skipIf(!usingPostgres)('production transport (needs PostgreSQL: prd req
     expect((await http(t, 'GET', '/healthz')).status).toBe(200);
   });
 
+  it('protects /metrics with the operator token in prd', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    expect((await http(t, 'GET', '/metrics', { headers: https })).status).toBe(401);
+    const ok = await fetch(`${t.url}/metrics`, { headers: { ...https, authorization: `Bearer ${'o'.repeat(40)}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('zarpay_http_requests_total');
+  });
+
   it('serves no GraphiQL in prd', async () => {
     const res = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html', 'x-forwarded-proto': 'https' } });
     expect(await res.text()).not.toContain('graphiql');

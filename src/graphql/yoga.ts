@@ -8,8 +8,14 @@ import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
 import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Metrics } from '../metrics.ts';
+import '../../rest/auth.ts';
 
-function bearerMatches(header: string | null, token: string): boolean {
+/** Constant-time check of `Authorization: Bearer <token>`. */
+export function bearerMatches(header: string | null | undefined, token: string): boolean {
   if (!header?.startsWith('Bearer ')) return false;
   const presented = Buffer.from(header.slice('Bearer '.length));
   const expected = Buffer.from(token);
@@ -29,8 +35,8 @@ export function toGraphQLError(error: unknown, original?: GraphQLError): GraphQL
  * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`.
  * Merchants authenticate with `X-API-Key` exactly as in REST; the operator with its bearer token.
  */
-export function createGraphQL(services: Services, config: Config) {
-  return createYoga<Record<string, unknown>, GraphQLContext>({
+export function createGraphQL(services: Services, config: Config, metrics?: Metrics) {
+  return createYoga<{ req?: FastifyRequest }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: config.serviceEnv !== 'prd',
@@ -43,7 +49,7 @@ export function createGraphQL(services: Services, config: Config) {
         return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
       },
     },
-    context: async ({ request }): Promise<GraphQLContext> => {
+    context: async ({ request, req }): Promise<GraphQLContext> => {
       const key = request.headers.get('x-api-key');
       const operator = bearerMatches(request.headers.get('authorization'), config.operatorToken);
       if (request.headers.get('authorization') && !operator) {
@@ -57,13 +63,33 @@ export function createGraphQL(services: Services, config: Config) {
           throw isAppError(e) ? unauthorizedHttp(e) : e;
         }
       }
+      // The request log line names the merchant, as it does for REST.
+      if (req && principal) req.principal = principal;
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE()],
+    plugins: [useGraphQLSSE(), ...(metrics ? [countOperations(metrics)] : [])],
   });
 }
 
 /** Credentials that fail answer with the same HTTP status as REST (401 or 403). */
 function unauthorizedHttp(e: AppError): GraphQLError {
   return new GraphQLError(e.message, { extensions: { code: e.code, http: { status: ERROR_STATUS[e.code] } } });
+}
+
+/** Counts executed operations by type, name and outcome for `/metrics`. */
+function countOperations(metrics: Metrics): Plugin {
+  return {
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      const type = operation?.operation ?? 'unknown';
+      const name = operation?.name?.value ?? 'anonymous';
+      return {
+        onExecuteDone({ result }) {
+          const errors = 'errors' in result ? result.errors : undefined;
+          const refused = errors?.some((e) => e.extensions?.code === 'RATE_LIMIT_EXCEEDED');
+          metrics.graphqlOperation(type, name, refused ? 'refused' : errors?.length ? 'error' : 'ok');
+        },
+      };
+    },
+  };
 }

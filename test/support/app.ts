@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { type App, createApp } from '../../src/server.ts';
+import { type App, type AppOptions, createApp } from '../../src/server.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -49,7 +49,7 @@ export interface TestApp {
 }
 
 /** Starts the real service on port 0 over a fresh database, with settings overridden by `env`. */
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   const db = await freshDatabase();
   const config = loadConfig({
     SERVICE_ENV: 'tst',
@@ -60,7 +60,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ...(db.url && { DATABASE_URL: db.url }),
     ...env,
   });
-  const app = createApp(config, db.handle);
+  const app = createApp(config, db.handle, options);
   const url = await app.start();
   return {
     url,

@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DatabaseHandle } from './db/index.ts';
+
+/**
+ * Prometheus metrics for operators (`/metrics`). One registry per app, so several apps in one
+ * process (tests) never share counters. Business gauges are read from the database at scrape
+ * time, so they are right across restarts and across instances.
+ */
+export function createMetrics(database: DatabaseHandle) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+  const httpRequests = new Counter({
+    name: 'zarpay_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const httpDuration = new Histogram({
+    name: 'zarpay_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const graphqlOperations = new Counter({
+    name: 'zarpay_graphql_operations_total',
+    help: 'GraphQL operations by type, name and outcome (ok, error, refused)',
+    labelNames: ['type', 'name', 'outcome'] as const,
+    registers: [registry],
+  });
+  const rateLimitRefusals = new Counter({
+    name: 'zarpay_rate_limit_refusals_total',
+    help: 'Requests refused with RATE_LIMIT_EXCEEDED, by route',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'zarpay_payouts',
+    help: 'Payouts by state, and their gross amount in cents',
+    labelNames: ['status', 'measure'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await database.db
+        .selectFrom('payouts')
+        .select(['status', sql<number>`count(*)`.as('n'), sql<string>`coalesce(sum(gross_amount_cents), 0)`.as('gross')])
+        .groupBy('status')
+        .execute();
+      for (const r of rows) {
+        this.set({ status: r.status, measure: 'count' }, Number(r.n));
+        this.set({ status: r.status, measure: 'gross_cents' }, Number(r.gross));
+      }
+    },
+  });
+
+  if (database.pool) {
+    const pool = database.pool;
+    new Gauge({
+      name: 'zarpay_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting requests)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+
+  return {
+    registry,
+    /** Records one finished HTTP request; `route` is the route pattern, never the raw URL. */
+    httpRequest(method: string, route: string, status: number, seconds: number) {
+      const labels = { method, route, status: String(status) };
+      httpRequests.inc(labels);
+      httpDuration.observe(labels, seconds);
+      if (status === 429) rateLimitRefusals.inc({ route });
+    },
+    graphqlOperation(type: string, name: string, outcome: 'ok' | 'error' | 'refused') {
+      graphqlOperations.inc({ type, name, outcome });
+    },
+    rateLimitRefusal(route: string) {
+      rateLimitRefusals.inc({ route });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

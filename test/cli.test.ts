@@ -73,6 +73,27 @@ describe('zarpay CLI (CONTRACT §7)', { timeout: 120_000 }, () => {
     expect(unreachable.json.code).toBe('SERVICE_UNAVAILABLE');
   });
 
+  it('shows the approval queue and stats as tables for a terminal, JSON otherwise', async () => {
+    const m = (await zarpay(['merchant', 'create', '--name', 'Queue', '--payout-fee-cents', '150'], env)).json;
+    await zarpay(['balance', 'credit', m.merchant_id, '90000'], env);
+    await http(t, 'POST', '/api/v1/payouts', { key: m.api_key, body: payoutBody(12_345, { merchant_reference: 'Q-1' }) });
+    const table = await zarpay(['payout', 'list', '--status', 'pending', '--merchant', m.merchant_id, '--format', 'table'], env);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+MERCHANT\s+STATUS\s+AMOUNT/);
+    expect(table.stdout).toContain('R 123.45');
+    expect(table.stdout).toContain('R 124.95');
+    expect(table.stdout).toContain('Q-1');
+    expect(table.stdout).toContain('1 of 1 payout');
+
+    const stats = await zarpay(['stats'], env);
+    expect(stats.code).toBe(0);
+    expect(stats.json.payouts).toContainEqual({ status: 'pending', count: expect.any(Number), gross_cents: expect.any(Number) });
+    expect(stats.json.reserved_cents).toBeGreaterThanOrEqual(12_495);
+    const statsTable = await zarpay(['stats', '--format', 'table'], env);
+    expect(statsTable.stdout).toMatch(/pending\s+\d+\s+R /);
+    expect(statsTable.stdout).toContain('reserved:');
+  });
+
   it('finds the operator token a tst service generated under DATA_DIR', async () => {
     const r = await zarpay(['payout', 'list'], { ZARPAY_URL: t.url, DATA_DIR: t.config.dataDir });
     expect(r.code).toBe(0);

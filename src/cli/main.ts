@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CliError, graphql, resolveTarget, restShape } from './client.ts';
 import { API_KEY, BALANCE, MERCHANT, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
+import { type OutputFormat, payoutTable, statsTable, wantsTable } from './table.ts';
 
 /**
  * `zarpay`: the operator CLI of CONTRACT §7, a thin client of the operator GraphQL API.
@@ -45,6 +46,11 @@ function withFeeOptions(cmd: Command) {
     .option('--payment-fee-fixed-cents <cents>', 'fixed payment fee in cents', wholeNumber('--payment-fee-fixed-cents'))
     .option('--payout-fee-cents <cents>', 'flat payout fee in cents', wholeNumber('--payout-fee-cents'));
 }
+
+const formatOption = () =>
+  new Option('--format <format>', 'json, table, or auto: a table on a terminal, JSON otherwise')
+    .choices(['auto', 'json', 'table'] satisfies OutputFormat[])
+    .default('auto');
 
 export function buildProgram(): Command {
   const program = new Command('zarpay').description('zarpay operator CLI').showHelpAfterError(false);
@@ -141,13 +147,27 @@ export function buildProgram(): Command {
     .option('--status <status>', 'pending, approved, processing, completed, failed or rejected')
     .option('--merchant <id>', 'one merchant only')
     .option('--limit <n>', 'at most this many (1 to 100)', wholeNumber('--limit'), 50)
+    .addOption(formatOption())
     .action(async (opts) => {
       const status = opts.status === undefined ? null : String(opts.status).toUpperCase();
       const data = await op(
         `query($s: PayoutStatus, $m: UUID, $n: Int) { payouts(first: $n, status: $s, merchantId: $m) { totalCount edges { node { ${PAYOUT} } } } }`,
         { s: status, m: opts.merchant ?? null, n: opts.limit },
       );
-      print({ payouts: data.payouts.edges.map((e: { node: unknown }) => restShape(e.node)), total: data.payouts.totalCount });
+      const result = { payouts: data.payouts.edges.map((e: { node: unknown }) => restShape(e.node)), total: data.payouts.totalCount };
+      if (wantsTable(opts.format)) process.stdout.write(payoutTable(result.payouts, result.total) + '\n');
+      else print(result);
+    });
+
+  program
+    .command('stats')
+    .description('payouts by state, amounts reserved, the approval queue')
+    .addOption(formatOption())
+    .action(async (opts) => {
+      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt } }`);
+      const stats = restShape(data.stats) as Record<string, unknown>;
+      if (wantsTable(opts.format)) process.stdout.write(statsTable(stats) + '\n');
+      else print(stats);
     });
 
   program

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { restApi } from '../rest/index.ts';
+import { docsRoutes } from '../rest/openapi/routes.ts';
 import { classify, failure, success } from '../rest/envelope.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -136,6 +137,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
   });
 
   app.register(restApi, { prefix: '/api/v1', services });
+  app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
 
   const yoga = createGraphQL(services, config, metrics);
   const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {

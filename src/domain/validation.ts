@@ -31,22 +31,43 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, codes
 
 const nonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-export const paymentDetailsSchema = z.strictObject({
-  account_number: z.string().regex(/^\d{5,20}$/, 'account_number must be 5 to 20 digits'),
-  branch_code: z.string().regex(/^\d{6}$/, 'branch_code must be exactly 6 digits'),
-  account_holder: nonBlank(200),
-  bank_name: nonBlank(100),
-});
+export const paymentDetailsSchema = z
+  .strictObject({
+    account_number: z.string().regex(/^\d{5,20}$/, 'account_number must be 5 to 20 digits').meta({ example: '62012345678' }),
+    branch_code: z.string().regex(/^\d{6}$/, 'branch_code must be exactly 6 digits').meta({ example: '250655' }),
+    account_holder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
+    bank_name: nonBlank(100).meta({ example: 'First National Bank' }),
+  })
+  .meta({ id: 'EftPaymentDetails', description: 'Bank account for an EFT payout' });
 
-export const createPayoutSchema = z.strictObject({
-  amount_cents: z.number().int('must be a whole number of cents').positive('amount_cents must be greater than 0').max(Number.MAX_SAFE_INTEGER),
-  currency: z.string().length(3, 'must be 3 letters').refine((c) => c === 'ZAR', 'only ZAR is supported'),
-  payout_method: z.string().refine((m) => m === 'eft', 'only eft is supported'),
-  payment_details: z.record(z.string(), z.unknown()).pipe(paymentDetailsSchema),
-  merchant_reference: z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
-  description: z.string().max(500, 'must be at most 500 characters').optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+export const createPayoutSchema = z
+  .strictObject({
+    amount_cents: z
+      .number()
+      .int('must be a whole number of cents')
+      .positive('amount_cents must be greater than 0')
+      .max(Number.MAX_SAFE_INTEGER)
+      .meta({ description: 'What the recipient receives, in cents', example: 25000 }),
+    currency: z
+      .string()
+      .length(3, 'must be 3 letters')
+      .refine((c) => c === 'ZAR', 'only ZAR is supported')
+      .meta({ description: 'Must be `ZAR`', example: 'ZAR' }),
+    payout_method: z
+      .string()
+      .refine((m) => m === 'eft', 'only eft is supported')
+      .meta({ description: 'Must be `eft`', example: 'eft' }),
+    payment_details: z.record(z.string(), z.unknown()).pipe(paymentDetailsSchema),
+    merchant_reference: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(100, 'must be at most 100 characters')
+      .optional()
+      .meta({ description: 'Unique per merchant: a replay with identical parameters returns the payout', example: 'INV-1001' }),
+    description: z.string().max(500, 'must be at most 500 characters').optional().meta({ example: 'Supplier invoice 1001' }),
+    metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'Free-form data, returned as given' }),
+  })
+  .meta({ id: 'CreatePayoutRequest' });
 export type CreatePayoutInput = z.output<typeof createPayoutSchema>;
 
 export const parseCreatePayout = (input: unknown) => parseInput(createPayoutSchema, input, payoutCodes);

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { createDocument } from 'zod-openapi';
+import type { ErrorCode } from '../../src/domain/errors.ts';
+import { createPayoutSchema, listPayoutsSchema } from '../../src/domain/validation.ts';
+import { apiKeySchema, balanceSchema, errorSchema, payoutSchema, successOf } from './schemas.ts';
+
+/** One documented operation: its responses by status, with the error codes each can carry. */
+interface ResponseDoc {
+  description: string;
+  schema: z.ZodType;
+  codes?: ErrorCode[];
+}
+
+const error = (description: string, codes: ErrorCode[]): ResponseDoc => ({ description, schema: errorSchema, codes });
+
+/** Errors every authenticated endpoint can give. */
+const common: Record<string, ResponseDoc> = {
+  '401': error('Missing, malformed, unknown or wrong-environment API key', ['UNAUTHORIZED']),
+  '403': error('API key revoked or expired', ['FORBIDDEN']),
+  '429': error('Over the per-minute rate limit for this operation; retry after Retry-After seconds', ['RATE_LIMIT_EXCEEDED']),
+  '500': error('Unexpected failure; nothing internal is disclosed', ['INTERNAL_ERROR']),
+  '503': error('Temporary outage (database unreachable); retry with backoff', ['SERVICE_UNAVAILABLE']),
+};
+
+const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id' }) });
+
+export const OPERATIONS = {
+  '/api/v1/payouts/balance': {
+    get: {
+      operationId: 'getBalance',
+      summary: 'Read the payout balance',
+      tags: ['Payouts'],
+      responses: { '200': { description: 'The balance', schema: successOf(balanceSchema) }, ...common },
+    },
+  },
+  '/api/v1/payouts': {
+    post: {
+      operationId: 'createPayout',
+      summary: 'Create an EFT payout (reserves the gross amount at once)',
+      tags: ['Payouts'],
+      body: createPayoutSchema,
+      responses: {
+        '200': { description: 'Replay: the existing payout with this merchant_reference and identical parameters', schema: successOf(payoutSchema) },
+        '201': { description: 'Created, status pending', schema: successOf(payoutSchema) },
+        '400': error('Invalid request or insufficient balance', [
+          'INVALID_INPUT',
+          'VALIDATION_FAILED',
+          'INVALID_CURRENCY',
+          'INVALID_PAYOUT_METHOD',
+          'INVALID_PAYMENT_DETAILS',
+          'INSUFFICIENT_BALANCE',
+        ]),
+        '409': error('merchant_reference already used with different parameters', ['CONFLICT']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
+        ...common,
+      },
+    },
+    get: {
+      operationId: 'listPayouts',
+      summary: 'List payouts, newest first',
+      tags: ['Payouts'],
+      query: listPayoutsSchema,
+      responses: {
+        '200': {
+          description: 'A page of payouts and the number matching the filter',
+          schema: successOf(z.object({ payouts: z.array(payoutSchema), total: z.number().int() }).strict()),
+        },
+        '400': error('Bad query parameter', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payouts/{payout_id}': {
+    get: {
+      operationId: 'getPayout',
+      summary: 'Read one payout',
+      tags: ['Payouts'],
+      path: payoutId,
+      responses: {
+        '200': { description: 'The payout; optional members by state', schema: successOf(payoutSchema) },
+        '404': error('Unknown, malformed or another merchant\'s id', ['PAYOUT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/merchant/api-keys/secret/regenerate': {
+    post: {
+      operationId: 'regenerateSecretKey',
+      summary: 'Issue a new secret key and revoke the calling one at once',
+      tags: ['Credentials'],
+      responses: {
+        '201': {
+          description: 'The new key record and the full key (shown once)',
+          schema: successOf(z.object({ api_key: apiKeySchema, full_key: z.string().meta({ example: 'sec1-tst-…' }) }).strict()),
+        },
+        ...common,
+      },
+    },
+  },
+} satisfies Record<string, Record<string, OperationDoc>>;
+
+interface OperationDoc {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  path?: z.ZodObject;
+  responses: Record<string, ResponseDoc>;
+}
+
+/** The OpenAPI 3.1 document of `/api/v1`, built from the schemas the adapter validates with. */
+export function openApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, methods] of Object.entries(OPERATIONS) as [string, Record<string, OperationDoc>][]) {
+    paths[path] = {};
+    for (const [method, op] of Object.entries(methods)) {
+      paths[path][method] = {
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: op.tags,
+        security: [{ ApiKey: [] }],
+        ...((op.query || op.path) && { requestParams: { ...(op.query && { query: op.query }), ...(op.path && { path: op.path }) } }),
+        ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }),
+        responses: Object.fromEntries(
+          Object.entries(op.responses).map(([status, r]) => [
+            status,
+            {
+              description: r.codes ? `${r.description}. Codes: ${r.codes.join(', ')}.` : r.description,
+              ...(status === '429' && { headers: rateLimitHeaders(true) }),
+              content: { 'application/json': { schema: r.schema } },
+            },
+          ]),
+        ),
+      };
+    }
+  }
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'zarpay API',
+        version: '1.0.0',
+        license: { name: 'Proprietary' },
+        description:
+          'Merchant payments and EFT payouts in South African rand. Amounts are integers in cents; timestamps are ISO 8601 UTC. Every error is the envelope `{status: "error", error: {code, message}, metadata}`.',
+      },
+      servers: [{ url: serverUrl }],
+      security: [{ ApiKey: [] }],
+      tags: [
+        { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
+        { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
+      ],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Secret key `sec1-{env}-{kid}-{secret}-{checksum}`' },
+        },
+      },
+      paths: paths as never,
+    },
+  );
+}
+
+function rateLimitHeaders(retryAfter: boolean) {
+  const header = (description: string) => ({ description, schema: { type: 'integer' } });
+  return {
+    'RateLimit-Limit': header('Requests allowed per minute for this operation'),
+    'RateLimit-Remaining': header('Requests left in the current window'),
+    'RateLimit-Reset': header('Seconds until the window resets'),
+    ...(retryAfter && { 'Retry-After': header('Seconds to wait before retrying') }),
+  };
+}

@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
 import { createGraphQL } from './graphql/yoga.ts';
+import { pages } from './pages/index.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -82,6 +83,7 @@ export function createApp(config: Config, database: DatabaseHandle): App {
   });
 
   app.register(restApi, { prefix: '/api/v1', services });
+  app.register(pages, { services, config });
 
   const yoga = createGraphQL(services, config);
   const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -101,9 +103,12 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     async start() {
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
+      services.payments.attach(address);
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
+      // Pending sandbox confirmations first, so none starts against a closing server.
+      await services.payments.stop();
       if (started) await app.close();
     },
   };

@@ -76,7 +76,10 @@ export const merchantFieldsSchema = z.strictObject({
   redirect_domains: z.array(domain).max(50).optional(),
 });
 export const createMerchantSchema = merchantFieldsSchema;
-export const updateMerchantSchema = merchantFieldsSchema.partial();
+export const updateMerchantSchema = merchantFieldsSchema.partial().extend({
+  /** Added to the allow-list (`zarpay merchant update --allow-redirect-domain D`), after any replacement. */
+  add_redirect_domains: z.array(domain).max(50).optional(),
+});
 export type CreateMerchantInput = z.output<typeof createMerchantSchema>;
 export type UpdateMerchantInput = z.output<typeof updateMerchantSchema>;
 

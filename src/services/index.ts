@@ -2,6 +2,7 @@ import { BalanceService } from './balances.ts';
 import type { ServiceDeps } from './deps.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
+import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 
 /** Every use case of zarpay, built once per process over one database. */
@@ -10,6 +11,7 @@ export interface Services {
   merchants: MerchantService;
   balances: BalanceService;
   payouts: PayoutService;
+  payments: PaymentService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -19,5 +21,6 @@ export function createServices(deps: ServiceDeps): Services {
     merchants: new MerchantService(deps, keys),
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
+    payments: new PaymentService(deps),
   };
 }

@@ -111,7 +111,7 @@ describe('paying through the hosted page (plain form posts)', () => {
   it('refuses a form post without the right token (403 page) and changes nothing', async () => {
     const p = await newPayment(t, shop);
     const other = await newPayment(t, shop);
-    for (const fields of [{}, { token: 'nope' }, { token: await pageToken(t, other.payment_id) }]) {
+    for (const fields of [{}, { token: 'nope' }, { token: await pageToken(t, other.payment_id) }] as Record<string, string>[]) {
       const res = await formPost(t, `/pay/${p.payment_id}/pay`, fields);
       expect(res.status).toBe(403);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);

@@ -1,12 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey, hmacHex, qrMessage } from '../src/domain/signing.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, type TestMerchant } from './support/client.ts';
 import { newPayment, pathOf } from './support/payments.ts';
+
+// jsqr is CommonJS with an ES-style default in its types: take the function either way.
+type JsQR = typeof jsQRModule.default;
+const jsQR: JsQR = (jsQRModule as unknown as { default?: JsQR }).default ?? (jsQRModule as unknown as JsQR);
 
 let t: TestApp;
 let shop: TestMerchant;

@@ -115,7 +115,7 @@ function render(view: PaymentView, token: string, sandbox: boolean, allowed: (v:
         top,
         actionForm(`${base}/pay`, token, 'pay', `Pay ${amount}`, 'primary'),
         actionForm(`${base}/cancel`, token, 'cancel', 'Cancel'),
-        sandbox ? actionForm(`${base}/decline`, token, 'decline', 'Simulate a declined payment', 'warn') : '',
+        sandbox ? actionForm(`${base}/decline`, token, 'decline', 'Simulate a decline', 'warn') : '',
         sandbox ? note('Sandbox: no real money moves.') : '',
       ].join('\n');
       return { title, body, formOrigins: [...new Set(origins)] };

@@ -19,7 +19,7 @@ button.primary{background:#047857;border-color:#047857;color:#fff}
 button.warn{color:#b91c1c;border-color:#fca5a5}
 .status{font-size:1.4rem;font-weight:700;margin:0 0 .5rem}
 .ok{color:#047857}.bad{color:#b91c1c}.wait{color:#92400e}
-.voucher{font:700 1.5rem/1.3 ui-monospace,Menlo,Consolas,monospace;background:#ecfdf5;border:2px dashed #047857;border-radius:.75rem;padding:1rem;text-align:center;overflow-wrap:anywhere}
+.voucher{font:700 1.2rem/1.3 ui-monospace,Menlo,Consolas,monospace;background:#ecfdf5;border:2px dashed #047857;border-radius:.75rem;padding:1rem;text-align:center;overflow-wrap:anywhere}
 .note{color:#6b7280;font-size:.85rem;margin:1rem 0 0}
 `;
 

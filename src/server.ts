@@ -103,7 +103,7 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     async start() {
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
-      services.payments.attach(address);
+      services.payments.attach(address, (message, err) => app.log.warn({ err }, message));
       return address.replace('[::1]', 'localhost');
     },
     async stop() {

@@ -171,6 +171,9 @@ describe('the hosted page without a browser', () => {
     const m = await createMerchant(t);
     const allowed = await op(t, `mutation { updateMerchant(id: "${m.id}", input: { addRedirectDomains: ["shop.example"] }) { merchant { redirectDomains } } }`);
     expect(allowed.updateMerchant.merchant.redirectDomains).toEqual(['shop.example']);
+    // Adding is a union: repeats collapse, earlier entries stay.
+    const more = await op(t, `mutation { updateMerchant(id: "${m.id}", input: { addRedirectDomains: ["Other.Example", "shop.example"] }) { merchant { redirectDomains } } }`);
+    expect(more.updateMerchant.merchant.redirectDomains).toEqual(['other.example', 'shop.example']);
     const cases = [
       { outcome: 'CAPTURED', field: 'success_url', url: 'https://shop.example/thanks?o=1', redirect: true },
       { outcome: 'FAILED', field: 'failure_url', url: 'https://shop.example/failed', redirect: true },

@@ -160,7 +160,7 @@ export class PaymentFlow {
       if (Number(pending.numUpdatedRows) === 0 && to !== 'cancelled') {
         await tx
           .insertInto('payment_attempts')
-          .values({ id: randomUUID(), payment_id: current.id, provider: 'operator', provider_ref: `settle_${randomUUID().slice(0, 8)}`, status: attemptStatus })
+          .values({ id: randomUUID(), payment_id: current.id, provider: 'operator', provider_ref: `settle_${randomUUID()}`, status: attemptStatus })
           .execute();
       }
       const done = await this.finish(tx, current.id, OPEN_PAYMENT_STATUSES, to);

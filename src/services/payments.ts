@@ -64,6 +64,7 @@ export class PaymentService {
   private readonly qrKey: Buffer;
   private readonly formKey: Buffer;
   private selfUrl: string | undefined;
+  private warn: (message: string, err?: unknown) => void = () => {};
   private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ServiceDeps) {
@@ -75,13 +76,15 @@ export class PaymentService {
       delayMs: deps.config.sandboxConfirmDelayMs,
       // In prd the service only answers HTTPS, so the callback goes through the public address.
       callbackBase: () => (deps.config.serviceEnv === 'prd' ? deps.config.publicBaseUrl : this.selfUrl),
+      onError: (message, err) => this.warn(message, err),
     });
     this.providers = new Map([[sandbox.name, sandbox]]);
     this.flow = new PaymentFlow(deps, this, sandbox);
   }
 
-  /** Called once the HTTP server listens: where the sandbox provider sends its callbacks. */
-  attach(listenUrl: string) {
+  /** Called once the HTTP server listens: where the sandbox provider sends its callbacks, and its log. */
+  attach(listenUrl: string, warn?: (message: string, err?: unknown) => void) {
+    if (warn) this.warn = warn;
     this.selfUrl = listenUrl.replace('//0.0.0.0', '//127.0.0.1').replace('//[::]', '//[::1]');
     this.purgeTimer ??= setInterval(() => void this.purgeExpiredKeys().catch(() => {}), PURGE_EVERY_MS).unref();
   }

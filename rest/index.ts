@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../src/services/index.ts';
 import { requireMerchant } from './auth.ts';
 import { merchantRoutes } from './merchant.ts';
+import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 
 /** The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. */
@@ -10,4 +11,5 @@ export async function restApi(app: FastifyInstance, opts: { services: Services }
   app.addHook('onRequest', requireMerchant(opts.services));
   payoutRoutes(app, opts.services);
   merchantRoutes(app, opts.services);
+  paymentRoutes(app, opts.services);
 }

@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
 import { bearerMatches, createGraphQL } from './graphql/yoga.ts';
 import { createMetrics } from './metrics.ts';
+import { pages } from './pages/index.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -135,6 +136,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     reply.header('Content-Type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
+  app.register(pages, { services, config });
 
   app.register(restApi, { prefix: '/api/v1', services });
   app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
@@ -157,12 +159,15 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     async start() {
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
+      services.payments.attach(address, (message, err) => app.log.warn({ err }, message));
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
       if (!started) return;
       started = false;
       draining = true;
+      // Pending sandbox confirmations first, so none starts against a closing server.
+      await services.payments.stop();
       // Requests in flight finish; idle keep-alive sockets close at once. Whatever is still open
       // after the grace period (a stuck client, a long-lived stream) is cut.
       const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);

@@ -3,6 +3,7 @@ import { CliError, graphql, resolveTarget, restShape } from './client.ts';
 import { API_KEY, BALANCE, MERCHANT, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
 import { type OutputFormat, payoutTable, statsTable, wantsTable } from './table.ts';
+import { paymentCommands } from './payments.ts';
 
 /**
  * `zarpay`: the operator CLI of CONTRACT §7, a thin client of the operator GraphQL API.
@@ -187,6 +188,7 @@ export function buildProgram(): Command {
     });
 
   localCommands(program);
+  paymentCommands(program);
   return program;
 }
 

@@ -116,3 +116,69 @@ export type PayoutRow = Selectable<PayoutsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewPayout = Insertable<PayoutsTable>;
 export type PayoutUpdate = Updateable<PayoutsTable>;
+
+export interface PaymentsTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  merchant_order_id: string;
+  intent_type: 'purchase' | 'purchase_and_redeem';
+  amount_cents: Cents;
+  currency: ColumnType<string, string | undefined, string>;
+  fee_cents: Cents;
+  net_amount_cents: Cents;
+  status: string;
+  include_qr: ColumnType<boolean, boolean | undefined, boolean>;
+  success_url: string | null;
+  cancel_url: string | null;
+  failure_url: string | null;
+  webhook_url: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  params_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: Date | null;
+}
+
+export interface PaymentAttemptsTable {
+  id: string;
+  seq: Generated<number>;
+  payment_id: string;
+  provider: string;
+  provider_ref: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  failure_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VouchersTable {
+  payment_id: string;
+  code: string;
+  issued_at: Timestamp;
+  redeemed_at: Date | null;
+}
+
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  key: string;
+  request_hash: string;
+  payment_id: string | null;
+  created_at: Timestamp;
+  expires_at: Date | string;
+}
+
+export interface PaymentTables {
+  payments: PaymentsTable;
+  payment_attempts: PaymentAttemptsTable;
+  vouchers: VouchersTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type PaymentAttemptRow = Selectable<PaymentAttemptsTable>;
+
+// Declaration merging: the payment tables join Database without editing its declaration above.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends PaymentTables {}

@@ -98,7 +98,7 @@ export const merchantFieldsSchema = z.strictObject({
 });
 export const createMerchantSchema = merchantFieldsSchema;
 export const updateMerchantSchema = merchantFieldsSchema.partial().extend({
-  /** Domains to add to the allow-list (`zarpay merchant update --allow-redirect-domain`). */
+  /** Added to the allow-list (`zarpay merchant update --allow-redirect-domain D`), after any replacement. */
   add_redirect_domains: z.array(domain).max(50).optional(),
 });
 export type CreateMerchantInput = z.output<typeof createMerchantSchema>;

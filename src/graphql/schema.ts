@@ -7,6 +7,7 @@ import './types/balance.ts';
 import './types/merchant.ts';
 import './types/payout.ts';
 import './types/stats.ts';
+import './types/payment.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -2,6 +2,7 @@ import { BalanceService } from './balances.ts';
 import type { ServiceDeps } from './deps.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
+import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import { StatsService } from './stats.ts';
 
@@ -12,6 +13,7 @@ export interface Services {
   balances: BalanceService;
   payouts: PayoutService;
   stats: StatsService;
+  payments: PaymentService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -22,5 +24,6 @@ export function createServices(deps: ServiceDeps): Services {
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
     stats: new StatsService(deps),
+    payments: new PaymentService(deps),
   };
 }

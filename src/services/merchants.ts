@@ -77,8 +77,11 @@ export class MerchantService {
         ...(fields.payout_fee_cents !== undefined && { payout_fee_cents: fields.payout_fee_cents }),
         ...(fields.auto_topup !== undefined && { auto_topup: fields.auto_topup }),
         ...(fields.redirect_domains !== undefined && { redirect_domains: fields.redirect_domains }),
+        // A union computed in the UPDATE itself, so concurrent additions do not lose each other.
         ...(fields.add_redirect_domains !== undefined && {
-          redirect_domains: sql<string[]>`array(select distinct d from unnest(redirect_domains || ${fields.add_redirect_domains}::text[]) as d order by d)`,
+          redirect_domains: sql<string[]>`array(select distinct d from unnest(${
+            fields.redirect_domains !== undefined ? sql`${fields.redirect_domains}::text[]` : sql.ref('redirect_domains')
+          } || ${fields.add_redirect_domains}::text[]) as d order by d)`,
         }),
         updated_at: sql`now()`,
       })

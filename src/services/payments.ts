@@ -1,0 +1,292 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DbOrTx, Tx } from '../db/index.ts';
+import type { PaymentAttemptRow, PaymentRow } from '../db/types.ts';
+import { payloadHash } from '../domain/canonical.ts';
+import { AppError } from '../domain/errors.ts';
+import { paymentFee } from '../domain/money.ts';
+import { type AttemptStatus, type Payment, type PaymentInitiation, type PaymentStatus, paymentNotFound } from '../domain/payment.ts';
+import { idempotencyKeySchema, type InitPaymentInput, parseInitPayment } from '../domain/payment-input.ts';
+import { deriveKey, formMessage, hmacHex, hmacMatches, qrMessage } from '../domain/signing.ts';
+import { parseInput } from '../domain/validation.ts';
+import type { ServiceDeps } from './deps.ts';
+import { isUuid } from './merchants.ts';
+import { PaymentFlow } from './payment-flow.ts';
+import type { PaymentProvider } from './providers/provider.ts';
+import { SandboxProvider } from './providers/sandbox.ts';
+
+/** Spec: an Idempotency-Key is kept 24 hours; after that the key may be used afresh. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+export function toPayment(row: PaymentRow, attempt?: Pick<PaymentAttemptRow, 'status' | 'provider' | 'provider_ref' | 'created_at'> | null): Payment {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    merchantOrderId: row.merchant_order_id,
+    intentType: row.intent_type,
+    amountCents: row.amount_cents,
+    currency: row.currency,
+    feeCents: row.fee_cents,
+    netAmountCents: row.net_amount_cents,
+    status: row.status as PaymentStatus,
+    includeQr: row.include_qr,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    failureUrl: row.failure_url,
+    webhookUrl: row.webhook_url,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+    latestAttempt: attempt
+      ? { status: attempt.status as AttemptStatus, provider: attempt.provider, providerRef: attempt.provider_ref, createdAt: attempt.created_at }
+      : null,
+  };
+}
+
+export interface PaymentFilter {
+  /** Restricts to one merchant; absent only for the operator. */
+  merchantId?: string;
+  status?: PaymentStatus;
+}
+
+export interface PaymentPageArgs {
+  before?: number;
+  after?: number;
+  limit: number;
+  inverted?: boolean;
+}
+
+/** Payments: initiation with its idempotency rules, reads, signed links; transitions in `flow`. */
+export class PaymentService {
+  readonly providers: Map<string, PaymentProvider>;
+  readonly flow: PaymentFlow;
+  private readonly qrKey: Buffer;
+  private readonly formKey: Buffer;
+  private selfUrl: string | undefined;
+  private warn: (message: string, err?: unknown) => void = () => {};
+  private purgeTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: ServiceDeps) {
+    const secret = deps.config.serviceSecret;
+    this.qrKey = deriveKey(secret, 'qr-url');
+    this.formKey = deriveKey(secret, 'payment-page-form');
+    const sandbox = new SandboxProvider({
+      key: deriveKey(secret, 'sandbox-provider-callback'),
+      delayMs: deps.config.sandboxConfirmDelayMs,
+      // In prd the service only answers HTTPS, so the callback goes through the public address.
+      callbackBase: () => (deps.config.serviceEnv === 'prd' ? deps.config.publicBaseUrl : this.selfUrl),
+      onError: (message, err) => this.warn(message, err),
+    });
+    this.providers = new Map([[sandbox.name, sandbox]]);
+    this.flow = new PaymentFlow(deps, this, sandbox);
+  }
+
+  /** Called once the HTTP server listens: where the sandbox provider sends its callbacks, and its log. */
+  attach(listenUrl: string, warn?: (message: string, err?: unknown) => void) {
+    if (warn) this.warn = warn;
+    this.selfUrl = listenUrl.replace('//0.0.0.0', '//127.0.0.1').replace('//[::]', '//[::1]');
+    this.purgeTimer ??= setInterval(() => void this.purgeExpiredKeys().catch(() => {}), PURGE_EVERY_MS).unref();
+  }
+
+  async stop() {
+    clearInterval(this.purgeTimer);
+    await Promise.all([...this.providers.values()].map((p) => p.stop()));
+  }
+
+  /**
+   * `POST /api/v1/payments/init`. Everything happens in one transaction, and the database decides
+   * every race: the Idempotency-Key's primary key makes concurrent first uses wait for the
+   * winner and then replay its payment; `(merchant_id, merchant_order_id)` does the same for
+   * order ids. Same key + same payload (equal JSON) → same data; other payload → 409 CONFLICT.
+   * Same order id + same parameters → same data; other parameters → 409 DUPLICATE_ORDER_ID.
+   */
+  async init(merchantId: string, body: unknown, idempotencyKey?: string): Promise<PaymentInitiation> {
+    const input = parseInitPayment(body, this.deps.config.serviceEnv === 'prd');
+    const key = idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, idempotencyKey);
+    const requestHash = payloadHash(body);
+    const paramsHash = payloadHash(input);
+    const payment = await this.deps.db.transaction().execute(async (tx) => {
+      if (key !== undefined && !(await this.claimKey(tx, merchantId, key, requestHash))) {
+        return this.replayKey(tx, merchantId, key, requestHash);
+      }
+      const p = await this.insertOrReplay(tx, merchantId, input, paramsHash);
+      if (key !== undefined) {
+        await tx.updateTable('idempotency_keys').set({ payment_id: p.id }).where('merchant_id', '=', merchantId).where('key', '=', key).execute();
+      }
+      return p;
+    });
+    return this.initiation(payment);
+  }
+
+  /** Takes the key for this request: true when it was new or had expired. */
+  private async claimKey(tx: Tx, merchantId: string, key: string, requestHash: string): Promise<boolean> {
+    const expires = sql<Date>`now() + ${`${IDEMPOTENCY_TTL_MS} milliseconds`}::interval`;
+    const row = await tx
+      .insertInto('idempotency_keys')
+      .values({ merchant_id: merchantId, key, request_hash: requestHash, expires_at: expires })
+      .onConflict((oc) =>
+        oc
+          .columns(['merchant_id', 'key'])
+          .doUpdateSet({ request_hash: requestHash, payment_id: null, created_at: sql`now()`, expires_at: expires })
+          .where('idempotency_keys.expires_at', '<=', sql<Date>`now()`),
+      )
+      .returning('key')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private async replayKey(tx: Tx, merchantId: string, key: string, requestHash: string): Promise<Payment> {
+    const used = await tx
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'payment_id'])
+      .where('merchant_id', '=', merchantId)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    if (used.request_hash !== requestHash || used.payment_id === null) {
+      throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different payload');
+    }
+    return this.load(tx, used.payment_id);
+  }
+
+  private async insertOrReplay(tx: Tx, merchantId: string, input: InitPaymentInput, paramsHash: string): Promise<Payment> {
+    const merchant = await tx
+      .selectFrom('merchants')
+      .select(['payment_fee_bps', 'payment_fee_fixed_cents'])
+      .where('id', '=', merchantId)
+      .executeTakeFirstOrThrow();
+    const fee = paymentFee(input.amount, merchant.payment_fee_bps, merchant.payment_fee_fixed_cents);
+    if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
+    const row = await tx
+      .insertInto('payments')
+      .values({
+        id: randomUUID(),
+        merchant_id: merchantId,
+        merchant_order_id: input.merchant_order_id,
+        intent_type: input.intent_type,
+        amount_cents: input.amount,
+        currency: input.currency,
+        fee_cents: fee,
+        net_amount_cents: input.amount - fee,
+        status: 'created',
+        include_qr: input.include_qr,
+        success_url: input.success_url ?? null,
+        cancel_url: input.cancel_url ?? null,
+        failure_url: input.failure_url ?? null,
+        webhook_url: input.webhook_url ?? null,
+        customer_email: input.customer_info?.email ?? null,
+        customer_phone: input.customer_info?.phone ?? null,
+        params_hash: paramsHash,
+      })
+      // A concurrent insert of the same order id makes this wait for it, then do nothing.
+      .onConflict((oc) => oc.columns(['merchant_id', 'merchant_order_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return toPayment(row, null);
+    const existing = await tx
+      .selectFrom('payments')
+      .select(['id', 'params_hash'])
+      .where('merchant_id', '=', merchantId)
+      .where('merchant_order_id', '=', input.merchant_order_id)
+      .executeTakeFirstOrThrow();
+    if (existing.params_hash !== paramsHash) {
+      throw new AppError('DUPLICATE_ORDER_ID', 'merchant_order_id was already used with different parameters');
+    }
+    return this.load(tx, existing.id);
+  }
+
+  /** Forgets Idempotency-Keys past their 24 hours (expired ones are ignored anyway). */
+  async purgeExpiredKeys(): Promise<number> {
+    const result = await this.deps.db.deleteFrom('idempotency_keys').where('expires_at', '<=', sql<Date>`now()`).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The initiation `data`; a replay gives the same value, so the QR link's expiry is fixed too. */
+  initiation(p: Payment): PaymentInitiation {
+    const paymentUrl = this.paymentUrl(p.id);
+    const out: PaymentInitiation = { payment_id: p.id, status: 'created', payment_url: paymentUrl };
+    if (p.includeQr) out.qr_code = { content: paymentUrl, image_url: this.qrImageUrl(p) };
+    return out;
+  }
+
+  paymentUrl(id: string) {
+    return `${this.deps.config.publicBaseUrl}/pay/${id}`;
+  }
+
+  /** `{base}/qr/{id}.png?expires=…&signature=…`, valid until created_at + QR_URL_TTL_MS. */
+  qrImageUrl(p: Pick<Payment, 'id' | 'createdAt'>): string {
+    const expires = Math.floor((p.createdAt.getTime() + this.deps.config.qrUrlTtlMs) / 1000);
+    return `${this.deps.config.publicBaseUrl}/qr/${p.id}.png?expires=${expires}&signature=${hmacHex(this.qrKey, qrMessage(p.id, expires))}`;
+  }
+
+  /** Checks a QR link; FORBIDDEN for a bad, tampered or expired one. Returns the payment URL. */
+  verifyQr(id: string, expires: unknown, signature: unknown): string {
+    const forbidden = () => new AppError('FORBIDDEN', 'invalid or expired QR code link');
+    if (!isUuid(id) || typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) throw forbidden();
+    if (!hmacMatches(this.qrKey, qrMessage(id.toLowerCase(), Number(expires)), signature)) throw forbidden();
+    if (Number(expires) * 1000 <= Date.now()) throw forbidden();
+    return this.paymentUrl(id.toLowerCase());
+  }
+
+  /** The hosted page's hidden form token for one payment. */
+  formToken(id: string): string {
+    return hmacHex(this.formKey, formMessage(id));
+  }
+
+  formTokenMatches(id: string, token: unknown): boolean {
+    return hmacMatches(this.formKey, formMessage(id), token);
+  }
+
+  /** One payment; unknown, malformed or another merchant's id is 404 PAYMENT_NOT_FOUND. */
+  async get(id: string, merchantId?: string): Promise<Payment> {
+    if (!isUuid(id)) throw paymentNotFound();
+    const p = await this.load(this.deps.db, id.toLowerCase());
+    if ((merchantId !== undefined && p.merchantId !== merchantId)) throw paymentNotFound();
+    return p;
+  }
+
+  /** Keyset page (creation sequence), newest first unless `inverted`: for GraphQL connections. */
+  async page(filter: PaymentFilter, args: PaymentPageArgs): Promise<{ payment: Payment; seq: number }[]> {
+    let q = this.filtered(filter).selectAll();
+    if (args.after !== undefined) q = q.where('seq', '<', args.after);
+    if (args.before !== undefined) q = q.where('seq', '>', args.before);
+    const rows = await q.orderBy('seq', args.inverted ? 'asc' : 'desc').limit(args.limit).execute();
+    if (rows.length === 0) return [];
+    const attempts = await this.deps.db
+      .selectFrom('payment_attempts')
+      .select(['payment_id', 'status', 'provider', 'provider_ref', 'created_at'])
+      .distinctOn('payment_id')
+      .where('payment_id', 'in', rows.map((r) => r.id))
+      .orderBy('payment_id')
+      .orderBy('seq', 'desc')
+      .execute();
+    const latest = new Map(attempts.map((a) => [a.payment_id, a]));
+    return rows.map((r) => ({ payment: toPayment(r, latest.get(r.id) ?? null), seq: r.seq }));
+  }
+
+  async count(filter: PaymentFilter): Promise<number> {
+    const row = await this.filtered(filter).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private filtered(filter: PaymentFilter) {
+    let q = this.deps.db.selectFrom('payments');
+    if (filter.merchantId !== undefined) q = q.where('merchant_id', '=', filter.merchantId);
+    if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+    return q;
+  }
+
+  /** A payment with its latest attempt. */
+  async load(db: DbOrTx, id: string): Promise<Payment> {
+    const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw paymentNotFound();
+    const attempt = await db
+      .selectFrom('payment_attempts')
+      .select(['status', 'provider', 'provider_ref', 'created_at'])
+      .where('payment_id', '=', id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return toPayment(row, attempt ?? null);
+  }
+}

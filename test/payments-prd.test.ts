@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../src/server.ts';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
+import { paymentBody, pathOf } from './support/payments.ts';
+
+/**
+ * The production rules, on a second service in `prd` over the test database: config loading
+ * refuses `prd` without PostgreSQL and real secrets, so the prd settings are applied directly.
+ * Requests carry `X-Forwarded-Proto: https` from a trusted proxy, as behind a load balancer.
+ */
+let t: TestApp;
+let prd: App;
+let prdUrl: string;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+  shop = await createMerchant(t);
+  await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { addRedirectDomains: ["shop.example"] }) { merchant { id } } }`);
+  prd = createApp({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, t.database);
+  prdUrl = await prd.start();
+});
+afterAll(async () => {
+  await prd?.stop();
+  await t?.close();
+});
+
+const https = { 'x-forwarded-proto': 'https' };
+const prdHttp = (method: string, path: string, opts: Parameters<typeof http>[3] = {}) =>
+  http({ url: prdUrl }, method, path, { ...opts, headers: { ...https, ...opts.headers } });
+
+describe('payments in prd', () => {
+  it('refuses http URLs at initiation and hands out https payment URLs', async () => {
+    const { fullKey } = await prd.services.keys.issueIn(t.database.db, shop.id);
+    expect(fullKey.startsWith('sec1-prd-')).toBe(true);
+    for (const field of ['success_url', 'cancel_url', 'failure_url', 'webhook_url']) {
+      const res = await prdHttp('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ [field]: 'http://shop.example/x' }) });
+      expect(res.status, field).toBe(400);
+      expect(res.body.error.code, field).toBe('VALIDATION_FAILED');
+    }
+    const ok = await prdHttp('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ success_url: 'https://shop.example/ok', include_qr: true }) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.payment_url).toBe(`https://pay.zarpay.example/pay/${ok.body.data.payment_id}`);
+    expect(ok.body.data.qr_code.image_url.startsWith('https://pay.zarpay.example/qr/')).toBe(true);
+    // The sandbox's tst key is not valid against the prd service.
+    expect((await prdHttp('POST', '/api/v1/payments/init', { key: shop.key, body: paymentBody() })).status).toBe(401);
+  });
+
+  it('has no decline control, and redirects only to https on port 443 of an allow-listed domain', async () => {
+    const cases = [
+      { url: 'https://shop.example/thanks', redirect: true },
+      { url: 'https://shop.example:443/thanks', redirect: true },
+      { url: 'https://shop.example:8443/thanks', redirect: false },
+      { url: 'https://evil.example/thanks', redirect: false },
+    ];
+    for (const c of cases) {
+      const p = await t.app.services.payments.init(shop.id, paymentBody({ success_url: c.url }));
+      const page = await prdHttp('GET', `/pay/${p.payment_id}`);
+      expect(page.status).toBe(200);
+      expect(String(page.body)).not.toContain('data-testid="decline"');
+      expect(String(page.body)).toContain('data-testid="pay"');
+      expect((await prdHttp('POST', `/pay/${p.payment_id}/decline`, { rawBody: 'token=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(404);
+      await op(t, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`);
+      const done = await prdHttp('GET', `/pay/${p.payment_id}`);
+      if (c.redirect) {
+        expect(done.status, c.url).toBe(303);
+        expect(done.headers.get('location')).toBe(c.url);
+      } else {
+        expect(done.status, c.url).toBe(200);
+        expect(String(done.body)).toContain('data-status="captured"');
+      }
+    }
+  });
+
+  it('refuses plain HTTP and answers the operator\'s settlePayment with FORBIDDEN', async () => {
+    const p = await t.app.services.payments.init(shop.id, paymentBody({ include_qr: true }));
+    expect((await http({ url: prdUrl }, 'GET', `/pay/${p.payment_id}`)).status).toBe(403);
+    expect((await http({ url: prdUrl }, 'GET', pathOf(p.qr_code!.image_url))).status).toBe(403);
+    const plain = await gql({ ...t, url: prdUrl }, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`, {}, { operator: true });
+    expect(plain.status).toBe(403);
+    const viaProxy = await prdHttp('POST', '/graphql', {
+      body: { query: `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }` },
+      headers: { authorization: `Bearer ${t.config.operatorToken}` },
+    });
+    expect(viaProxy.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await http(t, 'GET', `/api/v1/payments/${p.payment_id}`, { key: shop.key })).body.data.status).toBe('created');
+  });
+});

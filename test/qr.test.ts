@@ -89,12 +89,14 @@ describe('QR codes', () => {
 });
 
 describe('operator CLI', () => {
-  it('zarpay payment settle ID --outcome captured prints the payment status object', async () => {
+  it('zarpay payment settle ID --outcome captured prints the payment status object; payment show reads it back', async () => {
     const p = await newPayment(t, shop, { amount: 6_000 });
     const env = { ...process.env, ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
     const { stdout } = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'settle', p.payment_id, '--outcome', 'captured'], { env });
     const printed = JSON.parse(stdout);
     expect(printed).toMatchObject({ payment_id: p.payment_id, status: 'captured', amount: 6_000, currency: 'ZAR', latest_attempt: { status: 'succeeded', provider: 'operator' } });
+    const shown = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'show', p.payment_id], { env });
+    expect(JSON.parse(shown.stdout)).toEqual(printed);
     const again = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'settle', p.payment_id, '--outcome', 'failed'], { env }).catch((e) => e);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stderr).code).toBe('INVALID_STATUS_TRANSITION');

@@ -81,20 +81,22 @@ describe('QR codes', () => {
     const expires = Number(new URL(p.qr_code!.image_url).searchParams.get('expires'));
     expect(expires).toBe(Math.floor((row.created_at.getTime() + t.config.qrUrlTtlMs) / 1000));
     // The link of a payment initiated one TTL ago (plus a second) no longer works.
-    const old = t.app.services.payments.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs - 1000) });
+    const old = t.app.services.payments.links.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs - 1000) });
     expect((await http(t, 'GET', pathOf(old))).status).toBe(403);
-    const fresh = t.app.services.payments.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs + 60_000) });
+    const fresh = t.app.services.payments.links.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs + 60_000) });
     expect((await http(t, 'GET', pathOf(fresh))).status).toBe(200);
   });
 });
 
 describe('operator CLI', () => {
-  it('zarpay payment settle ID --outcome captured prints the payment status object', async () => {
+  it('zarpay payment settle ID --outcome captured prints the payment status object; payment show reads it back', async () => {
     const p = await newPayment(t, shop, { amount: 6_000 });
     const env = { ...process.env, ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
     const { stdout } = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'settle', p.payment_id, '--outcome', 'captured'], { env });
     const printed = JSON.parse(stdout);
     expect(printed).toMatchObject({ payment_id: p.payment_id, status: 'captured', amount: 6_000, currency: 'ZAR', latest_attempt: { status: 'succeeded', provider: 'operator' } });
+    const shown = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'show', p.payment_id], { env });
+    expect(JSON.parse(shown.stdout)).toEqual(printed);
     const again = await promisify(execFile)('node', ['bin/zarpay.js', 'payment', 'settle', p.payment_id, '--outcome', 'failed'], { env }).catch((e) => e);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stderr).code).toBe('INVALID_STATUS_TRANSITION');

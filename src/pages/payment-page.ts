@@ -70,7 +70,7 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     const view = await services.payments.flow.view(req.params.id);
     const target = redirectTarget(view);
     if (target && allowed(view, target)) return reply.code(303).redirect(target);
-    send(reply, render(view, services.payments.formToken(view.payment.id), !production, allowed));
+    send(reply, render(view, services.payments.links.formToken(view.payment.id), !production, allowed));
     return reply;
   });
 
@@ -78,7 +78,7 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     app.post<{ Params: { id: string } }>(`/pay/:id/${name}`, async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
       const payment = await services.payments.get(req.params.id);
       const token = (req.body as Record<string, unknown> | undefined)?.token;
-      if (!services.payments.formTokenMatches(payment.id, token)) {
+      if (!services.payments.links.formTokenMatches(payment.id, token)) {
         throw new AppError('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
       }
       try {

@@ -7,11 +7,12 @@ import { AppError } from '../domain/errors.ts';
 import { paymentFee } from '../domain/money.ts';
 import { type AttemptStatus, type Payment, type PaymentInitiation, type PaymentStatus, paymentNotFound } from '../domain/payment.ts';
 import { idempotencyKeySchema, type InitPaymentInput, parseInitPayment } from '../domain/payment-input.ts';
-import { deriveKey, formMessage, hmacHex, hmacMatches, qrMessage } from '../domain/signing.ts';
+import { deriveKey } from '../domain/signing.ts';
 import { parseInput } from '../domain/validation.ts';
 import type { ServiceDeps } from './deps.ts';
 import { isUuid } from './merchants.ts';
 import { PaymentFlow } from './payment-flow.ts';
+import { PaymentLinks } from './payment-links.ts';
 import type { PaymentProvider } from './providers/provider.ts';
 import { SandboxProvider } from './providers/sandbox.ts';
 
@@ -61,16 +62,14 @@ export interface PaymentPageArgs {
 export class PaymentService {
   readonly providers: Map<string, PaymentProvider>;
   readonly flow: PaymentFlow;
-  private readonly qrKey: Buffer;
-  private readonly formKey: Buffer;
+  readonly links: PaymentLinks;
   private selfUrl: string | undefined;
   private warn: (message: string, err?: unknown) => void = () => {};
   private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ServiceDeps) {
     const secret = deps.config.serviceSecret;
-    this.qrKey = deriveKey(secret, 'qr-url');
-    this.formKey = deriveKey(secret, 'payment-page-form');
+    this.links = new PaymentLinks(deps.config);
     const sandbox = new SandboxProvider({
       key: deriveKey(secret, 'sandbox-provider-callback'),
       delayMs: deps.config.sandboxConfirmDelayMs,
@@ -203,38 +202,10 @@ export class PaymentService {
 
   /** The initiation `data`; a replay gives the same value, so the QR link's expiry is fixed too. */
   initiation(p: Payment): PaymentInitiation {
-    const paymentUrl = this.paymentUrl(p.id);
+    const paymentUrl = this.links.paymentUrl(p.id);
     const out: PaymentInitiation = { payment_id: p.id, status: 'created', payment_url: paymentUrl };
-    if (p.includeQr) out.qr_code = { content: paymentUrl, image_url: this.qrImageUrl(p) };
+    if (p.includeQr) out.qr_code = { content: paymentUrl, image_url: this.links.qrImageUrl(p) };
     return out;
-  }
-
-  paymentUrl(id: string) {
-    return `${this.deps.config.publicBaseUrl}/pay/${id}`;
-  }
-
-  /** `{base}/qr/{id}.png?expires=…&signature=…`, valid until created_at + QR_URL_TTL_MS. */
-  qrImageUrl(p: Pick<Payment, 'id' | 'createdAt'>): string {
-    const expires = Math.floor((p.createdAt.getTime() + this.deps.config.qrUrlTtlMs) / 1000);
-    return `${this.deps.config.publicBaseUrl}/qr/${p.id}.png?expires=${expires}&signature=${hmacHex(this.qrKey, qrMessage(p.id, expires))}`;
-  }
-
-  /** Checks a QR link; FORBIDDEN for a bad, tampered or expired one. Returns the payment URL. */
-  verifyQr(id: string, expires: unknown, signature: unknown): string {
-    const forbidden = () => new AppError('FORBIDDEN', 'invalid or expired QR code link');
-    if (!isUuid(id) || typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) throw forbidden();
-    if (!hmacMatches(this.qrKey, qrMessage(id.toLowerCase(), Number(expires)), signature)) throw forbidden();
-    if (Number(expires) * 1000 <= Date.now()) throw forbidden();
-    return this.paymentUrl(id.toLowerCase());
-  }
-
-  /** The hosted page's hidden form token for one payment. */
-  formToken(id: string): string {
-    return hmacHex(this.formKey, formMessage(id));
-  }
-
-  formTokenMatches(id: string, token: unknown): boolean {
-    return hmacMatches(this.formKey, formMessage(id), token);
   }
 
   /** One payment; unknown, malformed or another merchant's id is 404 PAYMENT_NOT_FOUND. */

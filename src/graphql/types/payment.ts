@@ -36,7 +36,7 @@ PaymentRef.implement({
     feeCents: t.expose('feeCents', { type: 'Money', description: 'Fixed at initiation.' }),
     netAmountCents: t.expose('netAmountCents', { type: 'Money', description: 'amount − feeCents.' }),
     latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true }),
-    paymentUrl: t.string({ resolve: (p, _a, ctx) => ctx.services.payments.paymentUrl(p.id) }),
+    paymentUrl: t.string({ resolve: (p, _a, ctx) => ctx.services.payments.links.paymentUrl(p.id) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),

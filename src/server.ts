@@ -82,6 +82,7 @@ export function createApp(config: Config, database: DatabaseHandle): App {
   });
 
   app.register(restApi, { prefix: '/api/v1', services });
+  app.addHook('onClose', () => services.rateLimits.close());
 
   const yoga = createGraphQL(services, config);
   const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {

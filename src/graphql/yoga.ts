@@ -6,6 +6,7 @@ import { AppError, ERROR_STATUS, isAppError } from '../domain/errors.ts';
 import type { Services } from '../services/index.ts';
 import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
+import { useRateLimits } from './rate-limit.ts';
 import { schema } from './schema.ts';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -59,7 +60,7 @@ export function createGraphQL(services: Services, config: Config) {
       }
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE()],
+    plugins: [useGraphQLSSE(), useRateLimits()],
   });
 }
 

@@ -3,6 +3,7 @@ import type { ServiceDeps } from './deps.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
 import { PayoutService } from './payouts.ts';
+import { RateLimitService } from './rate-limits.ts';
 
 /** Every use case of zarpay, built once per process over one database. */
 export interface Services {
@@ -10,6 +11,7 @@ export interface Services {
   merchants: MerchantService;
   balances: BalanceService;
   payouts: PayoutService;
+  rateLimits: RateLimitService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -19,5 +21,6 @@ export function createServices(deps: ServiceDeps): Services {
     merchants: new MerchantService(deps, keys),
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
+    rateLimits: new RateLimitService(deps),
   };
 }

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
 import { createGraphQL } from './graphql/yoga.ts';
 import { createServices, type Services } from './services/index.ts';
+import { securityHeaders } from './security-headers.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,6 +57,7 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     }
   });
 
+  app.addHook('onRequest', securityHeaders);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     // Plain HTTP is refused in production unless a trusted proxy terminated TLS. Health checks

@@ -22,7 +22,8 @@ export function toGraphQLError(error: unknown, original?: GraphQLError): GraphQL
   const { code, message } = classify(error);
   return new GraphQLError(message, {
     ...(original && { nodes: original.nodes, source: original.source, positions: original.positions, path: original.path }),
-    extensions: { code },
+    // An outage is 503 on the HTTP response too, as in REST, so clients and load balancers back off.
+    extensions: code === 'SERVICE_UNAVAILABLE' ? { code, http: { status: 503 } } : { code },
   });
 }
 

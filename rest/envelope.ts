@@ -47,6 +47,11 @@ export function classify(e: unknown): { status: number; code: ErrorCode; message
       return { status: 400, code: 'INVALID_INPUT', message: 'malformed request', unexpected: false };
     }
   }
+  // Safety net: a value PostgreSQL refuses as data (SQLSTATE class 22: bad encoding, out of
+  // range, invalid text) came from the caller's input, and bad input is never a 500.
+  if (typeof fastifyCode === 'string' && /^22[0-9A-Z]{3}$/.test(fastifyCode)) {
+    return { status: 400, code: 'VALIDATION_FAILED', message: 'a value in the request cannot be stored', unexpected: false };
+  }
   if (isDatabaseUnavailable(e)) {
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'the service is temporarily unavailable; retry with backoff', unexpected: false };
   }

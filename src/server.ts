@@ -27,6 +27,13 @@ export function createApp(config: Config, database: DatabaseHandle): App {
   const services = createServices({ db: database.db, config });
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // Long path ids reach the route (→ 404 PAYOUT_NOT_FOUND) instead of Fastify's own 414 shape;
+    // anything the router still refuses (bad percent-encoding, longer ids) gets the envelope.
+    routerOptions: { maxParamLength: 1024 },
+    frameworkErrors: (error, req, reply) => {
+      void securityHeaders(req, reply);
+      sendError(error, req, reply);
+    },
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     genReqId: (req) => {

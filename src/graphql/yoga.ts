@@ -7,6 +7,7 @@ import type { Services } from '../services/index.ts';
 import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
 import { useRateLimits } from './rate-limit.ts';
+import { useContractCodes } from './contract-codes.ts';
 import { schema } from './schema.ts';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -61,7 +62,7 @@ export function createGraphQL(services: Services, config: Config) {
       }
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE(), useRateLimits()],
+    plugins: [useGraphQLSSE(), useRateLimits(), useContractCodes()],
   });
 }
 

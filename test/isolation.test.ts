@@ -157,6 +157,15 @@ describe('API keys at rest and in the key check', () => {
     expect((await http(t, 'GET', '/api/v1/payouts/balance', { key: m.key })).status).toBe(200);
   });
 
+  it('refuses a wrong operator token, whatever its length, with 401', async () => {
+    const token = t.config.operatorToken;
+    for (const wrong of ['', 'x', token.slice(0, -1), `${token}x`, token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))]) {
+      const res = await http(t, 'POST', '/graphql', { body: { query: '{ merchants { id } }' }, headers: { authorization: `Bearer ${wrong}` } });
+      expect(res.status).toBe(401);
+      expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('refuses a regenerated key at once with 403, on REST and GraphQL, and the new one works', async () => {
     const m = await createMerchant(t, { name: 'Rotating' });
     const res = await http(t, 'POST', '/api/v1/merchant/api-keys/secret/regenerate', { key: m.key });

@@ -15,14 +15,16 @@ export function failure(code: ErrorCode, message: string) {
 /** PostgreSQL unreachable, restarting or refusing connections: a temporary outage, not a bug. */
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false;
-  const { code, message } = e as { code?: unknown; message?: unknown };
+  const { code, message, errors } = e as { code?: unknown; message?: unknown; errors?: unknown };
+  // Several addresses tried (IPv4 and IPv6 for `localhost`): an AggregateError of socket errors.
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
   if (typeof code === 'string') {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300'].includes(code)) return true;
     if (code.startsWith('08')) return true;
   }
   return (
     typeof message === 'string' &&
-    /timeout exceeded when trying to connect|Connection terminated|connection .*closed|Client has encountered a connection error/i.test(message)
+    /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection .*closed|Client has encountered a connection error/i.test(message)
   );
 }
 
@@ -44,6 +46,11 @@ export function classify(e: unknown): { status: number; code: ErrorCode; message
     if (status >= 400 && status < 500) {
       return { status: 400, code: 'INVALID_INPUT', message: 'malformed request', unexpected: false };
     }
+  }
+  // Safety net: a value PostgreSQL refuses as data (SQLSTATE class 22: bad encoding, out of
+  // range, invalid text) came from the caller's input, and bad input is never a 500.
+  if (typeof fastifyCode === 'string' && /^22[0-9A-Z]{3}$/.test(fastifyCode)) {
+    return { status: 400, code: 'VALIDATION_FAILED', message: 'a value in the request cannot be stored', unexpected: false };
   }
   if (isDatabaseUnavailable(e)) {
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'the service is temporarily unavailable; retry with backoff', unexpected: false };

@@ -14,13 +14,13 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 }
 
 export function paymentRoutes(app: FastifyInstance, services: Services) {
-  app.post('/payments/init', async (req) => {
+  app.post('/payments/init', { config: { rateLimit: 'payment_init' } }, async (req) => {
     const body = jsonObjectBody(req);
     const data = await services.payments.init(principal(req).merchant.id, body, idempotencyKey(req));
     return success(data, true);
   });
 
-  app.get<{ Params: { id: string } }>('/payments/:id', async (req) => {
+  app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {
     return success(paymentStatusJson(await services.payments.get(req.params.id, principal(req).merchant.id)));
   });
 }

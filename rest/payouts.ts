@@ -6,22 +6,22 @@ import { success } from './envelope.ts';
 import { jsonObjectBody } from './body.ts';
 
 export function payoutRoutes(app: FastifyInstance, services: Services) {
-  app.get('/payouts/balance', async (req) => {
+  app.get('/payouts/balance', { config: { rateLimit: 'balance' } }, async (req) => {
     return success(balanceJson(await services.balances.get(principal(req).merchant.id)));
   });
 
-  app.post('/payouts', async (req, reply) => {
+  app.post('/payouts', { config: { rateLimit: 'payout_create' } }, async (req, reply) => {
     const body = jsonObjectBody(req);
     const { payout, created } = await services.payouts.create(principal(req).merchant.id, body);
     reply.code(created ? 201 : 200);
     return success(payoutJson(payout));
   });
 
-  app.get<{ Params: { id: string } }>('/payouts/:id', async (req) => {
+  app.get<{ Params: { id: string } }>('/payouts/:id', { config: { rateLimit: 'payout_status' } }, async (req) => {
     return success(payoutJson(await services.payouts.get(req.params.id, principal(req).merchant.id)));
   });
 
-  app.get('/payouts', async (req) => {
+  app.get('/payouts', { config: { rateLimit: 'payout_status' } }, async (req) => {
     const { payouts, total } = await services.payouts.list({ merchantId: principal(req).merchant.id }, req.query);
     return success({ payouts: payouts.map(payoutJson), total });
   });

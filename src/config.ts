@@ -31,6 +31,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Redis for the rate-limit counters, shared by every instance; unset: see services/rate-limits.ts. */
+  redisUrl: string | undefined;
   dataDir: string;
   serviceEnv: ServiceEnv;
   publicBaseUrl: string;
@@ -153,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: port!,
     host,
     databaseUrl,
+    redisUrl: env.REDIS_URL || undefined,
     dataDir,
     serviceEnv: serviceEnv!,
     publicBaseUrl,

@@ -11,6 +11,7 @@ import { bearerMatches, createGraphQL } from './graphql/yoga.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
 import { createServices, type Services } from './services/index.ts';
+import { securityHeaders } from './security-headers.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 /** How long stop() waits for requests in flight before cutting connections. */
@@ -37,6 +38,13 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
   const metrics = createMetrics(database);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // Long path ids reach the route (→ 404 PAYOUT_NOT_FOUND) instead of Fastify's own 414 shape;
+    // anything the router still refuses (bad percent-encoding, longer ids) gets the envelope.
+    routerOptions: { maxParamLength: 1024 },
+    frameworkErrors: (error, req, reply) => {
+      void securityHeaders(req, reply);
+      sendError(error, req, reply);
+    },
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     genReqId: (req) => {
@@ -81,6 +89,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
   });
 
   let draining = false;
+  app.addHook('onRequest', securityHeaders);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     // Plain HTTP is refused in production unless a trusted proxy terminated TLS. Health checks
@@ -137,6 +146,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     return metrics.registry.metrics();
   });
   app.register(pages, { services, config });
+  app.addHook('onClose', () => services.rateLimits.close());
 
   app.register(restApi, { prefix: '/api/v1', services });
   app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });

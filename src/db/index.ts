@@ -38,10 +38,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
-      connectionTimeoutMillis: 5000,
+      // Fail fast when the database is unreachable: a request answers 503 within seconds
+      // instead of hanging; query_timeout also covers a connection that silently stops answering.
+      connectionTimeoutMillis: 3000,
+      query_timeout: 15_000,
     });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => {});
+    // Nor a checked-out one: pg-pool listens for errors only on idle clients, and Kysely not at
+    // all, so a connection dropping while a request holds the client emitted an unhandled
+    // 'error' (process crash). The query itself still fails (→ 503) and the pool discards the
+    // broken client on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -20,7 +20,27 @@ const payoutCodes: CodeRule = (path, issue) => {
   return undefined;
 };
 
+const MAX_DEPTH = 32;
+// A NUL or an unpaired surrogate cannot be stored in PostgreSQL text or jsonb (the insert fails).
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The first place in `value` (keys included) that the database could not store, if any. */
+function unstorable(value: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; why: string } | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? { path, why: 'must not contain NUL characters or unpaired surrogates' } : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (path.length >= MAX_DEPTH) return { path, why: `nested more than ${MAX_DEPTH} levels deep` };
+  for (const [k, v] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(k) : k];
+    if (UNSTORABLE.test(k)) return { path: at, why: 'keys must not contain NUL characters or unpaired surrogates' };
+    const found = unstorable(v, at);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, codes?: CodeRule): z.output<S> {
+  const bad = unstorable(input);
+  if (bad) throw new AppError('VALIDATION_FAILED', `${bad.path.length > 0 ? bad.path.join('.') : 'body'}: ${bad.why}`);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -6,8 +6,10 @@ import { AppError, ERROR_STATUS, isAppError } from '../domain/errors.ts';
 import type { Services } from '../services/index.ts';
 import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
+import { useRateLimits } from './rate-limit.ts';
+import { useContractCodes } from './contract-codes.ts';
 import { schema } from './schema.ts';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -17,9 +19,10 @@ import '../../rest/auth.ts';
 /** Constant-time check of `Authorization: Bearer <token>`. */
 export function bearerMatches(header: string | null | undefined, token: string): boolean {
   if (!header?.startsWith('Bearer ')) return false;
-  const presented = Buffer.from(header.slice('Bearer '.length));
-  const expected = Buffer.from(token);
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
+  // Compare digests, not the texts: equal lengths always, so timing tells nothing of the
+  // token's length either.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(token));
 }
 
 /** An error as GraphQL clients see it: the REST code in `extensions.code`, nothing internal. */
@@ -27,7 +30,8 @@ export function toGraphQLError(error: unknown, original?: GraphQLError): GraphQL
   const { code, message } = classify(error);
   return new GraphQLError(message, {
     ...(original && { nodes: original.nodes, source: original.source, positions: original.positions, path: original.path }),
-    extensions: { code },
+    // An outage is 503 on the HTTP response too, as in REST, so clients and load balancers back off.
+    extensions: code === 'SERVICE_UNAVAILABLE' ? { code, http: { status: 503 } } : { code },
   });
 }
 
@@ -67,7 +71,7 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       if (req && principal) req.principal = principal;
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE(), ...(metrics ? [countOperations(metrics)] : [])],
+    plugins: [useGraphQLSSE(), useRateLimits(), useContractCodes(), ...(metrics ? [countOperations(metrics)] : [])],
   });
 }
 

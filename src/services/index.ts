@@ -5,6 +5,7 @@ import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import { StatsService } from './stats.ts';
+import { RateLimitService } from './rate-limits.ts';
 
 /** Every use case of zarpay, built once per process over one database. */
 export interface Services {
@@ -14,6 +15,7 @@ export interface Services {
   payouts: PayoutService;
   stats: StatsService;
   payments: PaymentService;
+  rateLimits: RateLimitService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -25,5 +27,6 @@ export function createServices(deps: ServiceDeps): Services {
     payouts: new PayoutService(deps),
     stats: new StatsService(deps),
     payments: new PaymentService(deps),
+    rateLimits: new RateLimitService(deps),
   };
 }

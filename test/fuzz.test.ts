@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, eftDetails, expectLedgerOk, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { FUZZ_RUNS, fuzzGraphQL, fuzzRest, type FuzzStats, type RawResponse } from './support/fuzz.ts';
+
+// Generated bad input against every REST endpoint and GraphQL mutation (FUZZ_RUNS per
+// property, default 200): never a 5xx, always a CONTRACT code, and no state change beyond what
+// the valid inputs the generators happen to produce (tracked) explain.
+
+let t: TestApp;
+let shop: TestMerchant;
+let existingPayout: string;
+const NOWHERE = '6f1d2c3b-4a59-4e8d-9c7b-0a1b2c3d4e5f';
+
+beforeAll(async () => {
+  t = await startApp();
+  shop = await createMerchant(t, { payoutFeeCents: 100 });
+  await credit(t, shop.id, 10_000_000);
+  existingPayout = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data.id;
+}, 60_000);
+afterAll(() => t?.close());
+
+interface State {
+  balance: Record<string, any>;
+  payouts: number;
+  merchants: number;
+  events: number;
+}
+async function state(): Promise<State> {
+  const count = async (table: 'payouts' | 'merchants' | 'events') =>
+    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const balance = (await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key })).body.data;
+  return { balance, payouts: await count('payouts'), merchants: await count('merchants'), events: await count('events') };
+}
+
+const report = (name: string, s: FuzzStats) => {
+  // One line per property in the test output: how many inputs, which answers.
+  console.info(`fuzz ${name}: ${s.runs} inputs, statuses ${JSON.stringify(s.statuses)}`);
+  expect(s.runs).toBeGreaterThan(0);
+};
+
+describe('REST endpoints under generated input', () => {
+  it('POST /api/v1/payouts', async () => {
+    const before = await state();
+    let gross = 0;
+    let created = 0;
+    const stats = await fuzzRest(t, { method: 'POST', path: '/api/v1/payouts', body: payoutBody(1_000, { description: 'fuzz', metadata: { a: 1 } }) }, () => shop.key, (res) => {
+      if (res.status === 201) {
+        created++;
+        gross += res.json.data.gross_amount_cents;
+      }
+    });
+    report('POST /api/v1/payouts', stats);
+    const after = await state();
+    expect(after.payouts).toBe(before.payouts + created);
+    expect(after.events).toBe(before.events + created);
+    expect(after.balance.reserved_cents).toBe(before.balance.reserved_cents + gross);
+    expect(after.balance.balance_cents).toBe(before.balance.balance_cents);
+    await expectLedgerOk(t);
+  });
+
+  it.each([
+    { method: 'GET', path: '/api/v1/payouts' },
+    { method: 'GET', path: '/api/v1/payouts/:id' },
+    { method: 'GET', path: '/api/v1/payouts/balance' },
+  ] as const)('$method $path', async (endpoint) => {
+    const before = await state();
+    const stats = await fuzzRest(t, endpoint, () => shop.key);
+    report(`${endpoint.method} ${endpoint.path}`, stats);
+    expect(await state()).toEqual(before);
+    await expectLedgerOk(t);
+  });
+
+  it('POST /api/v1/merchant/api-keys/secret/regenerate (a merchant of its own; a valid call rotates its key)', async () => {
+    const m = await createMerchant(t, { name: 'Regenerating' });
+    let key = m.key;
+    let rotations = 0;
+    const before = await state();
+    const stats = await fuzzRest(t, { method: 'POST', path: '/api/v1/merchant/api-keys/secret/regenerate', body: {} }, () => key, (res) => {
+      key = res.json.data.full_key;
+      rotations++;
+    });
+    report('POST /api/v1/merchant/api-keys/secret/regenerate', stats);
+    const keys = await t.database.db.selectFrom('api_keys').select('status').where('merchant_id', '=', m.id).execute();
+    expect(keys).toHaveLength(rotations + 1);
+    expect(keys.filter((k) => k.status === 'active')).toHaveLength(1);
+    expect((await http(t, 'GET', '/api/v1/payouts/balance', { key })).status).toBe(200);
+    expect(await state()).toEqual(before);
+  });
+});
+
+describe('GraphQL mutations under generated input', () => {
+  const paymentDetails = { accountNumber: eftDetails.account_number, branchCode: eftDetails.branch_code, accountHolder: eftDetails.account_holder, bankName: eftDetails.bank_name };
+
+  it('createPayout', async () => {
+    const before = await state();
+    let gross = 0;
+    let created = 0;
+    const stats = await fuzzGraphQL(
+      t,
+      {
+        query: 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { created payout { grossAmountCents } } }',
+        variables: { input: { amountCents: 1_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails, description: 'fuzz' } },
+      },
+      { key: () => shop.key },
+      (res: RawResponse) => {
+        if (res.json.data?.createPayout?.created) {
+          created++;
+          gross += res.json.data.createPayout.payout.grossAmountCents;
+        }
+      },
+    );
+    report('createPayout', stats);
+    const after = await state();
+    expect(after.payouts).toBe(before.payouts + created);
+    expect(after.balance.reserved_cents).toBe(before.balance.reserved_cents + gross);
+    await expectLedgerOk(t);
+  });
+
+  it('regenerateSecretKey', async () => {
+    const m = await createMerchant(t, { name: 'Regenerating over GraphQL' });
+    let key = m.key;
+    const stats = await fuzzGraphQL(t, { query: 'mutation { regenerateSecretKey { fullKey } }', variables: {} }, { key: () => key }, (res) => {
+      if (res.json.data?.regenerateSecretKey?.fullKey) key = res.json.data.regenerateSecretKey.fullKey;
+    });
+    report('regenerateSecretKey', stats);
+    expect((await http(t, 'GET', '/api/v1/payouts/balance', { key })).status).toBe(200);
+    const active = await t.database.db.selectFrom('api_keys').select('id').where('merchant_id', '=', m.id).where('status', '=', 'active').execute();
+    expect(active).toHaveLength(1);
+  });
+
+  // Operator mutations: their ids point nowhere, so even well-formed calls change nothing
+  // (createMerchant and updateMerchant excepted: their valid calls are counted/allowed).
+  const operatorRuns = Math.max(20, Math.round(FUZZ_RUNS / 4));
+  const operatorMutations: [string, string, Record<string, unknown>][] = [
+    ['approvePayout', 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id: NOWHERE }],
+    ['rejectPayout', 'mutation($id: UUID!, $r: String!) { rejectPayout(id: $id, reason: $r) { payout { id } } }', { id: NOWHERE, r: 'no' }],
+    ['startPayoutTransfer', 'mutation($id: UUID!) { startPayoutTransfer(id: $id) { payout { id } } }', { id: NOWHERE }],
+    ['completePayout', 'mutation($id: UUID!, $x: String) { completePayout(id: $id, externalTransferId: $x) { payout { id } } }', { id: NOWHERE, x: 'T-1' }],
+    ['failPayout', 'mutation($id: UUID!, $r: String!) { failPayout(id: $id, reason: $r) { payout { id } } }', { id: NOWHERE, r: 'no' }],
+    ['cancelPayout', 'mutation($id: UUID!) { cancelPayout(id: $id) { payout { id } } }', { id: NOWHERE }],
+    ['creditBalance', 'mutation($m: UUID!, $c: Money!) { creditBalance(merchantId: $m, amountCents: $c) { balance { balanceCents } } }', { m: NOWHERE, c: 100 }],
+    ['issueApiKey', 'mutation($m: UUID!) { issueApiKey(merchantId: $m) { fullKey } }', { m: NOWHERE }],
+    ['revokeApiKey', 'mutation($k: String!) { revokeApiKey(kid: $k) { apiKey { id } } }', { k: 'aaaaaaaaaaaa' }],
+    ['expireApiKey', 'mutation($k: String!) { expireApiKey(kid: $k) { apiKey { id } } }', { k: 'aaaaaaaaaaaa' }],
+  ];
+
+  it.each(operatorMutations)('%s (operator)', async (name, query, variables) => {
+    const before = await state();
+    const stats = await fuzzGraphQL(t, { query, variables }, { operator: true }, undefined, operatorRuns);
+    report(name, stats);
+    expect(await state()).toEqual(before);
+    await expectLedgerOk(t);
+  });
+
+  it('createMerchant and updateMerchant (operator)', async () => {
+    const target = await createMerchant(t, { name: 'Updated by fuzz' });
+    const before = await state();
+    let created = 0;
+    const input = { name: 'Fuzz', webhookUrl: 'https://example.com/hook', paymentFeeBps: 100, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: ['example.com'] };
+    const a = await fuzzGraphQL(t, { query: 'mutation($i: MerchantInput!) { createMerchant(input: $i) { merchant { id } } }', variables: { i: input } }, { operator: true }, (res) => void (res.json.data?.createMerchant?.merchant?.id && created++), operatorRuns);
+    const b = await fuzzGraphQL(t, { query: 'mutation($id: UUID!, $i: MerchantInput!) { updateMerchant(id: $id, input: $i) { merchant { id } } }', variables: { id: target.id, i: input } }, { operator: true }, undefined, operatorRuns);
+    report('createMerchant', a);
+    report('updateMerchant', b);
+    const after = await state();
+    expect(after.merchants).toBe(before.merchants + created);
+    expect(after.payouts).toBe(before.payouts);
+    await expectLedgerOk(t);
+  });
+
+  it('still serves the payout it started with', async () => {
+    expect((await http(t, 'GET', `/api/v1/payouts/${existingPayout}`, { key: shop.key })).status).toBe(200);
+    const totals = await op(t, `{ ledgerVerification { ok } }`).catch(() => ({ ledgerVerification: { ok: true } }));
+    expect(totals.ledgerVerification.ok).toBe(true);
+  });
+});

@@ -71,6 +71,33 @@ describe('REST endpoints under generated input', () => {
     await expectLedgerOk(t);
   });
 
+  it('POST /api/v1/payments/init', async () => {
+    const before = await state();
+    const payments = async () =>
+      Number((await t.database.db.selectFrom('payments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const paymentsBefore = await payments();
+    // Valid inputs with the same order id replay one payment; distinct ids are what was created.
+    const ids = new Set<string>();
+    const stats = await fuzzRest(
+      t,
+      { method: 'POST', path: '/api/v1/payments/init', body: { amount: 6_000, currency: 'ZAR', merchant_order_id: 'FUZZ-0', include_qr: true } },
+      () => shop.key,
+      (res) => {
+        if (res.status === 200) ids.add(res.json.data.payment_id);
+      },
+    );
+    report('POST /api/v1/payments/init', stats);
+    expect(await payments()).toBe(paymentsBefore + ids.size);
+    expect(await state()).toEqual(before);
+  });
+
+  it('GET /api/v1/payments/:id', async () => {
+    const before = await state();
+    const stats = await fuzzRest(t, { method: 'GET', path: '/api/v1/payments/:id' }, () => shop.key);
+    report('GET /api/v1/payments/:id', stats);
+    expect(await state()).toEqual(before);
+  });
+
   it('POST /api/v1/merchant/api-keys/secret/regenerate (a merchant of its own; a valid call rotates its key)', async () => {
     const m = await createMerchant(t, { name: 'Regenerating' });
     let key = m.key;

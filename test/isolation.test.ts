@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as apiKey from '../src/domain/api-key.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { newPayment } from './support/payments.ts';
 
 // Counts the constant-time secret checks made by KeyService.authenticate.
 vi.mock('../src/domain/api-key.ts', async (importOriginal) => {
@@ -183,5 +184,35 @@ describe('API keys at rest and in the key check', () => {
     const newest = viaGraph.body.data.regenerateSecretKey.fullKey as string;
     expect((await http(t, 'GET', '/api/v1/payouts/balance', { key: fresh })).status).toBe(403);
     expect((await http(t, 'GET', '/api/v1/payouts/balance', { key: newest })).status).toBe(200);
+  });
+});
+
+describe('another merchant\'s payments', () => {
+  it.each([
+    ['GET /api/v1/payments/{id}', async (key: string, id: string) => {
+      const r = await http(t, 'GET', `/api/v1/payments/${id}`, { key });
+      return { status: r.status as number | undefined, code: r.body?.error?.code as string | undefined, text: JSON.stringify(r.body) };
+    }],
+    ['GraphQL payment(id)', async (key: string, id: string) => {
+      const r = await gql(t, 'query($id: UUID!) { payment(id: $id) { id amount status } }', { id }, { key });
+      return { status: undefined, code: r.body.errors?.[0]?.extensions?.code, text: JSON.stringify(r.body) };
+    }],
+  ] as const)('%s answers PAYMENT_NOT_FOUND for another merchant\'s payment, and the owner sees it', async (_name, call) => {
+    const bobPayment = (await newPayment(t, bob, { amount: 7_777 })).payment_id;
+    const foreign = await call(alice.key, bobPayment);
+    if (foreign.status !== undefined) expect(foreign.status).toBe(404);
+    expect(foreign.code).toBe('PAYMENT_NOT_FOUND');
+    expect(foreign.text).not.toContain('7777');
+    const missing = await call(alice.key, '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e');
+    expect({ status: missing.status, code: missing.code }).toEqual({ status: foreign.status, code: foreign.code });
+    expect((await call(bob.key, bobPayment)).code).toBeUndefined();
+  });
+
+  it('a merchant_order_id is per merchant', async () => {
+    const body = { amount: 6_000, currency: 'ZAR', merchant_order_id: 'SHARED-ORDER' };
+    const a = await http(t, 'POST', '/api/v1/payments/init', { key: alice.key, body });
+    const b = await http(t, 'POST', '/api/v1/payments/init', { key: bob.key, body });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.data.payment_id).not.toBe(b.body.data.payment_id);
   });
 });

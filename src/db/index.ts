@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
@@ -31,9 +31,13 @@ export interface DatabaseOptions {
   /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
+  /** Called with the SQL of every statement run, failed ones included (tests count them to catch N+1). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { onQuery } = options;
+  const log = onQuery && { log: (event: LogEvent) => onQuery(event.query.sql) };
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -42,7 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // An idle client losing its connection (database restart) must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return {
       db,
       kind: 'postgres',
@@ -51,7 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   const pglite = await PGlite.create(options.dataDir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...log });
   return {
     db,
     kind: 'embedded',

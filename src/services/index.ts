@@ -1,5 +1,6 @@
 import { BalanceService } from './balances.ts';
 import type { ServiceDeps } from './deps.ts';
+import { EventHistoryService } from './events-query.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
 import { PayoutService } from './payouts.ts';
@@ -10,6 +11,8 @@ export interface Services {
   merchants: MerchantService;
   balances: BalanceService;
   payouts: PayoutService;
+  /** Reads of the event outbox (a payout's history); live events are another service. */
+  eventHistory: EventHistoryService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -19,5 +22,6 @@ export function createServices(deps: ServiceDeps): Services {
     merchants: new MerchantService(deps, keys),
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
+    eventHistory: new EventHistoryService(deps),
   };
 }

@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { createGraphQL } from '../src/graphql/yoga.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, gql, GRAPHQL_RESPONSE, http, op, payoutBody, type TestMerchant } from './support/client.ts';
@@ -127,5 +131,22 @@ describe('query limits refuse a document before it runs', () => {
     const res = await gql(t, PAGE.replace('$n: Int!', '').replace('first: $n', 'first: 100').replace('query()', 'query'), {}, { key: shop.key });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.payouts.edges).toHaveLength(50);
+  });
+});
+
+describe('limit settings', () => {
+  const env = (extra: Record<string, string>) => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'zarpay-cfg-')), ...extra });
+
+  it('default to depth 10, cost 20000, 15 aliases and 1000 tokens', () => {
+    expect(loadConfig(env({})).graphql).toEqual({ maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 1_000 });
+  });
+
+  it('are read from GRAPHQL_MAX_* and validated like every other setting', () => {
+    const config = loadConfig(env({ GRAPHQL_MAX_DEPTH: '7', GRAPHQL_MAX_COST: '900', GRAPHQL_MAX_ALIASES: '0', GRAPHQL_MAX_TOKENS: '300' }));
+    expect(config.graphql).toEqual({ maxDepth: 7, maxCost: 900, maxAliases: 0, maxTokens: 300 });
+    for (const [name, value] of [['GRAPHQL_MAX_DEPTH', '0'], ['GRAPHQL_MAX_COST', 'lots'], ['GRAPHQL_MAX_TOKENS', '-1'], ['GRAPHQL_MAX_ALIASES', '1.5']]) {
+      expect(() => loadConfig(env({ [name!]: value! })), name).toThrow(ConfigError);
+      expect(() => loadConfig(env({ [name!]: value! })), name).toThrow(name!);
+    }
   });
 });

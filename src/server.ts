@@ -6,7 +6,7 @@ import { classify, failure, success } from '../rest/envelope.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
-import { createGraphQL, sendGraphQLError } from './graphql/yoga.ts';
+import { createGraphQL } from './graphql/yoga.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -91,12 +91,12 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     reply.send(response.body);
     return reply;
   };
-  // Yoga reads GraphQL bodies itself, whatever their content type, so that a bad one is answered
-  // as GraphQL over HTTP wants (a JSON `errors` list, 400 or 415), never in the REST envelope.
+  // Yoga reads GraphQL bodies itself, whatever their content type, so that one it cannot read is
+  // answered as GraphQL over HTTP wants (a JSON `errors` list, 400 or 415). Refusals before that
+  // (plain HTTP in prd, a body over 64 KiB) stay in the envelope, as on every route.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((error, req, reply) => sendGraphQLError(error, req, reply));
     scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
     scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: graphqlHandler });
   });

@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
@@ -92,16 +91,3 @@ function unauthorizedHttp(e: AppError): GraphQLError {
   return new GraphQLError(e.message, { extensions: { code: e.code, http: { status: ERROR_STATUS[e.code] } } });
 }
 
-/**
- * A request refused before Yoga saw it (body over 64 KiB, plain HTTP in `prd`): the GraphQL over
- * HTTP error shape with the REST status and code, in the media type the client accepts.
- */
-export function sendGraphQLError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const { status, code, message, unexpected } = classify(error);
-  if (unexpected) req.log.error({ err: error }, 'unexpected error');
-  const graphqlResponse = /application\/graphql-response\+json/.test(req.headers.accept ?? '');
-  reply
-    .code(status)
-    .type(`${graphqlResponse ? 'application/graphql-response+json' : 'application/json'}; charset=utf-8`)
-    .send({ errors: [{ message, extensions: { code } }] });
-}

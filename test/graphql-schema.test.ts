@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { auditServer } from 'graphql-http';
+import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services/index.ts';
 import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
@@ -55,9 +56,25 @@ describe('introspection', () => {
     expect(body.errors[0].message).toMatch(/introspection/i);
   });
 
+  it('serves no GraphiQL in prd', async () => {
+    const config = { ...t.config, serviceEnv: 'prd' as const };
+    const res = await createGraphQL(t.app.services, config).fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    expect(await res.text()).not.toMatch(/graphiql/i);
+  });
+
   it('serves GraphiQL on GET /graphql outside prd', async () => {
     const res = await fetch(t.url + '/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/graphiql/i);
+  });
+});
+
+describe('/graphql/stream reads its bodies too', () => {
+  it.each([true, false])('graphql-sse, singleConnection %s', async (singleConnection) => {
+    const client = createClient({ url: t.url + '/graphql/stream', singleConnection, headers: { authorization: `Bearer ${t.config.operatorToken}` } });
+    const results: unknown[] = [];
+    for await (const result of client.iterate({ query: '{ merchants { id } }' })) results.push(result);
+    client.dispose();
+    expect(results).toEqual([{ data: { merchants: [] } }]);
   });
 });

@@ -6,7 +6,7 @@ import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '.
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyRecord, Merchant } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
-import { toMerchant } from './merchants.ts';
+import { isUuid, toMerchant } from './merchants.ts';
 
 export interface Principal {
   merchant: Merchant;
@@ -143,11 +143,12 @@ export class KeyService {
 
   /** Each merchant's key records, newest first, in the order of `merchantIds` (a DataLoader batch). */
   async listMany(merchantIds: readonly string[]): Promise<ApiKeyRecord[][]> {
-    const rows = merchantIds.length
+    const valid = merchantIds.filter(isUuid);
+    const rows = valid.length
       ? await this.deps.db
           .selectFrom('api_keys')
           .select(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
-          .where('merchant_id', 'in', [...merchantIds])
+          .where('merchant_id', 'in', valid)
           .orderBy('created_at', 'desc')
           .execute()
       : [];

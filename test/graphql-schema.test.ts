@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { auditServer } from 'graphql-http';
 import { createClient } from 'graphql-sse';
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/services/index.ts';
 import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
@@ -40,10 +41,15 @@ describe('introspection', () => {
       body: JSON.stringify({ query: introspect }),
     });
 
-  it('is open outside prd, where GraphiQL runs', async () => {
+  it('is open outside prd, where GraphiQL runs, and its full introspection query fits the limits', async () => {
     const res = await call(createGraphQL(t.app.services, t.config));
     expect(res.status).toBe(200);
     expect((await res.json()).data.__schema.queryType.name).toBe('Query');
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const graphiql = await fetch(t.url + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: full }) });
+    const body = (await graphiql.json()) as any;
+    expect(body.errors).toBeUndefined();
+    expect(body.data.__schema.types.map((type: { name: string }) => type.name)).toContain('PayoutHistoryEvent');
   });
 
   it('is refused in prd, before execution, with VALIDATION_FAILED', async () => {

@@ -50,6 +50,18 @@ export interface Config {
   logLevel: string;
   /** Runs the webhook dispatcher inside the service (default on). */
   runDispatcher: boolean;
+  /** Limits a GraphQL document must pass before it runs (docs/graphql.md). */
+  graphql: GraphQLLimits;
+}
+
+export interface GraphQLLimits {
+  /** Deepest selection nesting (CONTRACT §8: 10). */
+  maxDepth: number;
+  /** Estimated cost (graphql-armor: objects 2, scalars 1, ×1.5 per level, × literal `first`/`last`). */
+  maxCost: number;
+  maxAliases: number;
+  /** Lexical tokens in the document. */
+  maxTokens: number;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +145,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rotation = read('WEBHOOK_SECRET_ROTATION_WINDOW_MS', intFrom('WEBHOOK_SECRET_ROTATION_WINDOW_MS', 1), '86400000');
   const qrTtl = read('QR_URL_TTL_MS', intFrom('QR_URL_TTL_MS', 1000), '86400000');
   const confirmDelay = read('SANDBOX_CONFIRM_DELAY_MS', intFrom('SANDBOX_CONFIRM_DELAY_MS'), '1000');
+  const graphqlLimits = {
+    maxDepth: read('GRAPHQL_MAX_DEPTH', intFrom('GRAPHQL_MAX_DEPTH', 1), '10'),
+    maxCost: read('GRAPHQL_MAX_COST', intFrom('GRAPHQL_MAX_COST', 1), '20000'),
+    maxAliases: read('GRAPHQL_MAX_ALIASES', intFrom('GRAPHQL_MAX_ALIASES', 0), '15'),
+    maxTokens: read('GRAPHQL_MAX_TOKENS', intFrom('GRAPHQL_MAX_TOKENS', 1), '1000'),
+  };
   let rateLimits: Config['rateLimits'] = null;
   try {
     rateLimits = parseRateLimits(env.RATE_LIMITS);
@@ -170,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
     logLevel: env.LOG_LEVEL || 'info',
     runDispatcher: env.RUN_DISPATCHER !== 'false',
+    graphql: graphqlLimits as GraphQLLimits,
   };
 }

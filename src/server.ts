@@ -159,8 +159,15 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     reply.send(response.body);
     return reply;
   };
-  app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
-  app.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: graphqlHandler });
+  // Yoga reads GraphQL bodies itself, whatever their content type, so that one it cannot read is
+  // answered as GraphQL over HTTP wants (a JSON `errors` list, 400 or 415). Refusals before that
+  // (plain HTTP in prd, a body over 64 KiB) stay in the envelope, as on every route.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
+    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: graphqlHandler });
+  });
 
   let started = false;
   return {

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
@@ -31,9 +31,13 @@ export interface DatabaseOptions {
   /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
+  /** Called with the SQL of every statement run, failed ones included (tests count them to catch N+1). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { onQuery } = options;
+  const log = onQuery && { log: (event: LogEvent) => onQuery(event.query.sql) };
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
@@ -50,7 +54,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // 'error' (process crash). The query itself still fails (→ 503) and the pool discards the
     // broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return {
       db,
       kind: 'postgres',
@@ -59,7 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   const pglite = await PGlite.create(options.dataDir);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...log });
   return {
     db,
     kind: 'embedded',

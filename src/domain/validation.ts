@@ -101,6 +101,20 @@ export const listPayoutsSchema = z.strictObject({
 });
 export type ListPayoutsInput = z.output<typeof listPayoutsSchema>;
 
+const pageSize = (name: string) =>
+  z.number().int().min(0, `${name} must be 0 to 100`).max(100, `${name} must be 0 to 100`).nullish();
+
+/**
+ * The page arguments of a GraphQL connection: GraphQL's twin of `limit`, with the same bound of
+ * 100 rows. Other arguments of the field (filters) pass through untouched.
+ */
+export const connectionArgsSchema = z.looseObject({
+  first: pageSize('first'),
+  last: pageSize('last'),
+  after: z.string().max(200, 'must be at most 200 characters').nullish(),
+  before: z.string().max(200, 'must be at most 200 characters').nullish(),
+});
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 const domain = z
   .string()

@@ -8,6 +8,7 @@ import './types/merchant.ts';
 import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
+import './types/payout-history.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

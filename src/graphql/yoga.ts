@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
@@ -6,10 +7,11 @@ import { AppError, ERROR_STATUS, isAppError } from '../domain/errors.ts';
 import type { Services } from '../services/index.ts';
 import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
-import { useRateLimits } from './rate-limit.ts';
 import { useContractCodes } from './contract-codes.ts';
+import { isRestCode, tag, useRestErrorCodes } from './error-codes.ts';
+import { limitPlugins } from './limits.ts';
+import { useRateLimits } from './rate-limit.ts';
 import { schema } from './schema.ts';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -36,6 +38,33 @@ export function toGraphQLError(error: unknown, original?: GraphQLError): GraphQL
 }
 
 /**
+ * What a client sees of any error: GraphQL's own errors (parse, validation, coercion, a scalar's
+ * refusal) keep their message with a REST code; everything else goes through `classify`, so an
+ * unexpected failure is INTERNAL_ERROR with no stack or SQL.
+ */
+function maskError(error: unknown): Error {
+  if (error instanceof GraphQLError) {
+    const cause = error.originalError;
+    if (!cause) {
+      // Yoga's own request errors (no query, unreadable body) carry an HTTP status. A body that is
+      // not JSON is 400 for every client, as in REST (CONTRACT §2), not 200 for application/json.
+      const http = error.extensions.http as { spec?: boolean } | undefined;
+      if (error.extensions.code === 'BAD_REQUEST' && http) http.spec = false;
+      if (!isRestCode(error.extensions.code)) tag(error, http ? 'INVALID_INPUT' : 'VALIDATION_FAILED');
+      return error;
+    }
+    // A value refused during coercion (a scalar's or an enum's parseValue): graphql-js wraps the
+    // refusal with the variable's name. Keep that message; the code is the scalar's or VALIDATION_FAILED.
+    if (cause instanceof GraphQLError && !cause.originalError) {
+      const code = isRestCode(cause.extensions.code) ? cause.extensions.code : 'VALIDATION_FAILED';
+      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code } });
+    }
+    return toGraphQLError(cause, error);
+  }
+  return toGraphQLError(error);
+}
+
+/**
  * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`.
  * Merchants authenticate with `X-API-Key` exactly as in REST; the operator with its bearer token.
  */
@@ -46,13 +75,7 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
     graphiql: config.serviceEnv !== 'prd',
     landingPage: false,
     logging: false,
-    maskedErrors: {
-      maskError: (error) => {
-        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-        if (original instanceof GraphQLError && !original.originalError && original.extensions?.code) return original;
-        return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
-      },
-    },
+    maskedErrors: { maskError },
     context: async ({ request, req }): Promise<GraphQLContext> => {
       const key = request.headers.get('x-api-key');
       const operator = bearerMatches(request.headers.get('authorization'), config.operatorToken);
@@ -71,7 +94,14 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       if (req && principal) req.principal = principal;
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE(), useRateLimits(), useContractCodes(), ...(metrics ? [countOperations(metrics)] : [])],
+    plugins: [
+      useGraphQLSSE(),
+      useRestErrorCodes(),
+      useContractCodes(),
+      ...limitPlugins(config),
+      useRateLimits(),
+      ...(metrics ? [countOperations(metrics)] : []),
+    ],
   });
 }
 

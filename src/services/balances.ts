@@ -13,6 +13,14 @@ export class BalanceService {
     return ledger.getBalance(this.deps.db, merchantId);
   }
 
+  /** Balances in the order of `merchantIds`, `null` where there is none (a DataLoader batch). */
+  async getMany(merchantIds: readonly string[]): Promise<(Balance | null)[]> {
+    const valid = merchantIds.filter(isUuid);
+    const rows = valid.length ? await this.deps.db.selectFrom('balances').selectAll().where('merchant_id', 'in', valid).execute() : [];
+    const byId = new Map(rows.map((r) => [r.merchant_id, ledger.toBalance(r)]));
+    return merchantIds.map((id) => byId.get(id) ?? null);
+  }
+
   /** An operator credit: money arriving from outside (funding) into the available balance. */
   async credit(merchantId: string, input: unknown): Promise<Balance> {
     const { amount_cents, memo } = parseInput(creditSchema, input);

@@ -1,5 +1,6 @@
 import { BalanceService } from './balances.ts';
 import type { ServiceDeps } from './deps.ts';
+import { EventHistoryService } from './events-query.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
@@ -16,6 +17,8 @@ export interface Services {
   stats: StatsService;
   payments: PaymentService;
   rateLimits: RateLimitService;
+  /** Reads of the event outbox (a payout's history); live events are another service. */
+  eventHistory: EventHistoryService;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -28,5 +31,6 @@ export function createServices(deps: ServiceDeps): Services {
     stats: new StatsService(deps),
     payments: new PaymentService(deps),
     rateLimits: new RateLimitService(deps),
+    eventHistory: new EventHistoryService(deps),
   };
 }

@@ -6,7 +6,7 @@ import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '.
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyRecord, Merchant } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
-import { toMerchant } from './merchants.ts';
+import { isUuid, toMerchant } from './merchants.ts';
 
 export interface Principal {
   merchant: Merchant;
@@ -138,13 +138,21 @@ export class KeyService {
   }
 
   async list(merchantId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.deps.db
-      .selectFrom('api_keys')
-      .select(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
-      .where('merchant_id', '=', merchantId)
-      .orderBy('created_at', 'desc')
-      .execute();
-    return rows.map((r) => toKeyRecord(r));
+    return (await this.listMany([merchantId]))[0]!;
+  }
+
+  /** Each merchant's key records, newest first, in the order of `merchantIds` (a DataLoader batch). */
+  async listMany(merchantIds: readonly string[]): Promise<ApiKeyRecord[][]> {
+    const valid = merchantIds.filter(isUuid);
+    const rows = valid.length
+      ? await this.deps.db
+          .selectFrom('api_keys')
+          .select(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
+          .where('merchant_id', 'in', valid)
+          .orderBy('created_at', 'desc')
+          .execute()
+      : [];
+    return merchantIds.map((id) => rows.filter((r) => r.merchant_id === id).map((r) => toKeyRecord(r)));
   }
 
   private async setStatus(kid: string, status: 'revoked' | 'expired'): Promise<ApiKeyRecord> {

@@ -13,11 +13,13 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
 let counter = 0;
 
 /** A fresh database for one test file: a clone of the template, or an in-memory PGlite. */
-export async function freshDatabase(): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  onQuery?: (sql: string) => void,
+): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
   const template = inject('templateDatabase');
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl || !template) {
-    const handle = await openDatabase({ dataDir: 'memory://' });
+    const handle = await openDatabase({ dataDir: 'memory://', ...(onQuery && { onQuery }) });
     await migrateToLatest(handle.db);
     return { handle, drop: async () => {} };
   }
@@ -27,7 +29,7 @@ export async function freshDatabase(): Promise<{ handle: DatabaseHandle; url?: s
   await admin.query(`create database ${name} template ${template}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 30 });
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 30, ...(onQuery && { onQuery }) });
   return {
     handle,
     url: url.toString(),
@@ -48,9 +50,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Starts the real service on port 0 over a fresh database, with settings overridden by `env`. */
-export async function startApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
-  const db = await freshDatabase();
+/**
+ * Starts the real service on port 0 over a fresh database, with settings overridden by `env`;
+ * `onQuery` sees the SQL of every statement the service runs.
+ */
+export async function startApp(
+  env: Record<string, string> = {},
+  opts: AppOptions & { onQuery?: (sql: string) => void } = {},
+): Promise<TestApp> {
+  const db = await freshDatabase(opts.onQuery);
   const config = loadConfig({
     SERVICE_ENV: 'tst',
     PORT: '0',
@@ -60,7 +68,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppOpt
     ...(db.url && { DATABASE_URL: db.url }),
     ...env,
   });
-  const app = createApp(config, db.handle, options);
+  const app = createApp(config, db.handle, opts);
   const url = await app.start();
   return {
     url,

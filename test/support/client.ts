@@ -36,9 +36,9 @@ export async function gql<T = any>(
   t: TestApp,
   query: string,
   variables: Record<string, unknown> = {},
-  auth: { key?: string; operator?: boolean } = {},
+  auth: { key?: string; operator?: boolean; headers?: Record<string, string> } = {},
 ): Promise<HttpResult<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] } & Record<string, any>>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...auth.headers };
   if (auth.operator) headers.authorization = `Bearer ${t.config.operatorToken}`;
   return http(t, 'POST', '/graphql', { ...(auth.key !== undefined && { key: auth.key }), body: { query, variables }, headers });
 }
@@ -90,3 +90,6 @@ export async function expectLedgerOk(t: TestApp) {
   if (!report.ok) throw new Error(`ledger invariants failed: ${JSON.stringify(report.problems)}`);
   return report;
 }
+
+/** The GraphQL-over-HTTP media type: request errors (parse, validation, limits) are then status 400. */
+export const GRAPHQL_RESPONSE = { accept: 'application/graphql-response+json' };

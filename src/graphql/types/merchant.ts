@@ -1,3 +1,4 @@
+import { AppError } from '../../domain/errors.ts';
 import type { Merchant } from '../../domain/payout.ts';
 import { builder } from '../builder.ts';
 import { ApiKeyRef } from './api-key.ts';
@@ -17,11 +18,18 @@ MerchantRef.implement({
     redirectDomains: t.exposeStringList('redirectDomains'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    balance: t.field({ type: BalanceRef, resolve: (m, _a, ctx) => ctx.services.balances.get(m.id) }),
+    balance: t.field({
+      type: BalanceRef,
+      resolve: async (m, _a, ctx) => {
+        const balance = await ctx.loaders.balance.load(m.id);
+        if (!balance) throw new AppError('NOT_FOUND', 'merchant not found');
+        return balance;
+      },
+    }),
     apiKeys: t.field({
       type: [ApiKeyRef],
-      description: 'The secret key records (never the keys themselves).',
-      resolve: (m, _a, ctx) => ctx.services.keys.list(m.id),
+      description: 'The secret key records (never the keys themselves), newest first.',
+      resolve: (m, _a, ctx) => ctx.loaders.apiKeys.load(m.id),
     }),
   }),
 });

@@ -2,6 +2,7 @@ import { type DefaultConnectionArguments, resolveCursorConnection } from '@potho
 import { AppError } from '../../domain/errors.ts';
 import type { Payout } from '../../domain/payout.ts';
 import type { PayoutStatus } from '../../domain/payout-state.ts';
+import { connectionArgsSchema } from '../../domain/validation.ts';
 import type { PayoutFilter, PayoutPageItem } from '../../services/payouts.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
@@ -49,7 +50,6 @@ function decodeCursor(cursor: string): number {
 
 /** A Relay page over a keyset query (creation sequence), newest first. */
 async function payoutPage(ctx: GraphQLContext, filter: PayoutFilter, args: DefaultConnectionArguments) {
-  if ((args.first ?? 0) > 100 || (args.last ?? 0) > 100) throw new AppError('VALIDATION_FAILED', 'first/last: at most 100');
   const connection = await resolveCursorConnection<Promise<PayoutPageItem[]>>(
     { args, toCursor: (item: PayoutPageItem) => encodeCursor(item.seq), defaultSize: 50, maxSize: 100 },
     async ({ before, after, limit, inverted }): Promise<PayoutPageItem[]> =>
@@ -60,8 +60,11 @@ async function payoutPage(ctx: GraphQLContext, filter: PayoutFilter, args: Defau
         ...(before !== undefined && { before: decodeCursor(before) }),
       }),
   );
+  const { startCursor, endCursor } = connection.pageInfo;
   return {
     ...connection,
+    // Relay: an empty page has null cursors (Pothos gives empty strings).
+    pageInfo: { ...connection.pageInfo, startCursor: startCursor || null, endCursor: endCursor || null },
     edges: connection.edges.map((e) => e && { cursor: e.cursor, node: e.node.payout }),
     totalCount: () => ctx.services.payouts.count(filter),
   };
@@ -84,6 +87,7 @@ builder.queryFields((t) => ({
       type: PayoutRef,
       description: 'Payouts, newest first. The operator sees every merchant\'s, or one with merchantId.',
       authScopes: { merchant: true, operator: true },
+      validate: { schema: connectionArgsSchema },
       args: {
         status: t.arg({ type: PayoutStatusEnum }),
         merchantId: t.arg({ type: 'UUID', description: 'Operator only.' }),

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { auditServer } from 'graphql-http';
+import { createClient } from 'graphql-sse';
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../src/services/index.ts';
+import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
+import { createGraphQL } from '../src/graphql/yoga.ts';
+import { startApp, type TestApp } from './support/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(() => t?.close());
+
+describe('the published schema', () => {
+  it('schema.graphql is what `npm run schema` prints', () => {
+    const committed = readFileSync(SCHEMA_FILE, 'utf8');
+    expect(committed === printedSchema(), 'schema.graphql is stale: run `npm run schema` and commit it').toBe(true);
+  });
+});
+
+describe('GraphQL over HTTP conformance (graphql-http audits)', () => {
+  it('passes every audit with no error, warning or notice', async () => {
+    const results = await auditServer({ url: t.url + '/graphql' });
+    const problems = results.filter((r) => r.status !== 'ok').map((r) => `${r.status} ${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
+    expect(problems.filter((p) => p.startsWith('error'))).toEqual([]);
+    // docs/graphql.md lists the warnings and notices; today there are none.
+    expect(problems).toEqual([]);
+    expect(results.length).toBeGreaterThan(50);
+  });
+});
+
+describe('introspection', () => {
+  const introspect = '{ __schema { queryType { name } } }';
+  const call = (yoga: ReturnType<typeof createGraphQL>) =>
+    yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: introspect }),
+    });
+
+  it('is open outside prd, where GraphiQL runs, and its full introspection query fits the limits', async () => {
+    const res = await call(createGraphQL(t.app.services, t.config));
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.__schema.queryType.name).toBe('Query');
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+    const graphiql = await fetch(t.url + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: full }) });
+    const body = (await graphiql.json()) as any;
+    expect(body.errors).toBeUndefined();
+    expect(body.data.__schema.types.map((type: { name: string }) => type.name)).toContain('PayoutHistoryEvent');
+  });
+
+  it('is refused in prd, before execution, with VALIDATION_FAILED', async () => {
+    const config = { ...t.config, serviceEnv: 'prd' as const };
+    const res = await call(createGraphQL(createServices({ db: t.database.db, config }), config));
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(body.errors[0].message).toMatch(/introspection/i);
+  });
+
+  it('serves no GraphiQL in prd', async () => {
+    const config = { ...t.config, serviceEnv: 'prd' as const };
+    const res = await createGraphQL(t.app.services, config).fetch('http://localhost/graphql', { headers: { accept: 'text/html' } });
+    expect(await res.text()).not.toMatch(/graphiql/i);
+  });
+
+  it('serves GraphiQL on GET /graphql outside prd', async () => {
+    const res = await fetch(t.url + '/graphql', { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/graphiql/i);
+  });
+});
+
+describe('/graphql/stream reads its bodies too', () => {
+  it.each([true, false])('graphql-sse, singleConnection %s', async (singleConnection) => {
+    const client = createClient({ url: t.url + '/graphql/stream', singleConnection, headers: { authorization: `Bearer ${t.config.operatorToken}` } });
+    const results: unknown[] = [];
+    for await (const result of client.iterate({ query: '{ merchants { id } }' })) results.push(result);
+    client.dispose();
+    expect(results).toEqual([{ data: { merchants: [] } }]);
+  });
+});

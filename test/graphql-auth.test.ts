@@ -11,6 +11,7 @@ let shop: TestMerchant;
 let spare: TestMerchant;
 const payouts: Record<string, string> = {};
 let issuedKid: string;
+let payment: string;
 
 const newPayout = async (amount = 1_000) =>
   (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(amount) })).body.data.id as string;
@@ -25,6 +26,7 @@ beforeAll(async () => {
     await op(t, `mutation { approvePayout(id: "${payouts[name]}") { payout { id } } }`);
     await op(t, `mutation { startPayoutTransfer(id: "${payouts[name]}") { payout { id } } }`);
   }
+  payment = (await http(t, 'POST', '/api/v1/payments/init', { key: shop.key, body: { amount: 6_000, currency: 'ZAR', merchant_order_id: 'AUTH-1' } })).body.data.payment_id;
   issuedKid = (await op(t, `mutation { issueApiKey(merchantId: "${spare.id}") { apiKey { kid } } }`)).issueApiKey.apiKey.kid;
 });
 afterAll(() => t?.close());
@@ -46,6 +48,8 @@ const operatorFields: [string, () => string][] = [
   ['cancelPayout', () => `mutation { cancelPayout(id: "${payouts.cancel}") { payout { status rejectionReason } } }`],
   ['completePayout', () => `mutation { completePayout(id: "${payouts.complete}", externalTransferId: "FNB-1") { payout { status } } }`],
   ['failPayout', () => `mutation { failPayout(id: "${payouts.fail}", reason: "bank refused") { payout { status } } }`],
+  ['stats', () => '{ stats { reservedCents payouts { status count } } }'],
+  ['settlePayment', () => `mutation { settlePayment(id: "${payment}", outcome: CAPTURED) { payment { status } } }`],
 ];
 
 const merchantOnlyFields: [string, () => string][] = [
@@ -53,6 +57,8 @@ const merchantOnlyFields: [string, () => string][] = [
   ['createPayout', () =>
     'mutation { createPayout(input: { amountCents: 100, currency: "ZAR", payoutMethod: EFT, paymentDetails: { accountNumber: "62012345678", branchCode: "250655", accountHolder: "T N", bankName: "FNB" } }) { payout { id } } }'],
   ['regenerateSecretKey', () => 'mutation { regenerateSecretKey { fullKey } }'],
+  ['initiatePayment', () =>
+    `mutation { initiatePayment(input: { amount: 6000, currency: "ZAR", merchantOrderId: "AUTH-${crypto.randomUUID()}" }) { payment { status } } }`],
 ];
 
 async function codeOf(field: string, query: string, auth: { key?: string; operator?: boolean }) {

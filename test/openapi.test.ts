@@ -46,6 +46,8 @@ describe('the OpenAPI document', () => {
         'GET /api/v1/payouts',
         'GET /api/v1/payouts/{payout_id}',
         'POST /api/v1/merchant/api-keys/secret/regenerate',
+        'POST /api/v1/payments/init',
+        'GET /api/v1/payments/{payment_id}',
       ]),
     );
     expect(JSON.stringify(doc)).toContain('"example"');
@@ -80,8 +82,26 @@ describe('the OpenAPI document', () => {
     await call('GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, {});
     await call('GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, { key: revoked.key });
 
+    const init = '/api/v1/payments/init';
+    const order = { amount: 6_000, currency: 'ZAR', merchant_order_id: 'OA-PAY-1', include_qr: true };
+    const payment = await call('POST', init, init, { key: shop.key, body: order, headers: { 'idempotency-key': 'oa-key-1' } });
+    await call('POST', init, init, { key: shop.key, body: { ...order, amount: 6_001 }, headers: { 'idempotency-key': 'oa-key-1' } });
+    await call('POST', init, init, { key: shop.key, body: { ...order, amount: 6_002 } });
+    await call('POST', init, init, { key: shop.key, body: { ...order, amount: 10 } });
+    await call('POST', init, init, { key: shop.key, body: { ...order, note: 'x'.repeat(70_000) } });
+    await call('POST', init, init, { body: order });
+    await call('POST', init, init, { key: revoked.key, body: order });
+    const paymentId = payment.body.data.payment_id;
+    const one = '/api/v1/payments/{payment_id}';
+    await call('GET', one, `/api/v1/payments/${paymentId}`, { key: shop.key });
+    await call('GET', one, `/api/v1/payments/${crypto.randomUUID()}`, { key: shop.key });
+    await call('GET', one, `/api/v1/payments/${paymentId}`, {});
+    await call('GET', one, `/api/v1/payments/${paymentId}`, { key: revoked.key });
+
     const services = t.app.services;
     for (const [method, path, url, target, fn, opts] of [
+      ['POST', init, init, services.payments, 'init', { body: { ...order, merchant_order_id: 'OA-PAY-2' } }],
+      ['GET', one, `/api/v1/payments/${paymentId}`, services.payments, 'get', {}],
       ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', services.balances, 'get', {}],
       ['GET', '/api/v1/payouts', '/api/v1/payouts', services.payouts, 'list', {}],
       ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, services.payouts, 'get', {}],
@@ -99,9 +119,32 @@ describe('the OpenAPI document', () => {
     const regenerated = await call('POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', { key: shop.key });
     shop = { ...shop, key: regenerated.body.data.full_key };
 
-    // 429 needs a rate-limited app; see the rate limit tests for the headers.
-    const missing = checker.documented().filter((k) => !checker.seen.has(k) && !k.endsWith(' 429'));
-    expect(missing).toEqual([]);
+    // 429: a second service whose every budget is one request a minute.
+    const limited = await startApp({ RATE_LIMITS: 'payment_init=1,payment_status=1,payout_create=1,payout_status=1,balance=1,credentials=1' });
+    try {
+      const m = await createMerchant(limited);
+      for (const [method, docPath, url, body] of [
+        ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', undefined],
+        ['GET', '/api/v1/payouts', '/api/v1/payouts', undefined],
+        ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${crypto.randomUUID()}`, undefined],
+        ['POST', '/api/v1/payouts', '/api/v1/payouts', payoutBody()],
+        ['POST', init, init, { ...order, merchant_order_id: 'OA-429' }],
+        ['GET', one, `/api/v1/payments/${crypto.randomUUID()}`, undefined],
+        ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', undefined],
+      ] as const) {
+        // The first call spends the budget (regenerate would revoke the key, so it uses a spare one).
+        const key = docPath.includes('regenerate') ? (await op(limited, `mutation { issueApiKey(merchantId: "${m.id}") { fullKey } }`)).issueApiKey.fullKey : m.key;
+        if (!docPath.includes('regenerate')) await http(limited, method, url, { key, ...(body && { body }) });
+        else await http(limited, method, url, { key: m.key });
+        const res = await http(limited, method, url, { key, ...(body && { body }) });
+        expect(res.status, `${method} ${url}`).toBe(429);
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        checker.check(method, docPath, res);
+      }
+    } finally {
+      await limited.close();
+    }
+    expect(checker.documented().filter((k) => !checker.seen.has(k))).toEqual([]);
   });
 
   it('serves the API reference at /docs from its own assets', async () => {

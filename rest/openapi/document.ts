@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import type { ErrorCode } from '../../src/domain/errors.ts';
+import { initPaymentSchema } from '../../src/domain/payment-input.ts';
 import { createPayoutSchema, listPayoutsSchema } from '../../src/domain/validation.ts';
-import { apiKeySchema, balanceSchema, errorSchema, payoutSchema, successOf } from './schemas.ts';
+import { apiKeySchema, balanceSchema, errorSchema, paymentInitiationSchema, paymentSchema, payoutSchema, successOf } from './schemas.ts';
 
 /** One documented operation: its responses by status, with the error codes each can carry. */
 interface ResponseDoc {
@@ -23,8 +24,47 @@ const common: Record<string, ResponseDoc> = {
 };
 
 const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id' }) });
+const paymentId = z.object({ payment_id: z.uuid().meta({ description: 'The payment id' }) });
 
 export const OPERATIONS = {
+  '/api/v1/payments/init': {
+    post: {
+      operationId: 'initiatePayment',
+      summary: 'Initiate a payment and get its hosted payment page (and QR code)',
+      tags: ['Payments'],
+      // The production rules (https URLs only); the sandbox also accepts http.
+      body: initPaymentSchema(true).meta({ id: 'InitiatePaymentRequest' }),
+      headers: z.object({
+        'Idempotency-Key': z
+          .string()
+          .optional()
+          .meta({ description: 'Recommended: {merchant_order_id}-{timestamp}-{random}; kept 24 hours', example: 'ORD-1001-1795316000-x7' }),
+      }),
+      responses: {
+        '200': { description: 'Created (or replayed by Idempotency-Key or merchant_order_id)', schema: successOf(paymentInitiationSchema, true) },
+        '400': error('Invalid request', ['INVALID_INPUT', 'VALIDATION_FAILED', 'INVALID_AMOUNT', 'INVALID_CURRENCY']),
+        '409': error('Idempotency-Key reused with another payload (CONFLICT), or merchant_order_id with other parameters (DUPLICATE_ORDER_ID)', [
+          'CONFLICT',
+          'DUPLICATE_ORDER_ID',
+        ]),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payments/{payment_id}': {
+    get: {
+      operationId: 'getPayment',
+      summary: 'Read a payment\'s status, fee and latest attempt',
+      tags: ['Payments'],
+      path: paymentId,
+      responses: {
+        '200': { description: 'The payment', schema: successOf(paymentSchema) },
+        '404': error('Unknown, malformed or another merchant\'s id', ['PAYMENT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
   '/api/v1/payouts/balance': {
     get: {
       operationId: 'getBalance',
@@ -106,6 +146,7 @@ interface OperationDoc {
   body?: z.ZodType;
   query?: z.ZodObject;
   path?: z.ZodObject;
+  headers?: z.ZodObject;
   responses: Record<string, ResponseDoc>;
 }
 
@@ -120,7 +161,9 @@ export function openApiDocument(serverUrl: string) {
         summary: op.summary,
         tags: op.tags,
         security: [{ ApiKey: [] }],
-        ...((op.query || op.path) && { requestParams: { ...(op.query && { query: op.query }), ...(op.path && { path: op.path }) } }),
+        ...((op.query || op.path || op.headers) && {
+          requestParams: { ...(op.query && { query: op.query }), ...(op.path && { path: op.path }), ...(op.headers && { header: op.headers }) },
+        }),
         ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }),
         responses: Object.fromEntries(
           Object.entries(op.responses).map(([status, r]) => [
@@ -148,6 +191,7 @@ export function openApiDocument(serverUrl: string) {
       servers: [{ url: serverUrl }],
       security: [{ ApiKey: [] }],
       tags: [
+        { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
         { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
         { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
       ],

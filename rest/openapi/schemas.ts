@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
+import { PAYMENT_STATUSES } from '../../src/domain/payment.ts';
 import { PAYOUT_STATUSES } from '../../src/domain/payout-state.ts';
 
 /**
@@ -79,6 +80,45 @@ export const apiKeySchema = z
   })
   .strict()
   .meta({ id: 'ApiKey' });
+
+export const paymentInitiationSchema = z
+  .object({
+    payment_id: uuid,
+    status: z.literal('created'),
+    payment_url: z.url().meta({ description: 'The hosted payment page: {PUBLIC_BASE_URL}/pay/{payment_id}' }),
+    qr_code: z
+      .object({
+        content: z.url().meta({ description: 'The URL encoded in the QR code, equal to payment_url' }),
+        image_url: z.url().meta({ description: 'Signed PNG URL (swap .png for .svg); expires after 24 hours' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Only when include_qr is true' }),
+  })
+  .strict()
+  .meta({ id: 'PaymentInitiation' });
+
+export const paymentSchema = z
+  .object({
+    payment_id: uuid,
+    status: z.enum(PAYMENT_STATUSES),
+    amount: cents('Amount in cents', 12345),
+    currency: z.literal('ZAR'),
+    fee_cents: cents('Platform fee, fixed at initiation', 309),
+    net_amount_cents: cents('amount - fee_cents: credited to the balance on capture with auto top-up', 12036),
+    latest_attempt: z
+      .object({
+        status: z.string().meta({ example: 'succeeded' }),
+        provider: z.string().meta({ example: 'sandbox' }),
+        provider_ref: z.string().meta({ example: 'sbx_fca14468fc9de4c463ac4359' }),
+        created_at: timestamp,
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Absent until the customer starts checkout' }),
+  })
+  .strict()
+  .meta({ id: 'Payment' });
 
 /** `{status: "success", data}`, optionally with metadata. */
 export function successOf<T extends z.ZodType>(data: T, withMetadata = false) {

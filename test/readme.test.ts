@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startService } from './support/processes.ts';
+
+/**
+ * The README's walks are documentation a merchant follows step by step, so they must work as
+ * written: every `sh` block runs here, in order, in one shell, against a freshly started service
+ * (only the address is replaced: the service listens on a free port, not 8080).
+ */
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+
+describe('the README walk', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'zarpay-readme-'));
+    service = await startService({ DATA_DIR: dataDir, SANDBOX_CONFIRM_DELAY_MS: '100' });
+  });
+  afterAll(async () => {
+    service?.child.kill('SIGTERM');
+    if (service) await once(service.child, 'exit');
+  });
+
+  it('has runnable blocks', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('runs every sh block as written', async () => {
+    // `npx zarpay` resolves the project's own bin only inside the checkout; the walk runs in a
+    // scratch directory (it writes merchant.json and friends), so point it at bin/zarpay.js.
+    const npx = `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else command npx "$@"; fi; }`;
+    const script = ['set -euo pipefail', npx, ...blocks].join('\n').replaceAll('http://localhost:8080', service.url);
+    const child = spawn('bash', ['-c', script], {
+      cwd: dataDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ZARPAY_URL: service.url,
+        DATA_DIR: dataDir,
+      },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code, out).toBe(0);
+    // The figures the README promises.
+    expect(out).toContain('"available_cents":74500');
+    expect(out).toContain('"withdrawals_cents":25000');
+    expect(out).toContain('"status":"captured"');
+    expect(out).toContain('"net_amount_cents":12036');
+    expect(out).toContain('"balance_cents":86536');
+    expect(out).toMatch(/"ok": true/);
+  }, 240_000);
+});

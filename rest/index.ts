@@ -3,6 +3,7 @@ import type { Services } from '../src/services/index.ts';
 import { requireMerchant } from './auth.ts';
 import { merchantRoutes } from './merchant.ts';
 import { payoutRoutes } from './payouts.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. */
 export async function restApi(app: FastifyInstance, opts: { services: Services }) {
@@ -10,4 +11,5 @@ export async function restApi(app: FastifyInstance, opts: { services: Services }
   app.addHook('onRequest', requireMerchant(opts.services));
   payoutRoutes(app, opts.services);
   merchantRoutes(app, opts.services);
+  webhookRoutes(app, opts.services);
 }

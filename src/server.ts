@@ -23,7 +23,7 @@ export interface App {
 
 /** Builds the whole HTTP surface over one database: REST, GraphQL, health. */
 export function createApp(config: Config, database: DatabaseHandle): App {
-  const services = createServices({ db: database.db, config });
+  const services = createServices({ db: database.db, config, database });
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
@@ -99,11 +99,16 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     app,
     services,
     async start() {
+      await services.events.start();
+      if (config.runDispatcher) services.dispatcher.start((err) => app.log.warn({ err }, 'webhook dispatcher'));
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
+      // Ending the event streams first lets open subscriptions finish, so close() can drain.
+      await services.dispatcher.stop();
+      await services.events.stop();
       if (started) await app.close();
     },
   };

@@ -3,6 +3,10 @@ import type { ServiceDeps } from './deps.ts';
 import { KeyService } from './keys.ts';
 import { MerchantService } from './merchants.ts';
 import { PayoutService } from './payouts.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { EventBus, embeddedNotifications, postgresNotifications } from './event-bus.ts';
+import { WebhookDeliveryService } from './webhook-deliveries.ts';
+import { WebhookSecretService } from './webhook-secrets.ts';
 
 /** Every use case of zarpay, built once per process over one database. */
 export interface Services {
@@ -10,14 +14,32 @@ export interface Services {
   merchants: MerchantService;
   balances: BalanceService;
   payouts: PayoutService;
+  webhookSecrets: WebhookSecretService;
+  webhookDeliveries: WebhookDeliveryService;
+  /** Committed events, live (subscriptions, the dispatcher's wake-up); started by the app. */
+  events: EventBus;
+  /** Webhook delivery; started by the app when RUN_DISPATCHER is not false. */
+  dispatcher: Dispatcher;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const keys = new KeyService(deps);
+  const webhookSecrets = new WebhookSecretService(deps);
+  const events = new EventBus(deps.db, notificationSource(deps));
   return {
     keys,
     merchants: new MerchantService(deps, keys),
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
+    webhookSecrets,
+    webhookDeliveries: new WebhookDeliveryService(deps),
+    events,
+    dispatcher: new Dispatcher(deps, webhookSecrets, events),
   };
+}
+
+function notificationSource({ database, config }: ServiceDeps) {
+  if (database?.kind === 'postgres' && config.databaseUrl) return postgresNotifications(config.databaseUrl);
+  if (database?.pglite) return embeddedNotifications(database.pglite);
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { restApi } from '../rest/index.ts';
@@ -10,6 +11,7 @@ import { createGraphQL } from './graphql/yoga.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
+const STOP_GRACE_MS = 5000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface App {
@@ -92,7 +94,15 @@ export function createApp(config: Config, database: DatabaseHandle): App {
     return reply;
   };
   app.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
-  app.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: graphqlHandler });
+  // Event streams live until the client leaves; stop() cuts the ones still open so close() can finish.
+  const streamSockets = new Set<Socket>();
+  const streamHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const socket = req.raw.socket;
+    streamSockets.add(socket);
+    socket.once('close', () => streamSockets.delete(socket));
+    return graphqlHandler(req, reply);
+  };
+  app.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: streamHandler });
 
   let started = false;
   return {
@@ -109,7 +119,17 @@ export function createApp(config: Config, database: DatabaseHandle): App {
       // Ending the event streams first lets open subscriptions finish, so close() can drain.
       await services.dispatcher.stop();
       await services.events.stop();
-      if (started) await app.close();
+      for (const socket of streamSockets) socket.destroy();
+      if (started) {
+        // In-flight requests get a grace period; a connection still open after it (a client
+        // holding an event stream in a way not seen above) is cut rather than hang shutdown.
+        const force = setTimeout(() => app.server.closeAllConnections(), STOP_GRACE_MS);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+        }
+      }
     },
   };
 }

@@ -6,6 +6,8 @@ import './types/api-key.ts';
 import './types/balance.ts';
 import './types/merchant.ts';
 import './types/payout.ts';
+import './types/events.ts';
+import './types/webhooks.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

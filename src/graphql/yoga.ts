@@ -7,9 +7,10 @@ import type { Services } from '../services/index.ts';
 import { classify } from '../../rest/envelope.ts';
 import { createLoaders, type GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
+import { useStreamAuthentication, useSubscriptionErrorResults } from './sse-errors.ts';
 import { timingSafeEqual } from 'node:crypto';
 
-function bearerMatches(header: string | null, token: string): boolean {
+export function bearerMatches(header: string | null, token: string): boolean {
   if (!header?.startsWith('Bearer ')) return false;
   const presented = Buffer.from(header.slice('Bearer '.length));
   const expected = Buffer.from(token);
@@ -59,7 +60,11 @@ export function createGraphQL(services: Services, config: Config) {
       }
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
-    plugins: [useGraphQLSSE()],
+    plugins: [
+      useStreamAuthentication(services, (header) => bearerMatches(header, config.operatorToken)),
+      useGraphQLSSE(),
+      useSubscriptionErrorResults(),
+    ],
   });
 }
 

@@ -72,6 +72,11 @@ export class EventBus {
     await this.chain;
   }
 
+  /** Open subscriptions in this process. */
+  get subscriberCount(): number {
+    return this.streams.size;
+  }
+
   /** Calls `listener` for every committed event; returns the unsubscribe function. */
   on(listener: (e: OutboxEvent) => void): () => void {
     this.listeners.add(listener);

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { CliError, graphql, resolveTarget, restShape } from './client.ts';
 import { API_KEY, BALANCE, MERCHANT, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
+import { eventCommands } from './events.ts';
 
 /**
  * `zarpay`: the operator CLI of CONTRACT §7, a thin client of the operator GraphQL API.
@@ -167,6 +168,7 @@ export function buildProgram(): Command {
     });
 
   localCommands(program);
+  eventCommands(program);
   return program;
 }
 

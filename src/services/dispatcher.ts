@@ -11,8 +11,12 @@ import { postWebhook, type PostResult } from './webhook-http.ts';
 const CONCURRENCY = 16;
 /** The fallback poll, for deliveries whose notification this process did not see. */
 const POLL_MS = 1000;
-/** A claim outlives the attempt's time limit by this much before another dispatcher may take over. */
-const LEASE_MARGIN_MS = 30_000;
+/**
+ * A claim lasts twice the attempt's time limit plus this margin (25 s with the default 10 s
+ * limit) before another dispatcher may take the delivery over: comfortably longer than a POST
+ * and the two short transactions around it, short enough that a crash delays little.
+ */
+const LEASE_MARGIN_MS = 5_000;
 
 /** The webhook body of CONTRACT §6, identical on every attempt of one event. */
 export function webhookBody(event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): string {
@@ -47,7 +51,7 @@ export class Dispatcher {
   ) {}
 
   get leaseMs() {
-    return this.deps.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+    return 2 * this.deps.config.webhookTimeoutMs + LEASE_MARGIN_MS;
   }
 
   /** Starts the claim loop; `onError` hears about failures the loop survives (database down). */

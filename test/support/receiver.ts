@@ -11,7 +11,7 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Status codes for the next requests, in order. */
+  /** Status codes for the next requests, in order; 0 holds the request open without answering. */
   plan: number[];
   fallback: number;
   /** Resolves once `n` requests have arrived (or rejects after `timeoutMs`). */
@@ -36,7 +36,10 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       }
       return received.slice(0, n);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -44,14 +47,18 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const status = r.plan.shift() ?? r.fallback;
+      if (status === 0) return notify();
       if (status >= 300 && status < 400) res.setHeader('location', `http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere`);
       res.writeHead(status).end('ok');
-      for (const w of [...waiters]) if (received.length >= w.n) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
+      notify();
     });
   });
+  const notify = () => {
+    for (const w of [...waiters]) if (received.length >= w.n) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   return r;

@@ -30,7 +30,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * connection if any is internal. The socket connects to the addresses checked here, so a DNS
  * answer that changes between check and connect (rebinding) cannot slip through.
  */
-function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback) {
+export function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback) {
   dnsLookup(hostname, { all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     const bad = addresses.find((a) => isInternalAddress(a.address));

@@ -82,3 +82,22 @@ it('REST routes for webhook secrets answer unknown methods with the envelope', a
   expect(res.status).toBe(404);
   expect(res.body).toMatchObject({ status: 'error', error: { code: 'NOT_FOUND' } });
 });
+
+it('never sends unsigned when the merchant\'s secret cannot be read; the delivery fails visibly', async () => {
+  const receiver = await startReceiver();
+  const shop = await createMerchant(t, { webhookUrl: receiver.url });
+  const secret = await http(t, 'POST', '/api/v1/merchant/webhooks/secret', { key: shop.key });
+  // As if SERVICE_SECRET had changed: the stored ciphertext no longer authenticates.
+  await t.database.db.updateTable('webhook_secrets').set({ secret_enc: Buffer.alloc(60, 7) }).where('id', '=', secret.body.data.id).execute();
+  const event = await t.database.db.transaction().execute((tx) =>
+    recordEvent(tx, { merchantId: shop.id, type: 'payment.failed', paymentId: crypto.randomUUID(), data: { status: 'failed' } }),
+  );
+  const [d] = await eventually(async () => {
+    const list = await t.app.services.webhookDeliveries.list({ eventId: event.id });
+    return list[0]?.status === 'failed' ? list : undefined;
+  });
+  expect(d!.attemptLog).toHaveLength(5);
+  expect(d!.attemptLog.every((a) => a.error === 'the webhook secret could not be read')).toBe(true);
+  expect(receiver.received).toHaveLength(0);
+  await receiver.close();
+});

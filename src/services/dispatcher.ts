@@ -150,9 +150,18 @@ export class Dispatcher {
       'webhook-timestamp': String(timestamp),
       'x-service-event-id': event.id,
     };
-    const signature = signatureHeader(await this.secrets.signingKeys(d.merchant_id), event.id, timestamp, body);
-    if (signature) headers['webhook-signature'] = signature;
     const attemptedAt = new Date();
+    let keys: Buffer[];
+    try {
+      keys = await this.secrets.signingKeys(d.merchant_id);
+    } catch {
+      // Never send unsigned in place of signed (e.g. SERVICE_SECRET changed and the secrets no
+      // longer decrypt): count a failed attempt, so the delivery ends up failed and visible.
+      await this.record(d, token, attemptedAt, { ok: false, statusCode: null, durationMs: 0, error: 'the webhook secret could not be read' });
+      return;
+    }
+    const signature = signatureHeader(keys, event.id, timestamp, body);
+    if (signature) headers['webhook-signature'] = signature;
     const result = await postWebhook(d.url, headers, body, { timeoutMs: config.webhookTimeoutMs, publicOnly: config.serviceEnv === 'prd' });
     await this.record(d, token, attemptedAt, result);
   }

@@ -5,6 +5,7 @@ import { merchantRoutes } from './merchant.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { rateLimit } from './rate-limit.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. */
 export async function restApi(app: FastifyInstance, opts: { services: Services }) {
@@ -15,4 +16,5 @@ export async function restApi(app: FastifyInstance, opts: { services: Services }
   payoutRoutes(app, opts.services);
   merchantRoutes(app, opts.services);
   paymentRoutes(app, opts.services);
+  webhookRoutes(app, opts.services);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { restApi } from '../rest/index.ts';
@@ -34,7 +35,7 @@ export interface AppOptions {
 
 /** Builds the whole HTTP surface over one database: REST, GraphQL, health, metrics. */
 export function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): App {
-  const services = createServices({ db: database.db, config });
+  const services = createServices({ db: database.db, config, database });
   const metrics = createMetrics(database);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -162,11 +163,19 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
   // Yoga reads GraphQL bodies itself, whatever their content type, so that one it cannot read is
   // answered as GraphQL over HTTP wants (a JSON `errors` list, 400 or 415). Refusals before that
   // (plain HTTP in prd, a body over 64 KiB) stay in the envelope, as on every route.
+  // Event streams live until the client leaves; stop() cuts the ones still open so close() can finish.
+  const streamSockets = new Set<Socket>();
+  const streamHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const socket = req.raw.socket;
+    streamSockets.add(socket);
+    socket.once('close', () => streamSockets.delete(socket));
+    return graphqlHandler(req, reply);
+  };
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
-    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: graphqlHandler });
+    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: streamHandler });
   });
 
   let started = false;
@@ -174,19 +183,29 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     app,
     services,
     async start() {
+      await services.events.start();
+      if (config.runDispatcher) services.dispatcher.start((err) => app.log.warn({ err }, 'webhook dispatcher'));
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
       services.payments.attach(address, (message, err) => app.log.warn({ err }, message));
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
-      if (!started) return;
+      if (!started) {
+        await services.dispatcher.stop();
+        await services.events.stop();
+        return;
+      }
       started = false;
       draining = true;
-      // Pending sandbox confirmations first, so none starts against a closing server.
+      // Background work first: pending sandbox confirmations and webhook deliveries stop, and
+      // ending the event streams lets open subscriptions finish, so close() can drain.
       await services.payments.stop();
+      await services.dispatcher.stop();
+      await services.events.stop();
+      for (const socket of streamSockets) socket.destroy();
       // Requests in flight finish; idle keep-alive sockets close at once. Whatever is still open
-      // after the grace period (a stuck client, a long-lived stream) is cut.
+      // after the grace period (a stuck client) is cut.
       const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       grace.unref();
       const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);

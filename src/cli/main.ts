@@ -4,6 +4,7 @@ import { API_KEY, BALANCE, MERCHANT, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
 import { type OutputFormat, payoutTable, statsTable, wantsTable } from './table.ts';
 import { paymentCommands } from './payments.ts';
+import { eventCommands } from './events.ts';
 
 /**
  * `zarpay`: the operator CLI of CONTRACT §7, a thin client of the operator GraphQL API.
@@ -189,6 +190,7 @@ export function buildProgram(): Command {
 
   localCommands(program);
   paymentCommands(program);
+  eventCommands(program);
   return program;
 }
 

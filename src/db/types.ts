@@ -107,6 +107,9 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   payouts: PayoutsTable;
   events: EventsTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -182,3 +185,43 @@ export type PaymentAttemptRow = Selectable<PaymentAttemptsTable>;
 // Declaration merging: the payment tables join Database without editing its declaration above.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database extends PaymentTables {}
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface WebhookSecretsTable {
+  id: string;
+  merchant_id: string;
+  kid: string;
+  status: 'active' | 'rotating' | 'disabled';
+  secret_enc: Buffer;
+  created_at: Timestamp;
+  rotating_until: NullableTimestamp;
+  disabled_at: NullableTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  merchant_id: string;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  succeeded: boolean;
+}

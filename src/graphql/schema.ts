@@ -9,6 +9,8 @@ import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
 import './types/payout-history.ts';
+import './types/events.ts';
+import './types/webhooks.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

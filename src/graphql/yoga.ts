@@ -13,6 +13,7 @@ import { limitPlugins } from './limits.ts';
 import { useRateLimits } from './rate-limit.ts';
 import { schema } from './schema.ts';
 import type { FastifyRequest } from 'fastify';
+import { useStreamAuthentication, useSubscriptionErrorResults } from './sse-errors.ts';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Metrics } from '../metrics.ts';
@@ -95,7 +96,9 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       return { services, operator, loaders: createLoaders(services, principal), ...(principal && { principal }) };
     },
     plugins: [
+      useStreamAuthentication(services, (header) => bearerMatches(header, config.operatorToken)),
       useGraphQLSSE(),
+      useSubscriptionErrorResults(),
       useRestErrorCodes(),
       useContractCodes(),
       ...limitPlugins(config),

@@ -7,6 +7,10 @@ import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import { StatsService } from './stats.ts';
 import { RateLimitService } from './rate-limits.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { EventBus, embeddedNotifications, postgresNotifications } from './event-bus.ts';
+import { WebhookDeliveryService } from './webhook-deliveries.ts';
+import { WebhookSecretService } from './webhook-secrets.ts';
 
 /** Every use case of zarpay, built once per process over one database. */
 export interface Services {
@@ -19,10 +23,18 @@ export interface Services {
   rateLimits: RateLimitService;
   /** Reads of the event outbox (a payout's history); live events are another service. */
   eventHistory: EventHistoryService;
+  webhookSecrets: WebhookSecretService;
+  webhookDeliveries: WebhookDeliveryService;
+  /** Committed events, live (subscriptions, the dispatcher's wake-up); started by the app. */
+  events: EventBus;
+  /** Webhook delivery; started by the app when RUN_DISPATCHER is not false. */
+  dispatcher: Dispatcher;
 }
 
 export function createServices(deps: ServiceDeps): Services {
   const keys = new KeyService(deps);
+  const webhookSecrets = new WebhookSecretService(deps);
+  const events = new EventBus(deps.db, notificationSource(deps));
   return {
     keys,
     merchants: new MerchantService(deps, keys),
@@ -32,5 +44,15 @@ export function createServices(deps: ServiceDeps): Services {
     payments: new PaymentService(deps),
     rateLimits: new RateLimitService(deps),
     eventHistory: new EventHistoryService(deps),
+    webhookSecrets,
+    webhookDeliveries: new WebhookDeliveryService(deps),
+    events,
+    dispatcher: new Dispatcher(deps, webhookSecrets, events),
   };
+}
+
+function notificationSource({ database, config }: ServiceDeps) {
+  if (database?.kind === 'postgres' && config.databaseUrl) return postgresNotifications(config.databaseUrl);
+  if (database?.pglite) return embeddedNotifications(database.pglite);
+  return undefined;
 }

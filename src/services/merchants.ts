@@ -13,6 +13,7 @@ import {
 } from '../domain/validation.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { KeyService } from './keys.ts';
+import { webhookUrlProblem } from './webhook-http.ts';
 
 export function toMerchant(row: MerchantRow): Merchant {
   return {
@@ -117,5 +118,8 @@ export class MerchantService {
     if (url && this.deps.config.serviceEnv === 'prd' && !url.startsWith('https://')) {
       throw new AppError('VALIDATION_FAILED', 'webhook_url: must use https');
     }
+    // Literal loopback/private hosts are refused up front; names are checked again at delivery.
+    const problem = url && this.deps.config.serviceEnv === 'prd' ? webhookUrlProblem(url, true) : null;
+    if (problem) throw new AppError('VALIDATION_FAILED', `webhook_url: ${problem}`);
   }
 }

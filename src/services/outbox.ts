@@ -40,6 +40,11 @@ export interface OutboxEvent {
 /**
  * Writes an event in the caller's transaction, so it exists exactly when the change it reports
  * commits. Nothing is published from here: subscribers and the dispatcher read committed rows.
+ *
+ * The webhook delivery is queued in the same transaction, to the event's own `webhookUrl` or
+ * else the merchant's URL as it is at this moment. With neither there is no delivery row: the
+ * event is still recorded and streamed to subscribers, and the operator can redeliver it once a
+ * URL is set.
  */
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent> {
   const row = await tx
@@ -55,6 +60,7 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent>
     })
     .returning(['id', 'seq', 'created_at'])
     .executeTakeFirstOrThrow();
+  await queueDelivery(tx, row.id, event.merchantId, event.webhookUrl ?? null);
   return {
     id: row.id,
     seq: row.seq,
@@ -65,4 +71,17 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent>
     data: event.data,
     createdAt: row.created_at,
   };
+}
+
+/** Queues one webhook delivery of an event, due now; `null` when there is nowhere to send it. */
+export async function queueDelivery(tx: Tx, eventId: string, merchantId: string, eventUrl: string | null): Promise<string | null> {
+  let url = eventUrl;
+  if (!url) {
+    const merchant = await tx.selectFrom('merchants').select('webhook_url').where('id', '=', merchantId).executeTakeFirst();
+    url = merchant?.webhook_url ?? null;
+  }
+  if (!url) return null;
+  const id = randomUUID();
+  await tx.insertInto('webhook_deliveries').values({ id, event_id: eventId, merchant_id: merchantId, url, status: 'pending' }).execute();
+  return id;
 }

@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import { createClient } from 'graphql-sse';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createServices } from '../services/index.ts';
+import { CliError, graphql, resolveTarget, restShape } from './client.ts';
+
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+
+const DELIVERY = `id eventId eventType merchantId url status attempts nextAttemptAt lastStatusCode lastError createdAt completedAt
+  attemptLog { attempt attemptedAt statusCode durationMs error succeeded }`;
+
+interface Delivery {
+  id: string;
+  attemptLog: Record<string, unknown>[];
+  [k: string]: unknown;
+}
+
+/** A delivery as log rows: one per attempt, or one without attempt fields while none was made. */
+function attemptRows(d: Delivery): Record<string, unknown>[] {
+  const { id, attemptLog, status, attempts, ...rest } = d;
+  const base = { delivery_id: id, ...(restShape(rest) as object), delivery_status: String(status).toLowerCase(), attempts };
+  if (attemptLog.length === 0) return [base];
+  return attemptLog.map((a) => ({ ...base, ...(restShape(a) as object) }));
+}
+
+const wait = () =>
+  new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+
+/** `events tail`, `webhooks deliveries|redeliver` (operator GraphQL) and the standalone `dispatcher`. */
+export function eventCommands(program: Command) {
+  program
+    .command('events')
+    .description('the event stream')
+    .command('tail')
+    .description('print events as they commit, one JSON object per line, until interrupted')
+    .option('--merchant <id>', 'one merchant only')
+    .action(async (opts) => {
+      const target = resolveTarget();
+      const client = createClient({
+        url: `${target.url}/graphql/stream`,
+        headers: { authorization: `Bearer ${target.token}` },
+        singleConnection: true,
+        retryAttempts: 5,
+      });
+      const fields = 'id type createdAt merchantId data';
+      const failed = new Promise<never>((_resolve, reject) => {
+        for (const field of ['payoutEvents', 'paymentEvents']) {
+          client.subscribe<Record<string, { id: string; type: string; createdAt: string; merchantId: string; data: unknown }>>(
+            { query: `subscription($m: UUID) { ${field}(merchantId: $m) { ${fields} } }`, variables: { m: opts.merchant ?? null } },
+            {
+              next: (r) => {
+                const error = r.errors?.[0] as { message: string; extensions?: { code?: string } } | undefined;
+                if (error) return reject(new CliError(error.extensions?.code ?? 'INTERNAL_ERROR', error.message));
+                const e = r.data?.[field];
+                if (e) process.stdout.write(JSON.stringify({ id: e.id, type: e.type, created_at: e.createdAt, merchant_id: e.merchantId, data: e.data }) + '\n');
+              },
+              error: (e) => reject(new CliError('SERVICE_UNAVAILABLE', `event stream from ${target.url}: ${(e as Error)?.message ?? String(e)}`)),
+              complete: () => {},
+            },
+          );
+        }
+      });
+      try {
+        await Promise.race([wait(), failed]);
+      } finally {
+        client.dispose();
+      }
+    });
+
+  const webhooks = program.command('webhooks').description('webhook deliveries');
+  webhooks
+    .command('deliveries')
+    .description('the delivery log, newest first, one row per attempt')
+    .option('--event <id>', 'one event only')
+    .option('--merchant <id>', 'one merchant only')
+    .action(async (opts) => {
+      const data = await graphql(resolveTarget(), `query($e: UUID, $m: UUID) { webhookDeliveries(eventId: $e, merchantId: $m, first: 100) { ${DELIVERY} } }`, {
+        e: opts.event ?? null,
+        m: opts.merchant ?? null,
+      });
+      print((data.webhookDeliveries as Delivery[]).flatMap(attemptRows));
+    });
+  webhooks
+    .command('redeliver')
+    .description('send an event again, as a new delivery with fresh retries')
+    .argument('<event-id>')
+    .action(async (eventId) => {
+      const data = await graphql(resolveTarget(), `mutation($e: UUID!) { redeliverEvent(eventId: $e) { delivery { ${DELIVERY} } } }`, { e: eventId });
+      print(attemptRows(data.redeliverEvent.delivery as Delivery));
+    });
+
+  program
+    .command('dispatcher')
+    .description('run only the webhook dispatcher against the database (as many as you like, next to the service)')
+    .action(async () => {
+      const config = loadConfig();
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pg` });
+      try {
+        await migrateToLatest(database.db);
+        const services = createServices({ db: database.db, config, database });
+        await services.events.start();
+        services.dispatcher.start((e) => process.stderr.write(JSON.stringify({ level: 'warn', msg: 'webhook dispatcher', error: String((e as Error)?.message ?? e) }) + '\n'));
+        process.stderr.write(JSON.stringify({ level: 'info', msg: 'dispatcher running', database: database.kind, lease_ms: services.dispatcher.leaseMs }) + '\n');
+        await wait();
+        await services.dispatcher.stop();
+        await services.events.stop();
+      } finally {
+        await database.close();
+      }
+    });
+}

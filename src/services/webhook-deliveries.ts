@@ -1,0 +1,103 @@
+import { AppError } from '../domain/errors.ts';
+import type { ServiceDeps } from './deps.ts';
+import { isUuid } from './merchants.ts';
+import { queueDelivery } from './outbox.ts';
+
+export interface WebhookAttempt {
+  attempt: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  merchantId: string;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+  attemptLog: WebhookAttempt[];
+}
+
+export interface DeliveryFilter {
+  eventId?: string;
+  merchantId?: string;
+  limit?: number;
+}
+
+/** The webhook delivery log and the operator's redelivery. */
+export class WebhookDeliveryService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Deliveries, newest first, each with its attempts in order. */
+  async list(filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+    const limit = filter.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('VALIDATION_FAILED', 'limit: must be 1 to 100');
+    if ((filter.eventId && !isUuid(filter.eventId)) || (filter.merchantId && !isUuid(filter.merchantId))) return [];
+    let q = this.deps.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('events as e', 'e.id', 'd.event_id')
+      .select(['d.id', 'd.event_id', 'e.type', 'd.merchant_id', 'd.url', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.created_at', 'd.completed_at'])
+      .orderBy('d.created_at', 'desc')
+      .orderBy('d.id')
+      .limit(limit);
+    if (filter.eventId) q = q.where('d.event_id', '=', filter.eventId);
+    if (filter.merchantId) q = q.where('d.merchant_id', '=', filter.merchantId);
+    const rows = await q.execute();
+    const attempts = rows.length
+      ? await this.deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
+      : [];
+    return rows.map((r) => ({
+      id: r.id,
+      eventId: r.event_id,
+      eventType: r.type,
+      merchantId: r.merchant_id,
+      url: r.url,
+      status: r.status,
+      attempts: r.attempts,
+      nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+      lastStatusCode: r.last_status_code,
+      lastError: r.last_error,
+      createdAt: r.created_at,
+      completedAt: r.completed_at,
+      attemptLog: attempts
+        .filter((a) => a.delivery_id === r.id)
+        .map((a) => ({
+          attempt: a.attempt,
+          attemptedAt: a.attempted_at,
+          statusCode: a.status_code,
+          durationMs: a.duration_ms,
+          error: a.error,
+          succeeded: a.succeeded,
+        })),
+    }));
+  }
+
+  /**
+   * Sends an event again, as a new delivery with a fresh set of attempts, to the event's own URL
+   * or else the merchant's current one. `merchantId` scopes the lookup (another's event is not found).
+   */
+  async redeliver(eventId: string, merchantId?: string): Promise<WebhookDelivery> {
+    if (!isUuid(eventId)) throw new AppError('NOT_FOUND', 'event not found');
+    const deliveryId = await this.deps.db.transaction().execute(async (tx) => {
+      let q = tx.selectFrom('events').select(['id', 'merchant_id', 'webhook_url']).where('id', '=', eventId);
+      if (merchantId) q = q.where('merchant_id', '=', merchantId);
+      const event = await q.executeTakeFirst();
+      if (!event) throw new AppError('NOT_FOUND', 'event not found');
+      const id = await queueDelivery(tx, event.id, event.merchant_id, event.webhook_url);
+      if (!id) throw new AppError('VALIDATION_FAILED', 'the merchant has no webhook URL to deliver to');
+      return id;
+    });
+    const all = await this.list({ eventId, limit: 100 });
+    return all.find((d) => d.id === deliveryId)!;
+  }
+}

@@ -1,0 +1,122 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
+
+/** Loopback, private, link-local, shared, multicast and reserved ranges: never a webhook target in `prd`. */
+const internal = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) internal.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
+] as const) internal.addSubnet(net, bits, 'ipv6');
+
+/** True for an address a production webhook may not reach (IPv4-mapped IPv6 checked as IPv4). */
+export function isInternalAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return internal.check(mapped[1]!, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return true;
+  return internal.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for the HTTP client that resolves every address of the host and refuses the
+ * connection if any is internal. The socket connects to the addresses checked here, so a DNS
+ * answer that changes between check and connect (rebinding) cannot slip through.
+ */
+export function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback) {
+  dnsLookup(hostname, { all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const bad = addresses.find((a) => isInternalAddress(a.address));
+    if (addresses.length === 0 || bad) {
+      const e = new Error(`webhook host ${hostname} resolves to a non-public address`) as NodeJS.ErrnoException;
+      e.code = 'EWEBHOOKTARGET';
+      return callback(e, []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+export interface PostResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  /** Production rules: https only, public addresses only. */
+  publicOnly: boolean;
+}
+
+/** Why a URL may not be used as a webhook target under these rules, or null when it may. */
+export function webhookUrlProblem(raw: string, publicOnly: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not a valid URL';
+  }
+  if (url.protocol !== 'https:' && (publicOnly || url.protocol !== 'http:')) return publicOnly ? 'must use https' : 'must use http or https';
+  if (url.username || url.password) return 'must not carry credentials';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (publicOnly && (isIP(host) ? isInternalAddress(host) : host === 'localhost' || host.endsWith('.localhost'))) {
+    return 'must not point at a loopback, private or link-local address';
+  }
+  return null;
+}
+
+/**
+ * One webhook POST: success is any 2xx within the time limit. Redirects are not followed (a 3xx
+ * is a failure); the response body is read and discarded.
+ */
+export function postWebhook(url: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  const problem = webhookUrlProblem(url, opts.publicOnly);
+  if (problem) return Promise.resolve({ ok: false, statusCode: null, durationMs: 0, error: `webhook URL ${problem}` });
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<PostResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...r, durationMs: took() });
+    };
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'zarpay-webhooks/1' },
+        agent: false,
+        ...(opts.publicOnly && { lookup: guardedLookup as never }),
+      },
+      (res) => {
+        const code = res.statusCode ?? 0;
+        res.on('data', () => {});
+        res.on('error', () => {});
+        res.on('end', () => {
+          if (code >= 200 && code < 300) finish({ ok: true, statusCode: code, error: null });
+          else if (code >= 300 && code < 400) finish({ ok: false, statusCode: code, error: `redirect (${code}) not followed` });
+          else finish({ ok: false, statusCode: code, error: `HTTP ${code}` });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ ok: false, statusCode: null, error: `no answer within ${opts.timeoutMs} ms` });
+      req.destroy();
+    }, opts.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => finish({ ok: false, statusCode: null, error: (e.message || e.code || 'request failed').slice(0, 300) }));
+    req.end(body);
+  });
+}

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** SIGKILL: no shutdown code runs. */
+  kill9(): Promise<void>;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+}
+
+export const OPERATOR_TOKEN = 'test-operator-token-for-child-processes';
+
+/** `node --import tsx src/main.ts` as its own process, on port 0; resolves once it listens. */
+export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: join(import.meta.dirname, '../..'),
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      SERVICE_ENV: 'tst',
+      RATE_LIMITS: 'off',
+      OPERATOR_TOKEN,
+      // Processes sharing a database must share it: it peppers key hashes and encrypts webhook secrets.
+      SERVICE_SECRET: 'test-service-secret-shared-by-every-child-process',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'zarpay-proc-')),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${stderr}`)), 30_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      buffer += c.toString();
+      const match = /"url":"(http:\/\/[^"]+)".*zarpay listening/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

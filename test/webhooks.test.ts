@@ -1,0 +1,245 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { eventually, type Received, type Receiver, sleep, startReceiver } from './support/receiver.ts';
+
+const FAST = { WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
+
+let t: TestApp;
+let hook: Receiver;
+
+beforeAll(async () => {
+  t = await startApp(FAST);
+  hook = await startReceiver();
+});
+afterAll(async () => {
+  await t?.close();
+  await hook?.close();
+});
+
+/** A merchant with its own receiver path, so each test reads only its own deliveries. */
+async function shopWithHook(extra: Record<string, unknown> = {}) {
+  const receiver = await startReceiver();
+  const shop = await createMerchant(t, { webhookUrl: receiver.url, ...extra });
+  await credit(t, shop.id, 1_000_000);
+  return { shop, receiver };
+}
+
+const createPayout = async (shop: TestMerchant) => (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
+const newSecret = async (shop: TestMerchant) => http(t, 'POST', '/api/v1/merchant/webhooks/secret', { key: shop.key });
+const rotate = async (shop: TestMerchant) => http(t, 'POST', '/api/v1/merchant/webhooks/secret/rotate', { key: shop.key });
+const headers = (r: Received) => r.headers as Record<string, string>;
+
+/** Verification as a merchant would write it without a library. */
+function handVerify(secret: string, r: Received): boolean {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const h = headers(r);
+  const expected = createHmac('sha256', key).update(`${h['webhook-id']}.${h['webhook-timestamp']}.${r.body}`).digest();
+  return h['webhook-signature']!.split(' ').some((sig) => {
+    const given = Buffer.from(sig.replace(/^v1,/, ''), 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+describe('webhook secrets over REST', () => {
+  it('creates one active secret in whsec_ format, then refuses a second with 409', async () => {
+    const shop = await createMerchant(t);
+    const first = await newSecret(shop);
+    expect(first.status).toBe(201);
+    expect(first.body.data.secret).toMatch(/^whsec_[A-Za-z0-9]{43}$/);
+    expect(Buffer.from(first.body.data.secret.slice(6), 'base64url')).toHaveLength(32);
+    expect(first.body.data.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.body.data.kid).toMatch(/^whk_[a-z2-7]{12}$/);
+    const again = await newSecret(shop);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ status: 'error', error: { code: 'CONFLICT' }, metadata: { api_version: 'v1' } });
+    // Encrypted at rest: the row holds neither the secret nor its key bytes.
+    const row = await t.database.db.selectFrom('webhook_secrets').selectAll().where('id', '=', first.body.data.id).executeTakeFirstOrThrow();
+    const stored = Buffer.from(row.secret_enc);
+    expect(stored.includes(Buffer.from(first.body.data.secret.slice(6)))).toBe(false);
+    expect(stored.includes(Buffer.from(first.body.data.secret.slice(6), 'base64url'))).toBe(false);
+  });
+
+  it('rotate creates a first secret when none is active', async () => {
+    const shop = await createMerchant(t);
+    const res = await rotate(shop);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ rotating_kid: null, rotating_until: null });
+    expect(res.body.data.secret).toMatch(/^whsec_[A-Za-z0-9]{43}$/);
+  });
+
+  it('rotating twice disables the secret already rotating, so at most two sign', async () => {
+    const shop = await createMerchant(t);
+    const a = (await newSecret(shop)).body.data;
+    const b = (await rotate(shop)).body.data;
+    expect(b.rotating_kid).toBe(a.kid);
+    expect(Date.parse(b.rotating_until) - Date.now()).toBeGreaterThan(86_000_000);
+    const c = (await rotate(shop)).body.data;
+    expect(c.rotating_kid).toBe(b.kid);
+    const list = await t.app.services.webhookSecrets.list(shop.id);
+    expect(Object.fromEntries(list.map((s) => [s.kid, s.status]))).toEqual({ [a.kid]: 'disabled', [b.kid]: 'rotating', [c.kid]: 'active' });
+    expect(list.some((s) => 'secret' in s)).toBe(false);
+  });
+
+  it('needs an API key', async () => {
+    const res = await http(t, 'POST', '/api/v1/merchant/webhooks/secret');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('delivery', () => {
+  it('signs with the active secret: standardwebhooks and a hand-written HMAC both verify', async () => {
+    const { shop, receiver } = await shopWithHook();
+    const secret = (await newSecret(shop)).body.data.secret as string;
+    const payout = await createPayout(shop);
+    const [r] = await receiver.waitFor(1);
+    const h = headers(r!);
+    expect(h['content-type']).toBe('application/json');
+    const body = JSON.parse(r!.body);
+    expect(body).toMatchObject({ type: 'payout.created', api_version: 'v1', data: { id: payout.id, status: 'pending', amount_cents: 1_000 } });
+    expect(Object.keys(body)).toEqual(['id', 'type', 'created_at', 'api_version', 'data']);
+    expect(h['webhook-id']).toBe(body.id);
+    expect(h['x-service-event-id']).toBe(body.id);
+    expect(Math.abs(Number(h['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(10);
+    expect(h['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(new Webhook(secret).verify(r!.body, h)).toEqual(body);
+    expect(handVerify(secret, r!)).toBe(true);
+    expect(() => new Webhook(secret).verify(r!.body.replace('1000', '1001'), h)).toThrow();
+    await receiver.close();
+  });
+
+  it('goes out unsigned while the merchant has no secret', async () => {
+    const { shop, receiver } = await shopWithHook();
+    await createPayout(shop);
+    const [r] = await receiver.waitFor(1);
+    expect(headers(r!)['webhook-signature']).toBeUndefined();
+    expect(headers(r!)['webhook-id']).toBe(JSON.parse(r!.body).id);
+    await receiver.close();
+  });
+
+  it('delivers every payout event in order, each once', async () => {
+    const { shop, receiver } = await shopWithHook();
+    const p = await createPayout(shop);
+    for (const f of ['approvePayout', 'startPayoutTransfer', 'completePayout']) await op(t, `mutation { ${f}(id: "${p.id}") { payout { id } } }`);
+    const got = await receiver.waitFor(4);
+    await sleep(200);
+    expect(receiver.received).toHaveLength(4);
+    expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['payout.approved', 'payout.completed', 'payout.created', 'payout.processing']);
+    expect(new Set(got.map((r) => headers(r)['webhook-id'])).size).toBe(4);
+    await receiver.close();
+  });
+
+  it('retries failures with the same event id until a 2xx', async () => {
+    const { shop, receiver } = await shopWithHook();
+    receiver.plan = [500, 503, 302];
+    await createPayout(shop);
+    const got = await receiver.waitFor(4);
+    const ids = new Set(got.map((r) => headers(r)['webhook-id']));
+    expect(ids.size).toBe(1);
+    expect(new Set(got.map((r) => r.body)).size).toBe(1);
+    const [eventId] = [...ids];
+    const [delivery] = await eventually(async () => {
+      const d = await t.app.services.webhookDeliveries.list({ eventId: eventId! });
+      return d[0]?.status === 'succeeded' ? d : undefined;
+    });
+    expect(delivery!.attemptLog.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 503, false],
+      [3, 302, false],
+      [4, 200, true],
+    ]);
+    expect(delivery!.attemptLog[2]!.error).toMatch(/redirect/);
+    expect(receiver.received.every((r) => !r.headers['location'])).toBe(true);
+    await receiver.close();
+  });
+
+  it('gives up after exactly 5 attempts, and the operator can redeliver', async () => {
+    const { shop, receiver } = await shopWithHook();
+    receiver.fallback = 500;
+    await createPayout(shop);
+    await receiver.waitFor(5);
+    const eventId = headers(receiver.received[0]!)['webhook-id']!;
+    const [failed] = await eventually(async () => {
+      const d = await t.app.services.webhookDeliveries.list({ eventId });
+      return d[0]?.status === 'failed' ? d : undefined;
+    });
+    expect(failed!.attempts).toBe(5);
+    expect(failed!.attemptLog).toHaveLength(5);
+    expect(failed!.attemptLog.every((a) => a.statusCode === 500 && a.durationMs >= 0 && a.error === 'HTTP 500')).toBe(true);
+    await sleep(300);
+    expect(receiver.received).toHaveLength(5);
+
+    receiver.fallback = 200;
+    const again = await t.app.services.webhookDeliveries.redeliver(eventId);
+    expect(again.status).toBe('pending');
+    const [r] = (await receiver.waitFor(6)).slice(5);
+    expect(headers(r!)['webhook-id']).toBe(eventId);
+    expect(r!.body).toBe(receiver.received[0]!.body);
+    await eventually(async () => (await t.app.services.webhookDeliveries.list({ eventId })).find((d) => d.status === 'succeeded'));
+    await receiver.close();
+  });
+
+  it('queues nothing for a merchant without a webhook URL, and redelivery says why', async () => {
+    const shop = await createMerchant(t);
+    await credit(t, shop.id, 10_000);
+    await createPayout(shop);
+    const event = await t.database.db.selectFrom('events').select('id').where('merchant_id', '=', shop.id).executeTakeFirstOrThrow();
+    expect(await t.app.services.webhookDeliveries.list({ eventId: event.id })).toEqual([]);
+    await expect(t.app.services.webhookDeliveries.redeliver(event.id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('records the failure when the receiver is down', async () => {
+    const { shop, receiver } = await shopWithHook();
+    await receiver.close();
+    await createPayout(shop);
+    const [d] = await eventually(async () => {
+      const list = await t.app.services.webhookDeliveries.list({ merchantId: shop.id });
+      return list[0] && list[0].attemptLog.length >= 1 ? list : undefined;
+    });
+    expect(d!.attemptLog[0]).toMatchObject({ statusCode: null, succeeded: false });
+    expect(d!.attemptLog[0]!.error).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe('rotation window', () => {
+  let short: TestApp;
+  beforeAll(async () => {
+    short = await startApp({ ...FAST, WEBHOOK_SECRET_ROTATION_WINDOW_MS: '1500' });
+  });
+  afterAll(() => short?.close());
+
+  it('signs with new and old secrets inside the window (new first), with the new one only after it', async () => {
+    const receiver = await startReceiver();
+    const shop = await createMerchant(short, { webhookUrl: receiver.url });
+    await credit(short, shop.id, 100_000);
+    const oldSecret = (await http(short, 'POST', '/api/v1/merchant/webhooks/secret', { key: shop.key })).body.data.secret;
+    const rotated = (await http(short, 'POST', '/api/v1/merchant/webhooks/secret/rotate', { key: shop.key })).body.data;
+    const newSecret = rotated.secret as string;
+    const pay = () => http(short, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) });
+
+    await pay();
+    const [inside] = await receiver.waitFor(1);
+    const sigs = headers(inside!)['webhook-signature']!.split(' ');
+    expect(sigs).toHaveLength(2);
+    const id = headers(inside!)['webhook-id']!;
+    const ts = Number(headers(inside!)['webhook-timestamp']);
+    const sign = (s: string) => 'v1,' + createHmac('sha256', Buffer.from(s.slice(6), 'base64')).update(`${id}.${ts}.${inside!.body}`).digest('base64');
+    expect(sigs).toEqual([sign(newSecret), sign(oldSecret)]);
+    expect(() => new Webhook(oldSecret).verify(inside!.body, headers(inside!))).not.toThrow();
+    expect(() => new Webhook(newSecret).verify(inside!.body, headers(inside!))).not.toThrow();
+
+    await sleep(Math.max(0, Date.parse(rotated.rotating_until) - Date.now()) + 100);
+    await pay();
+    const [, after] = await receiver.waitFor(2);
+    expect(headers(after!)['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(() => new Webhook(newSecret).verify(after!.body, headers(after!))).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(after!.body, headers(after!))).toThrow();
+    expect(handVerify(oldSecret, after!)).toBe(false);
+    const states = await short.app.services.webhookSecrets.list(shop.id);
+    expect(states.map((s) => s.status)).toEqual(['active', 'disabled']);
+    await receiver.close();
+  });
+});

@@ -7,13 +7,13 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Webhook signing secrets (CONTRACT §6): the secret is in these answers and nowhere else, ever. */
 export function webhookRoutes(app: FastifyInstance, services: Services) {
-  app.post('/merchant/webhooks/secret', async (req, reply) => {
+  app.post('/merchant/webhooks/secret', { config: { rateLimit: 'credentials' } }, async (req, reply) => {
     const s = await services.webhookSecrets.create(principal(req).merchant.id);
     reply.code(201);
     return success({ id: s.id, secret: s.secret, kid: s.kid });
   });
 
-  app.post('/merchant/webhooks/secret/rotate', async (req, reply) => {
+  app.post('/merchant/webhooks/secret/rotate', { config: { rateLimit: 'credentials' } }, async (req, reply) => {
     const s = await services.webhookSecrets.rotate(principal(req).merchant.id);
     reply.code(201);
     return success({ id: s.id, secret: s.secret, kid: s.kid, rotating_kid: s.rotatingKid, rotating_until: iso(s.rotatingUntil) });

@@ -34,6 +34,8 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Query.payment': 'payment_status',
   'Query.payments': 'payment_status',
   'Mutation.initiatePayment': 'payment_init',
+  'Mutation.createWebhookSecret': 'credentials',
+  'Mutation.rotateWebhookSecret': 'credentials',
 };
 
 type Counts = Map<RateLimitedOperation, number>;

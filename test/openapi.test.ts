@@ -48,6 +48,8 @@ describe('the OpenAPI document', () => {
         'POST /api/v1/merchant/api-keys/secret/regenerate',
         'POST /api/v1/payments/init',
         'GET /api/v1/payments/{payment_id}',
+        'POST /api/v1/merchant/webhooks/secret',
+        'POST /api/v1/merchant/webhooks/secret/rotate',
       ]),
     );
     expect(JSON.stringify(doc)).toContain('"example"');
@@ -98,8 +100,20 @@ describe('the OpenAPI document', () => {
     await call('GET', one, `/api/v1/payments/${paymentId}`, {});
     await call('GET', one, `/api/v1/payments/${paymentId}`, { key: revoked.key });
 
+    const secretPath = '/api/v1/merchant/webhooks/secret';
+    const rotatePath = '/api/v1/merchant/webhooks/secret/rotate';
+    await call('POST', secretPath, secretPath, { key: shop.key });
+    await call('POST', secretPath, secretPath, { key: shop.key });
+    await call('POST', secretPath, secretPath, {});
+    await call('POST', secretPath, secretPath, { key: revoked.key });
+    await call('POST', rotatePath, rotatePath, { key: shop.key });
+    await call('POST', rotatePath, rotatePath, {});
+    await call('POST', rotatePath, rotatePath, { key: revoked.key });
+
     const services = t.app.services;
     for (const [method, path, url, target, fn, opts] of [
+      ['POST', secretPath, secretPath, services.webhookSecrets, 'create', {}],
+      ['POST', rotatePath, rotatePath, services.webhookSecrets, 'rotate', {}],
       ['POST', init, init, services.payments, 'init', { body: { ...order, merchant_order_id: 'OA-PAY-2' } }],
       ['GET', one, `/api/v1/payments/${paymentId}`, services.payments, 'get', {}],
       ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', services.balances, 'get', {}],
@@ -130,6 +144,8 @@ describe('the OpenAPI document', () => {
         ['POST', '/api/v1/payouts', '/api/v1/payouts', payoutBody()],
         ['POST', init, init, { ...order, merchant_order_id: 'OA-429' }],
         ['GET', one, `/api/v1/payments/${crypto.randomUUID()}`, undefined],
+        ['POST', secretPath, secretPath, undefined],
+        ['POST', rotatePath, rotatePath, undefined],
         ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', undefined],
       ] as const) {
         // The first call spends the budget (regenerate would revoke the key, so it uses a spare one).

@@ -3,7 +3,17 @@ import { createDocument } from 'zod-openapi';
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { initPaymentSchema } from '../../src/domain/payment-input.ts';
 import { createPayoutSchema, listPayoutsSchema } from '../../src/domain/validation.ts';
-import { apiKeySchema, balanceSchema, errorSchema, paymentInitiationSchema, paymentSchema, payoutSchema, successOf } from './schemas.ts';
+import {
+  apiKeySchema,
+  balanceSchema,
+  errorSchema,
+  paymentInitiationSchema,
+  paymentSchema,
+  payoutSchema,
+  rotatedWebhookSecretSchema,
+  successOf,
+  webhookSecretSchema,
+} from './schemas.ts';
 
 /** One documented operation: its responses by status, with the error codes each can carry. */
 interface ResponseDoc {
@@ -133,6 +143,29 @@ export const OPERATIONS = {
           description: 'The new key record and the full key (shown once)',
           schema: successOf(z.object({ api_key: apiKeySchema, full_key: z.string().meta({ example: 'sec1-tst-…' }) }).strict()),
         },
+        ...common,
+      },
+    },
+  },
+  '/api/v1/merchant/webhooks/secret': {
+    post: {
+      operationId: 'createWebhookSecret',
+      summary: 'Create the webhook signing secret (when none is active)',
+      tags: ['Credentials'],
+      responses: {
+        '201': { description: 'The new active secret; the secret is never shown again', schema: successOf(webhookSecretSchema) },
+        '409': error('A secret is already active: rotate it instead', ['CONFLICT']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/merchant/webhooks/secret/rotate': {
+    post: {
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the webhook signing secret: both sign for 24 hours',
+      tags: ['Credentials'],
+      responses: {
+        '201': { description: 'The new active secret, and the previous one\'s kid and end of window', schema: successOf(rotatedWebhookSecretSchema) },
         ...common,
       },
     },

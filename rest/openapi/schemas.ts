@@ -120,6 +120,24 @@ export const paymentSchema = z
   .strict()
   .meta({ id: 'Payment' });
 
+const whsec = z.string().regex(/^whsec_[A-Za-z0-9]{43}$/).meta({ description: 'The signing secret, shown once', example: 'whsec_' + 'Q'.repeat(43) });
+
+export const webhookSecretSchema = z
+  .object({ id: uuid, secret: whsec, kid: z.string().meta({ example: 'wk_3f1c9a52' }) })
+  .strict()
+  .meta({ id: 'WebhookSecret' });
+
+export const rotatedWebhookSecretSchema = z
+  .object({
+    id: uuid,
+    secret: whsec,
+    kid: z.string(),
+    rotating_kid: z.string().nullable().meta({ description: 'The previous secret, still signing until rotating_until (null if there was none)' }),
+    rotating_until: timestamp.nullable(),
+  })
+  .strict()
+  .meta({ id: 'RotatedWebhookSecret' });
+
 /** `{status: "success", data}`, optionally with metadata. */
 export function successOf<T extends z.ZodType>(data: T, withMetadata = false) {
   return z

@@ -56,6 +56,59 @@ export function createMetrics(database: DatabaseHandle) {
     },
   });
 
+  new Gauge({
+    name: 'zarpay_webhook_attempts',
+    help: 'Webhook delivery attempts ever made, by outcome (succeeded, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await database.db
+        .selectFrom('webhook_attempts')
+        .select(['succeeded', sql<number>`count(*)`.as('n')])
+        .groupBy('succeeded')
+        .execute();
+      for (const r of rows) this.set({ outcome: r.succeeded ? 'succeeded' : 'failed' }, Number(r.n));
+    },
+  });
+
+  new Gauge({
+    name: 'zarpay_webhook_deliveries',
+    help: 'Webhook deliveries by status; pending is the outbox backlog',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, 0);
+      const rows = await database.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', sql<number>`count(*)`.as('n')])
+        .groupBy('status')
+        .execute();
+      for (const r of rows) this.set({ status: r.status }, Number(r.n));
+    },
+  });
+
+  new Gauge({
+    name: 'zarpay_webhook_delivery_lag_seconds',
+    help: 'From event commit to acknowledged delivery, over the last 5 minutes (p50, p99, max), and the age of the oldest pending delivery',
+    labelNames: ['measure'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const lag = await sql<{ p50: number | null; p99: number | null; max: number | null; oldest: number | null }>`
+        select
+          percentile_cont(0.5) within group (order by extract(epoch from d.completed_at - e.created_at)) as p50,
+          percentile_cont(0.99) within group (order by extract(epoch from d.completed_at - e.created_at)) as p99,
+          max(extract(epoch from d.completed_at - e.created_at)) as max,
+          (select extract(epoch from now() - min(created_at)) from webhook_deliveries where status = 'pending') as oldest
+        from webhook_deliveries d join events e on e.id = d.event_id
+        where d.status = 'succeeded' and d.completed_at > now() - interval '5 minutes'`.execute(database.db);
+      const row = lag.rows[0];
+      for (const measure of ['p50', 'p99', 'max', 'oldest'] as const) this.set({ measure: measure === 'oldest' ? 'oldest_pending' : measure }, Number(row?.[measure] ?? 0));
+    },
+  });
+
   if (database.pool) {
     const pool = database.pool;
     new Gauge({

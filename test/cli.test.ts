@@ -89,9 +89,11 @@ describe('zarpay CLI (CONTRACT §7)', { timeout: 120_000 }, () => {
     expect(stats.code).toBe(0);
     expect(stats.json.payouts).toContainEqual({ status: 'pending', count: expect.any(Number), gross_cents: expect.any(Number) });
     expect(stats.json.reserved_cents).toBeGreaterThanOrEqual(12_495);
+    expect(stats.json).toMatchObject({ deliveries_failed: expect.any(Number), deliveries_pending: expect.any(Number) });
     const statsTable = await zarpay(['stats', '--format', 'table'], env);
     expect(statsTable.stdout).toMatch(/pending\s+\d+\s+R /);
     expect(statsTable.stdout).toContain('reserved:');
+    expect(statsTable.stdout).toContain('webhooks failing:');
   });
 
   it('finds the operator token a tst service generated under DATA_DIR', async () => {

@@ -77,5 +77,8 @@ describe('/metrics', () => {
     expect(text).toMatch(/zarpay_graphql_operations_total\{type="query",name="Dash",outcome="ok"\} 1/);
     expect(text).toMatch(/zarpay_payouts\{status="pending",measure="count"\} \d+/);
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+    expect(text).toMatch(/zarpay_webhook_deliveries\{status="pending"\} \d+/);
+    expect(text).toMatch(/zarpay_webhook_delivery_lag_seconds\{measure="oldest_pending"\} [\d.]+/);
+    expect(text).toContain('zarpay_webhook_attempts');
   });
 });

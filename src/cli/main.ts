@@ -166,7 +166,7 @@ export function buildProgram(): Command {
     .description('payouts by state, amounts reserved, the approval queue')
     .addOption(formatOption())
     .action(async (opts) => {
-      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt } }`);
+      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending } }`);
       const stats = restShape(data.stats) as Record<string, unknown>;
       if (wantsTable(opts.format)) process.stdout.write(statsTable(stats) + '\n');
       else print(stats);

@@ -39,10 +39,7 @@ export function statsTable(stats: Record<string, any>): string {
   lines.push(`reserved:           ${formatRand(stats.reserved_cents)}`);
   lines.push(`awaiting approval:  ${formatRand(stats.pending_approval_cents)}`);
   if (stats.oldest_pending_payout_at) lines.push(`oldest pending:     ${stats.oldest_pending_payout_at}`);
-  for (const [key, value] of Object.entries(stats)) {
-    if (!['payouts', 'reserved_cents', 'pending_approval_cents', 'oldest_pending_payout_at'].includes(key)) {
-      lines.push(`${key.replace(/_/g, ' ')}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
-    }
-  }
+  lines.push(`webhooks failing:   ${stats.deliveries_failed} (redeliver with: zarpay webhooks redeliver EVENT_ID)`);
+  lines.push(`webhooks pending:   ${stats.deliveries_pending}`);
   return lines.join('\n');
 }

@@ -16,6 +16,8 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
     reservedCents: t.expose('reservedCents', { type: 'Money' }),
     pendingApprovalCents: t.expose('pendingApprovalCents', { type: 'Money' }),
     oldestPendingPayoutAt: t.expose('oldestPendingPayoutAt', { type: 'DateTime', nullable: true }),
+    deliveriesFailed: t.exposeInt('deliveriesFailed', { description: 'Webhook deliveries that gave up after every retry' }),
+    deliveriesPending: t.exposeInt('deliveriesPending', { description: 'Webhook deliveries still to be made or retried' }),
   }),
 });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startService } from './support/processes.ts';
+import { freePort, ROOT, startService } from './support/processes.ts';
 
 /**
  * The README's walks are documentation a merchant follows step by step, so they must work as
@@ -34,7 +34,11 @@ describe('the README walk', () => {
     // `npx zarpay` resolves the project's own bin only inside the checkout; the walk runs in a
     // scratch directory (it writes merchant.json and friends), so point it at bin/zarpay.js.
     const npx = `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else command npx "$@"; fi; }`;
-    const script = ['set -euo pipefail', npx, ...blocks].join('\n').replaceAll('http://localhost:8080', service.url);
+    const receiverPort = String(await freePort());
+    const script = ['set -euo pipefail', npx, ...blocks]
+      .join('\n')
+      .replaceAll('http://localhost:8080', service.url)
+      .replaceAll('4242', receiverPort);
     const child = spawn('bash', ['-c', script], {
       cwd: dataDir,
       env: {
@@ -56,5 +60,9 @@ describe('the README walk', () => {
     expect(out).toContain('"net_amount_cents":12036');
     expect(out).toContain('"balance_cents":86536');
     expect(out).toMatch(/"ok": true/);
+    // The receiver verified both deliveries with the secret it was given.
+    expect(out).toMatch(/verified payout\.created [0-9a-f-]{36}/);
+    expect(out).toMatch(/verified payout\.approved [0-9a-f-]{36}/);
+    expect(out).not.toContain('REJECTED');
   }, 240_000);
 });

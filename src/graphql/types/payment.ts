@@ -1,9 +1,10 @@
-import { type DefaultConnectionArguments, resolveCursorConnection } from '@pothos/plugin-relay';
-import { AppError } from '../../domain/errors.ts';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { INTENT_TYPES, PAYMENT_STATUSES, type Payment, type PaymentAttempt, type PaymentStatus, TERMINAL_PAYMENT_STATUSES } from '../../domain/payment.ts';
 import type { PaymentFilter } from '../../services/payments.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
+import { keysetConnection } from '../keyset.ts';
+import { connectionArgsSchema } from '../../domain/validation.ts';
 
 const upper = <T extends string>(values: readonly T[]) =>
   Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<T>, { value: T }>;
@@ -109,33 +110,14 @@ function restBody(input: typeof InitiatePaymentInput.$inferInput): Record<string
   return body;
 }
 
-const CURSOR_PREFIX = 'payment:';
-const encodeCursor = (seq: number) => Buffer.from(CURSOR_PREFIX + seq).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const seq = Number(text.slice(CURSOR_PREFIX.length));
-  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(seq) || seq < 0) throw new AppError('VALIDATION_FAILED', 'invalid cursor');
-  return seq;
-}
-
-async function paymentPage(ctx: GraphQLContext, filter: PaymentFilter, args: DefaultConnectionArguments) {
-  if ((args.first ?? 0) > 100 || (args.last ?? 0) > 100) throw new AppError('VALIDATION_FAILED', 'first/last: at most 100');
-  type Item = { payment: Payment; seq: number };
-  const connection = await resolveCursorConnection<Promise<Item[]>>(
-    { args, toCursor: (item: Item) => encodeCursor(item.seq), defaultSize: 50, maxSize: 100 },
-    ({ before, after, limit, inverted }) =>
-      ctx.services.payments.page(filter, {
-        limit,
-        inverted,
-        ...(after !== undefined && { after: decodeCursor(after) }),
-        ...(before !== undefined && { before: decodeCursor(before) }),
-      }),
+/** A Relay page of payments, newest first, over the creation sequence. */
+function paymentPage(ctx: GraphQLContext, filter: PaymentFilter, args: DefaultConnectionArguments) {
+  return keysetConnection(
+    'payment',
+    args,
+    async (page) => (await ctx.services.payments.page(filter, page)).map((i) => ({ node: i.payment, seq: i.seq })),
+    () => ctx.services.payments.count(filter),
   );
-  return {
-    ...connection,
-    edges: connection.edges.map((e) => e && { cursor: e.cursor, node: e.node.payment }),
-    totalCount: () => ctx.services.payments.count(filter),
-  };
 }
 
 builder.queryFields((t) => ({
@@ -151,6 +133,7 @@ builder.queryFields((t) => ({
       type: PaymentRef,
       description: "Payments, newest first. The operator sees every merchant's, or one with merchantId.",
       authScopes: { merchant: true, operator: true },
+      validate: { schema: connectionArgsSchema },
       args: { status: t.arg({ type: PaymentStatusEnum }), merchantId: t.arg({ type: 'UUID', description: 'Operator only.' }) },
       resolve: (_r, args, ctx) => {
         const filter: PaymentFilter = {};

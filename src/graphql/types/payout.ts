@@ -1,11 +1,12 @@
-import { type DefaultConnectionArguments, resolveCursorConnection } from '@pothos/plugin-relay';
+import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { AppError } from '../../domain/errors.ts';
 import type { Payout } from '../../domain/payout.ts';
 import type { PayoutStatus } from '../../domain/payout-state.ts';
 import { connectionArgsSchema } from '../../domain/validation.ts';
-import type { PayoutFilter, PayoutPageItem } from '../../services/payouts.ts';
+import type { PayoutFilter } from '../../services/payouts.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
+import { keysetConnection } from '../keyset.ts';
 import { PayoutMethodEnum, PayoutStatusEnum } from './enums.ts';
 import { MerchantRef } from './merchant.ts';
 
@@ -37,37 +38,14 @@ PayoutRef.implement({
   }),
 });
 
-const CURSOR_PREFIX = 'payout:';
-const encodeCursor = (seq: number) => Buffer.from(CURSOR_PREFIX + seq).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const seq = Number(text.slice(CURSOR_PREFIX.length));
-  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(seq) || seq < 0) {
-    throw new AppError('VALIDATION_FAILED', 'invalid cursor');
-  }
-  return seq;
-}
-
-/** A Relay page over a keyset query (creation sequence), newest first. */
-async function payoutPage(ctx: GraphQLContext, filter: PayoutFilter, args: DefaultConnectionArguments) {
-  const connection = await resolveCursorConnection<Promise<PayoutPageItem[]>>(
-    { args, toCursor: (item: PayoutPageItem) => encodeCursor(item.seq), defaultSize: 50, maxSize: 100 },
-    async ({ before, after, limit, inverted }): Promise<PayoutPageItem[]> =>
-      ctx.services.payouts.page(filter, {
-        limit,
-        inverted,
-        ...(after !== undefined && { after: decodeCursor(after) }),
-        ...(before !== undefined && { before: decodeCursor(before) }),
-      }),
+/** A Relay page of payouts, newest first, over the creation sequence. */
+function payoutPage(ctx: GraphQLContext, filter: PayoutFilter, args: DefaultConnectionArguments) {
+  return keysetConnection(
+    'payout',
+    args,
+    async (page) => (await ctx.services.payouts.page(filter, page)).map((i) => ({ node: i.payout, seq: i.seq })),
+    () => ctx.services.payouts.count(filter),
   );
-  const { startCursor, endCursor } = connection.pageInfo;
-  return {
-    ...connection,
-    // Relay: an empty page has null cursors (Pothos gives empty strings).
-    pageInfo: { ...connection.pageInfo, startCursor: startCursor || null, endCursor: endCursor || null },
-    edges: connection.edges.map((e) => e && { cursor: e.cursor, node: e.node.payout }),
-    totalCount: () => ctx.services.payouts.count(filter),
-  };
 }
 
 builder.queryFields((t) => ({

@@ -2,13 +2,16 @@
  * The "bare" reference: node:http and a pg Pool running the same SQL as zarpay (as Kysely emits
  * it) and answering the same JSON, with no framework, no validation and no authentication (the
  * merchant comes in `X-Merchant-Id`). What zarpay costs on top of this is the framework's share.
+ * "bare + auth": with `X-API-Key` instead, it first runs zarpay's key lookup (the same join and
+ * the same HMAC check), so the run can tell the extra round trip from the framework's cost.
  *
  * Run as its own process: `node --import tsx bench/reference-server.ts` with DATABASE_URL and PORT.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import '../src/db/index.ts'; // int8 → number, as in zarpay
+import { parseKey, secretMatches } from '../src/domain/api-key.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
 import { paymentStatusJson } from '../src/domain/payment.ts';
 import { balanceJson, payoutJson } from '../src/domain/wire.ts';
@@ -18,7 +21,12 @@ import { toPayout } from '../src/services/payouts.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 
+const pepper = createHmac('sha256', process.env.SERVICE_SECRET ?? '').update('zarpay api-key pepper v1').digest();
+
 const SQL = {
+  auth: `select "m".*, "k"."id" as "key_id", "k"."kid", "k"."env", "k"."type", "k"."status", "k"."secret_hash", "k"."checksum",
+    "k"."created_at" as "key_created_at", "k"."revoked_at", "k"."expires_at" from "api_keys" as "k"
+    inner join "merchants" as "m" on "m"."id" = "k"."merchant_id" where "k"."kid" = $1`,
   payout: 'select * from "payouts" where "id" = $1 and "merchant_id" = $2',
   payment: 'select * from "payments" where "id" = $1',
   attempt:
@@ -90,13 +98,24 @@ async function createPayout(merchantId: string, body: any, res: ServerResponse) 
   }
 }
 
+/** The merchant of `X-API-Key` as KeyService.authenticate finds it, or of `X-Merchant-Id`. */
+async function merchantOf(req: IncomingMessage): Promise<string> {
+  const header = req.headers['x-api-key'];
+  if (typeof header !== 'string') return String(req.headers['x-merchant-id'] ?? '');
+  const parsed = parseKey(header);
+  if (!parsed) return '';
+  const { rows: [row] } = await pool.query(SQL.auth, [parsed.kid]);
+  return row && secretMatches(pepper, parsed.secret, row.secret_hash) && row.status === 'active' ? row.id : '';
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse) {
-  const merchantId = String(req.headers['x-merchant-id'] ?? '');
+  if (req.url === '/healthz') return send(res, 200, { status: 'success', data: { ok: true } });
+  const merchantId = await merchantOf(req);
+  if (!merchantId) return send(res, 401, { status: 'error', error: { code: 'UNAUTHORIZED', message: 'unauthorized' } });
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
   if (req.method === 'POST' && path === '/api/v1/payouts') return createPayout(merchantId, await readBody(req), res);
   if (req.method !== 'GET') return notFound(res, 'NOT_FOUND');
-  if (path === '/healthz') return send(res, 200, { status: 'success', data: { ok: true } });
   if (path === '/api/v1/payouts/balance') {
     const { rows: [row] } = await pool.query(SQL.balance, [merchantId]);
     return row ? send(res, 200, { status: 'success', data: balanceJson(toBalance(row)) }) : notFound(res, 'NOT_FOUND');

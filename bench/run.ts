@@ -4,7 +4,7 @@
  * Creates a fresh PostgreSQL database, seeds it, starts zarpay (`node --import tsx src/main.ts`)
  * and the bare reference server as child processes, drives each scenario against zarpay, the bare
  * server and pgbench back to back, and writes the table to bench/results/latest.md (smoke.md
- * with --smoke). --smoke only checks that everything runs: it never fails on a number.
+ * with --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it never fails on a number.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +18,7 @@ import { ROOT } from '../test/support/processes.ts';
 import { load } from './load.ts';
 import { spawnServer } from './processes.ts';
 import { renderReport } from './report.ts';
-import { RssSampler } from './rss.ts';
+import { RssSampler, rssMiB } from './rss.ts';
 import { webhookDispatch, sseFanout } from './scenarios/events.ts';
 import { graphqlReads, graphqlWrites } from './scenarios/graphql.ts';
 import { restReads, restWrites } from './scenarios/rest.ts';
@@ -97,9 +97,10 @@ async function main(): Promise<number> {
     const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const zarpay = await spawnServer('src/main.ts', env, join(work, 'zarpay.log'), flags);
     stops.push(zarpay.stop);
-    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl }, join(work, 'bare.log'));
+    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, SERVICE_SECRET: env.SERVICE_SECRET! }, join(work, 'bare.log'));
     stops.push(bare.stop);
     const rss = new RssSampler(zarpay.child.pid!);
+    const idleRss = rssMiB(zarpay.child.pid!);
 
     const ctx: BenchContext = {
       zarpayUrl: zarpay.url,
@@ -138,9 +139,11 @@ async function main(): Promise<number> {
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M extended, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min`,
       lifetimePeakRssMiB,
+      idleRssMiB: idleRss,
     });
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    const file = join(ROOT, 'bench/results', smoke ? 'smoke.md' : 'latest.md');
+    // Only a full, unprofiled run replaces latest.md: a profiler slows the service it measures.
+    const file = join(ROOT, 'bench/results', smoke ? 'smoke.md' : args.profile ? 'profile/profile.md' : 'latest.md');
     writeFileSync(file, report);
     console.log(report);
     log(`written ${file}`);

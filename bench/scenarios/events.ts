@@ -14,7 +14,7 @@ const absent = (name: string, target: string, why: string): Row => ({
   name,
   zarpay: null,
   target: { text: target, met: null },
-  note: `not available in this build (${why})`,
+  note: `not available in this build: ${why}`,
 });
 
 /** `POST /api/v1/merchant/webhooks/secret` answers 404 NOT_FOUND when the route does not exist. */

@@ -1,14 +1,14 @@
 import { load, type Measurement } from '../load.ts';
-import { READS } from './rest.ts';
+import { payoutBody, READS, restOnly } from './rest.ts';
 import { type BenchContext, pick, type Row, type Scenario } from './types.ts';
 
 const PAYOUT_FIELDS = 'id merchantId amountCents feeCents grossAmountCents currency status payoutMethod merchantReference description metadata createdAt updatedAt completedAt';
 
 /** The GraphQL twin of each REST read: same merchant, same row, the fields of the REST JSON. */
-const READ_TWINS: { name: string; rest: string; body: (ctx: BenchContext, i: number) => { merchant: number; body: unknown } }[] = [
+const READ_TWINS: { name: string; rest: (typeof READS)[number]; body: (ctx: BenchContext, i: number) => { merchant: number; body: unknown } }[] = [
   {
     name: 'payout(id)',
-    rest: READS[0]!.name,
+    rest: READS[0]!,
     body: ({ seed }, i) => {
       const p = seed.payouts[pick(i, seed.payouts.length)]!;
       return { merchant: p.merchant, body: { query: `query($id: UUID!) { payout(id: $id) { ${PAYOUT_FIELDS} } }`, variables: { id: p.id } } };
@@ -16,7 +16,7 @@ const READ_TWINS: { name: string; rest: string; body: (ctx: BenchContext, i: num
   },
   {
     name: 'payment(id)',
-    rest: READS[1]!.name,
+    rest: READS[1]!,
     body: ({ seed }, i) => {
       const p = seed.payments[pick(i, seed.payments.length)]!;
       const fields = 'id status amount currency feeCents netAmountCents latestAttempt { status provider providerRef createdAt }';
@@ -25,7 +25,7 @@ const READ_TWINS: { name: string; rest: string; body: (ctx: BenchContext, i: num
   },
   {
     name: 'balance',
-    rest: READS[2]!.name,
+    rest: READS[2]!,
     body: ({ seed }, i) => ({
       merchant: pick(i, seed.merchants.length),
       body: { query: '{ balance { merchantId balanceCents reservedCents availableCents currency totals { grossCents feesCents withdrawalsCents } } }' },
@@ -33,7 +33,7 @@ const READ_TWINS: { name: string; rest: string; body: (ctx: BenchContext, i: num
   },
   {
     name: 'payouts(first: 50)',
-    rest: READS[3]!.name,
+    rest: READS[3]!,
     body: ({ seed }, i) => ({
       merchant: pick(i, seed.merchants.length),
       body: { query: `{ payouts(first: 50) { totalCount edges { node { ${PAYOUT_FIELDS} } } } }` },
@@ -58,13 +58,15 @@ function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number;
 export const graphqlReads: Scenario = async (ctx) => {
   const rows: Row[] = [];
   for (const twin of READ_TWINS) {
+    const rest = await restOnly(ctx, 'GET', (i) => twin.rest.target(ctx, i));
     const zarpay = await graphqlLoad(ctx, (i) => twin.body(ctx, i));
     rows.push({
       group: 'graphql',
       name: `GraphQL ${twin.name}`,
       zarpay,
       rssMiB: ctx.takeRssPeak(),
-      twinName: `REST ${twin.rest}`,
+      twinName: `REST ${twin.rest.name}`,
+      twin: rest,
       target: { text: '≥ 0.7× REST twin', met: null },
     });
   }
@@ -75,6 +77,7 @@ const CREATE = `mutation($input: CreatePayoutInput!) { createPayout(input: $inpu
 
 export const graphqlWrites: Scenario = async (ctx) => {
   const n = ctx.seed.merchants.length;
+  const rest = await restOnly(ctx, 'POST', (i) => ({ path: '/api/v1/payouts', merchant: i % n, body: payoutBody(i) }));
   const zarpay = await graphqlLoad(ctx, (i) => ({
     merchant: i % n,
     body: {
@@ -96,6 +99,7 @@ export const graphqlWrites: Scenario = async (ctx) => {
       zarpay,
       rssMiB: ctx.takeRssPeak(),
       twinName: `REST POST /payouts, ${n} merchants`,
+      twin: rest,
       target: { text: '≥ 0.7× REST twin', met: null },
     },
   ];

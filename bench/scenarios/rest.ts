@@ -45,7 +45,7 @@ export const pgVars = (ctx: BenchContext) => ({
   payments: ctx.seed.payments.length,
 });
 
-/** zarpay with the merchant's key; the bare server with the merchant's id; pgbench with the SQL. */
+/** zarpay with the merchant's key; the bare server with the merchant's id, then with the key; pgbench. */
 async function threeWays(
   ctx: BenchContext,
   method: 'GET' | 'POST',
@@ -71,8 +71,16 @@ async function threeWays(
       return { path: t.path, headers: { 'x-merchant-id': ctx.seed.merchants[t.merchant]!.id }, body: t.body };
     },
   });
+  const bareAuth = await load({
+    ...base,
+    url: ctx.bareUrl,
+    request: (i) => {
+      const t = target(i);
+      return { path: t.path, headers: { 'x-api-key': ctx.seed.merchants[t.merchant]!.key }, body: t.body };
+    },
+  });
   const pg = await pgbench({ databaseUrl: ctx.databaseUrl, script, clients: ctx.pgbenchClients, durationSec: ctx.durationSec, vars });
-  return { zarpay, bare, pgbench: pg, rssMiB };
+  return { zarpay, bare, bareAuth, pgbench: pg, rssMiB };
 }
 
 const readTarget = (m: Measurement, bare: Measurement) => {
@@ -89,7 +97,22 @@ export const restReads: Scenario = async (ctx) => {
   return rows;
 };
 
-const payoutBody = (i: number) => JSON.stringify({ ...PAYOUT_BODY, amount_cents: 100 + (i % 900) });
+/** zarpay alone on one REST case: the twin GraphQL rows are compared with, measured adjacently. */
+export function restOnly(ctx: BenchContext, method: 'GET' | 'POST', target: (i: number) => { path: string; merchant: number; body?: string }) {
+  return load({
+    url: ctx.zarpayUrl,
+    connections: ctx.connections,
+    durationSec: ctx.durationSec,
+    method,
+    inspectBodies: method === 'POST',
+    request: (i) => {
+      const t = target(i);
+      return { path: t.path, headers: { 'x-api-key': ctx.seed.merchants[t.merchant]!.key }, body: t.body };
+    },
+  });
+}
+
+export const payoutBody = (i: number) => JSON.stringify({ ...PAYOUT_BODY, amount_cents: 100 + (i % 900) });
 
 /** Only these codes are acceptable under load; anything else (5xx, deadlock, timeout) fails. */
 const onlyInsufficient = (m: Measurement) => Object.keys(m.errors).every((code) => code === 'INSUFFICIENT_BALANCE');

@@ -29,9 +29,13 @@ export interface Row {
   name: string;
   zarpay: Measurement | null;
   bare?: Measurement | null;
+  /** The bare server doing zarpay's key lookup too. */
+  bareAuth?: Measurement | null;
   pgbench?: Measurement | null;
   /** The name of the REST row a GraphQL row is compared with. */
   twinName?: string;
+  /** That REST twin re-measured just before this row, so the ratio is not minutes apart. */
+  twin?: Measurement | null;
   rssMiB?: number;
   target?: Target;
   note?: string;

@@ -1,0 +1,157 @@
+/**
+ * `npm run bench [-- --duration 10 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
+ *
+ * Creates a fresh PostgreSQL database, seeds it, starts zarpay (`node --import tsx src/main.ts`)
+ * and the bare reference server as child processes, drives each scenario against zarpay, the bare
+ * server and pgbench back to back, and writes the table to bench/results/latest.md (smoke.md
+ * with --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it never fails on a number.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { loadConfig, RATE_LIMITED_OPERATIONS } from '../src/config.ts';
+import { ROOT } from '../test/support/processes.ts';
+import { load } from './load.ts';
+import { spawnServer } from './processes.ts';
+import { renderReport } from './report.ts';
+import { RssSampler, rssMiB } from './rss.ts';
+import { webhookDispatch, sseFanout } from './scenarios/events.ts';
+import { graphqlReads, graphqlWrites } from './scenarios/graphql.ts';
+import { restReads, restWrites } from './scenarios/rest.ts';
+import type { BenchContext, Row, Scenario } from './scenarios/types.ts';
+import { seed } from './seed.ts';
+
+const SCENARIOS: Record<string, Scenario> = {
+  'rest-reads': restReads,
+  'rest-writes': restWrites,
+  'graphql-reads': graphqlReads,
+  'graphql-writes': graphqlWrites,
+  webhooks: webhookDispatch,
+  sse: sseFanout,
+};
+/** Both zarpay and the bare server use a pool of this many connections (src/db default). */
+const POOL_SIZE = 20;
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    scenario: { type: 'string', default: 'all' },
+    merchants: { type: 'string' },
+    'pgbench-clients': { type: 'string', default: String(POOL_SIZE) },
+    smoke: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const smoke = args.smoke;
+const durationSec = smoke ? 1 : Number(args.duration);
+const connections = smoke ? 8 : Number(args.connections);
+const merchants = Number(args.merchants ?? (smoke ? 20 : 1000));
+const chosen = args.scenario === 'all' ? Object.keys(SCENARIOS) : args.scenario.split(',');
+for (const name of chosen) if (!SCENARIOS[name]) throw new Error(`unknown scenario ${name} (known: ${Object.keys(SCENARIOS).join(', ')})`);
+
+const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+const dbName = `zarpay_bench_${runId}`;
+const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const work = mkdtempSync(join(tmpdir(), 'zarpay-bench-'));
+const env: Record<string, string> = {
+  DATABASE_URL: benchUrl,
+  SERVICE_ENV: 'tst',
+  DATA_DIR: work,
+  OPERATOR_TOKEN: randomBytes(24).toString('hex'),
+  SERVICE_SECRET: randomBytes(32).toString('hex'),
+  // Override every limit rather than `off`, so the limiter's own cost is part of what is measured.
+  RATE_LIMITS: RATE_LIMITED_OPERATIONS.map((op) => `${op}=10000000`).join(','),
+  LOG_LEVEL: 'info',
+  SANDBOX_CONFIRM_DELAY_MS: '1000',
+};
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+async function main(): Promise<number> {
+  await admin(`create database "${dbName}"`);
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    log(`seeding ${dbName}: ${merchants} merchants`);
+    const config = loadConfig({ ...env, PORT: '0' });
+    const data = await seed(config, { merchants, payoutsPerMerchant: smoke ? 2 : 5, paymentsPerMerchant: smoke ? 1 : 2 });
+    log(`seeded ${data.payouts.length} payouts, ${data.payments.length} payments; logs in ${work}`);
+
+    const profileDir = join(ROOT, 'bench/results/profile');
+    if (args.profile) mkdirSync(profileDir, { recursive: true });
+    const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const zarpay = await spawnServer('src/main.ts', env, join(work, 'zarpay.log'), flags);
+    stops.push(zarpay.stop);
+    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, SERVICE_SECRET: env.SERVICE_SECRET! }, join(work, 'bare.log'));
+    stops.push(bare.stop);
+    const rss = new RssSampler(zarpay.child.pid!);
+    const idleRss = rssMiB(zarpay.child.pid!);
+
+    const ctx: BenchContext = {
+      zarpayUrl: zarpay.url,
+      bareUrl: bare.url,
+      databaseUrl: benchUrl,
+      operatorToken: env.OPERATOR_TOKEN!,
+      seed: data,
+      connections,
+      pgbenchClients: Number(args['pgbench-clients']),
+      durationSec,
+      runId,
+      takeRssPeak: () => rss.reset(),
+    };
+    // Warm both servers' JIT and pools, so the first scenario is not the one that pays for it.
+    const warm = (url: string, headers: Record<string, string>) =>
+      load({ url, connections, durationSec: smoke ? 1 : 3, request: () => ({ path: '/api/v1/payouts/balance', headers }) });
+    await warm(zarpay.url, { 'x-api-key': data.merchants[0]!.key });
+    await warm(bare.url, { 'x-merchant-id': data.merchants[0]!.id });
+    rss.reset();
+
+    const rows: Row[] = [];
+    for (const name of chosen) {
+      log(`scenario ${name}`);
+      rows.push(...(await SCENARIOS[name]!(ctx)));
+    }
+    const lifetimePeakRssMiB = rss.lifetimePeak();
+    rss.stop();
+
+    const cpu = cpus();
+    const report = renderReport(rows, {
+      cpus: `${cpu.length} × ${cpu[0]?.model ?? 'unknown'}, Node ${process.version}`,
+      commit: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
+      date: new Date().toISOString(),
+      settings:
+        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}${connections} HTTP connections, ${durationSec} s per run, ` +
+        `pgbench ${ctx.pgbenchClients} clients -j 2 -M extended, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
+        `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min`,
+      lifetimePeakRssMiB,
+      idleRssMiB: idleRss,
+    });
+    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+    // Only a full, unprofiled run replaces latest.md: a profiler slows the service it measures.
+    const file = join(ROOT, 'bench/results', smoke ? 'smoke.md' : args.profile ? 'profile/profile.md' : 'latest.md');
+    writeFileSync(file, report);
+    console.log(report);
+    log(`written ${file}`);
+    return 0;
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await admin(`drop database if exists "${dbName}" with (force)`).catch((e) => log(`could not drop ${dbName}: ${e.message}`));
+  }
+}
+
+process.exitCode = await main();

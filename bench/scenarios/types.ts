@@ -1,0 +1,50 @@
+import type { Measurement } from '../load.ts';
+import type { Seed } from '../seed.ts';
+
+/** What every scenario is given: the two servers, the seed and the run's settings. */
+export interface BenchContext {
+  zarpayUrl: string;
+  bareUrl: string;
+  databaseUrl: string;
+  operatorToken: string;
+  seed: Seed;
+  connections: number;
+  /** pgbench clients: the servers' pool size, so all three get the same database concurrency. */
+  pgbenchClients: number;
+  durationSec: number;
+  runId: string;
+  /** Peak RSS of the zarpay process since the previous call (MiB). */
+  takeRssPeak(): number;
+}
+
+export interface Target {
+  text: string;
+  /** null: cannot be judged in this run (feature absent, reference missing). */
+  met: boolean | null;
+}
+
+/** One line of the results table. */
+export interface Row {
+  group: string;
+  name: string;
+  zarpay: Measurement | null;
+  bare?: Measurement | null;
+  /** The bare server doing zarpay's key lookup too. */
+  bareAuth?: Measurement | null;
+  pgbench?: Measurement | null;
+  /** The name of the REST row a GraphQL row is compared with. */
+  twinName?: string;
+  /** That REST twin re-measured just before this row, so the ratio is not minutes apart. */
+  twin?: Measurement | null;
+  rssMiB?: number;
+  target?: Target;
+  note?: string;
+}
+
+export type Scenario = (ctx: BenchContext) => Promise<Row[]>;
+
+/** Scatters request i over n items so consecutive requests hit different rows. */
+export const pick = (i: number, n: number) => (i * 7919) % n;
+
+export const ratio = (a: Measurement | null | undefined, b: Measurement | null | undefined) =>
+  a && b && b.requestsPerSec > 0 ? a.requestsPerSec / b.requestsPerSec : null;

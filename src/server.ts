@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { sql } from 'kysely';
 import { restApi } from '../rest/index.ts';
 import { docsRoutes } from '../rest/openapi/routes.ts';
@@ -53,7 +53,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     // One line per request, written in onResponse below, instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: config.logLevel,
       ...(options.logStream && { stream: options.logStream }),

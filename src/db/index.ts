@@ -1,6 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './types.ts';
 
@@ -62,6 +61,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       close: () => db.destroy(),
     };
   }
+  // Loaded only when embedded: a service on PostgreSQL never pays PGlite's memory (~50 MB).
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const pglite = await PGlite.create(options.dataDir);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...log });
   return {

@@ -91,6 +91,21 @@ describe('REST endpoints under generated input', () => {
     expect(await state()).toEqual(before);
   });
 
+  it.each(['/api/v1/merchant/webhooks/secret', '/api/v1/merchant/webhooks/secret/rotate'])('POST %s', async (path) => {
+    const before = await state();
+    const stats = await fuzzRest(t, { method: 'POST', path, body: {} }, () => shop.key);
+    report(`POST ${path}`, stats);
+    // At most two secrets can sign at any time, whatever was thrown at the endpoints.
+    const signing = await t.database.db
+      .selectFrom('webhook_secrets')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('merchant_id', '=', shop.id)
+      .where('status', 'in', ['active', 'rotating'])
+      .executeTakeFirstOrThrow();
+    expect(Number(signing.n)).toBeLessThanOrEqual(2);
+    expect(await state()).toEqual(before);
+  });
+
   it('GET /api/v1/payments/:id', async () => {
     const before = await state();
     const stats = await fuzzRest(t, { method: 'GET', path: '/api/v1/payments/:id' }, () => shop.key);

@@ -12,6 +12,7 @@ let spare: TestMerchant;
 const payouts: Record<string, string> = {};
 let issuedKid: string;
 let payment: string;
+let eventId: string;
 
 const newPayout = async (amount = 1_000) =>
   (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(amount) })).body.data.id as string;
@@ -27,6 +28,9 @@ beforeAll(async () => {
     await op(t, `mutation { startPayoutTransfer(id: "${payouts[name]}") { payout { id } } }`);
   }
   payment = (await http(t, 'POST', '/api/v1/payments/init', { key: shop.key, body: { amount: 6_000, currency: 'ZAR', merchant_order_id: 'AUTH-1' } })).body.data.payment_id;
+  // Redelivery needs somewhere to deliver to.
+  await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { webhookUrl: "http://127.0.0.1:9/hook" }) { merchant { id } } }`);
+  eventId = (await t.database.db.selectFrom('events').select('id').where('payout_id', '=', payouts.approve!).executeTakeFirstOrThrow()).id;
   issuedKid = (await op(t, `mutation { issueApiKey(merchantId: "${spare.id}") { apiKey { kid } } }`)).issueApiKey.apiKey.kid;
 });
 afterAll(() => t?.close());
@@ -49,6 +53,7 @@ const operatorFields: [string, () => string][] = [
   ['completePayout', () => `mutation { completePayout(id: "${payouts.complete}", externalTransferId: "FNB-1") { payout { status } } }`],
   ['failPayout', () => `mutation { failPayout(id: "${payouts.fail}", reason: "bank refused") { payout { status } } }`],
   ['stats', () => '{ stats { reservedCents payouts { status count } } }'],
+  ['redeliverEvent', () => `mutation { redeliverEvent(eventId: "${eventId}") { delivery { id } } }`],
   ['settlePayment', () => `mutation { settlePayment(id: "${payment}", outcome: CAPTURED) { payment { status } } }`],
 ];
 
@@ -57,6 +62,9 @@ const merchantOnlyFields: [string, () => string][] = [
   ['createPayout', () =>
     'mutation { createPayout(input: { amountCents: 100, currency: "ZAR", payoutMethod: EFT, paymentDetails: { accountNumber: "62012345678", branchCode: "250655", accountHolder: "T N", bankName: "FNB" } }) { payout { id } } }'],
   ['regenerateSecretKey', () => 'mutation { regenerateSecretKey { fullKey } }'],
+  ['createWebhookSecret', () => 'mutation { createWebhookSecret { webhookSecret { kid } } }'],
+  ['rotateWebhookSecret', () => 'mutation { rotateWebhookSecret { webhookSecret { kid } } }'],
+  ['updateWebhookUrl', () => 'mutation { updateWebhookUrl(url: "http://127.0.0.1:9/hook") { merchant { webhookUrl } } }'],
   ['initiatePayment', () =>
     `mutation { initiatePayment(input: { amount: 6000, currency: "ZAR", merchantOrderId: "AUTH-${crypto.randomUUID()}" }) { payment { status } } }`],
 ];

@@ -99,7 +99,7 @@ describe('subscription rules', () => {
   it('paymentEvents accepts payment types and streams nothing of payouts', async () => {
     const client = sseClient(t.url, true, asMerchant(a));
     const before = t.app.services.events.subscriberCount;
-    const sub = subscribe(client, 'subscription { paymentEvents(types: ["payment.captured"]) { id type payment data } }');
+    const sub = subscribe(client, 'subscription { paymentEvents(types: ["payment.captured"]) { id type payment { status } data } }');
     await subscribed(before);
     await pay(a);
     await new Promise((r) => setTimeout(r, 300));

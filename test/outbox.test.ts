@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordEvent } from '../src/services/outbox.ts';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, http } from './support/client.ts';
+import { createMerchant, http, op } from './support/client.ts';
 import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
@@ -26,7 +26,7 @@ it('sends a payment event to its own webhook_url, streams it on paymentEvents, a
   const shop = await createMerchant(t, { webhookUrl: merchantHook.url });
   const client = sseClient(t.url, true, { 'x-api-key': shop.key });
   const before = t.app.services.events.subscriberCount;
-  const sub = subscribe(client, 'subscription { paymentEvents { id type paymentId payment data } }');
+  const sub = subscribe(client, 'subscription { paymentEvents { id type paymentId payment { paymentId status } data } }');
   await eventually(async () => t.app.services.events.subscriberCount > before);
 
   const paymentId = crypto.randomUUID();
@@ -44,7 +44,9 @@ it('sends a payment event to its own webhook_url, streams it on paymentEvents, a
   const [r] = await paymentHook.waitFor(1);
   expect(JSON.parse(r!.body)).toMatchObject({ id: event.id, type: 'payment.captured', data: { payment_id: paymentId, merchant_order_id: 'ORDER-1' } });
   const [streamed] = await sub.waitFor(1);
-  expect(streamed!.data.paymentEvents).toMatchObject({ id: event.id, type: 'payment.captured', paymentId, payment: { status: 'captured' } });
+  expect(streamed!.data.paymentEvents).toMatchObject({ id: event.id, type: 'payment.captured', paymentId, data: { status: 'captured' } });
+  // A hand-made event names no stored payment, so there is no payment object to show.
+  expect(streamed!.data.paymentEvents.payment).toBeNull();
 
   await sleep(300);
   expect(paymentHook.received).toHaveLength(1);
@@ -52,6 +54,24 @@ it('sends a payment event to its own webhook_url, streams it on paymentEvents, a
   expect(sub.results).toHaveLength(1);
   const stored = await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).execute();
   expect(stored.map((e) => e.type)).toEqual(['payment.captured']);
+  sub.dispose();
+  client.dispose();
+});
+
+it('streams a captured payment with its Payment object', async () => {
+  const shop = await createMerchant(t, { paymentFeeBps: 100 });
+  const client = sseClient(t.url, false, { 'x-api-key': shop.key });
+  const before = t.app.services.events.subscriberCount;
+  const sub = subscribe(client, 'subscription { paymentEvents { type payment { paymentId status amount feeCents netAmountCents } } }');
+  await eventually(async () => t.app.services.events.subscriberCount > before);
+  const init = await http(t, 'POST', '/api/v1/payments/init', { key: shop.key, body: { amount: 10_000, currency: 'ZAR', merchant_order_id: 'STREAM-1' } });
+  const paymentId = init.body.data.payment_id;
+  await op(t, `mutation { settlePayment(id: "${paymentId}", outcome: CAPTURED) { payment { status } } }`);
+  const [streamed] = await sub.waitFor(1);
+  expect(streamed!.data.paymentEvents).toEqual({
+    type: 'payment.captured',
+    payment: { paymentId, status: 'CAPTURED', amount: 10_000, feeCents: 100, netAmountCents: 9_900 },
+  });
   sub.dispose();
   client.dispose();
 });

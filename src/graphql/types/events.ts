@@ -4,6 +4,7 @@ import type { PayoutStatus } from '../../domain/payout-state.ts';
 import { EVENT_TYPES, type OutboxEvent } from '../../services/outbox.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
+import { PaymentRef } from './payment.ts';
 import { PayoutRef } from './payout.ts';
 
 /**
@@ -56,7 +57,20 @@ const PaymentEventRef = builder.objectRef<OutboxEvent>('PaymentEvent').implement
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     merchantId: t.expose('merchantId', { type: 'UUID' }),
     paymentId: t.expose('paymentId', { type: 'UUID', nullable: true }),
-    payment: t.expose('data', { type: 'JSON', description: 'The payment status object plus merchant_order_id, as in the webhook.' }),
+    payment: t.field({
+      type: PaymentRef,
+      nullable: true,
+      description: 'The payment. Payment events are emitted only on terminal states, which never change, so this is the payment as the event reported it.',
+      resolve: async (e, _a, ctx) => {
+        if (!e.paymentId) return null;
+        try {
+          return await ctx.services.payments.get(e.paymentId);
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'PAYMENT_NOT_FOUND') return null;
+          throw err;
+        }
+      },
+    }),
     data: t.expose('data', { type: 'JSON', description: 'The webhook body\'s `data`, in the REST shape.' }),
   }),
 });

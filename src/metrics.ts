@@ -1,13 +1,13 @@
-import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from './db/index.ts';
+import type { StatsService } from './services/stats.ts';
 
 /**
  * Prometheus metrics for operators (`/metrics`). One registry per app, so several apps in one
- * process (tests) never share counters. Business gauges are read from the database at scrape
- * time, so they are right across restarts and across instances.
+ * process (tests) never share counters. Business gauges are read through the stats service at
+ * scrape time, so they are right across restarts and across instances.
  */
-export function createMetrics(database: DatabaseHandle) {
+export function createMetrics(database: DatabaseHandle, stats: StatsService) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
@@ -44,14 +44,9 @@ export function createMetrics(database: DatabaseHandle) {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await database.db
-        .selectFrom('payouts')
-        .select(['status', sql<number>`count(*)`.as('n'), sql<string>`coalesce(sum(gross_amount_cents), 0)`.as('gross')])
-        .groupBy('status')
-        .execute();
-      for (const r of rows) {
-        this.set({ status: r.status, measure: 'count' }, Number(r.n));
-        this.set({ status: r.status, measure: 'gross_cents' }, Number(r.gross));
+      for (const p of await stats.payoutsByState()) {
+        this.set({ status: p.status, measure: 'count' }, p.count);
+        this.set({ status: p.status, measure: 'gross_cents' }, p.grossCents);
       }
     },
   });
@@ -62,13 +57,8 @@ export function createMetrics(database: DatabaseHandle) {
     labelNames: ['outcome'] as const,
     registers: [registry],
     async collect() {
-      this.reset();
-      const rows = await database.db
-        .selectFrom('webhook_attempts')
-        .select(['succeeded', sql<number>`count(*)`.as('n')])
-        .groupBy('succeeded')
-        .execute();
-      for (const r of rows) this.set({ outcome: r.succeeded ? 'succeeded' : 'failed' }, Number(r.n));
+      const attempts = await stats.webhookAttempts();
+      for (const outcome of ['succeeded', 'failed'] as const) this.set({ outcome }, attempts[outcome]);
     },
   });
 
@@ -78,14 +68,8 @@ export function createMetrics(database: DatabaseHandle) {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      this.reset();
-      for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, 0);
-      const rows = await database.db
-        .selectFrom('webhook_deliveries')
-        .select(['status', sql<number>`count(*)`.as('n')])
-        .groupBy('status')
-        .execute();
-      for (const r of rows) this.set({ status: r.status }, Number(r.n));
+      const deliveries = await stats.deliveriesByStatus();
+      for (const status of ['pending', 'succeeded', 'failed'] as const) this.set({ status }, deliveries[status]);
     },
   });
 
@@ -95,17 +79,11 @@ export function createMetrics(database: DatabaseHandle) {
     labelNames: ['measure'] as const,
     registers: [registry],
     async collect() {
-      this.reset();
-      const lag = await sql<{ p50: number | null; p99: number | null; max: number | null; oldest: number | null }>`
-        select
-          percentile_cont(0.5) within group (order by extract(epoch from d.completed_at - e.created_at)) as p50,
-          percentile_cont(0.99) within group (order by extract(epoch from d.completed_at - e.created_at)) as p99,
-          max(extract(epoch from d.completed_at - e.created_at)) as max,
-          (select extract(epoch from now() - min(created_at)) from webhook_deliveries where status = 'pending') as oldest
-        from webhook_deliveries d join events e on e.id = d.event_id
-        where d.status = 'succeeded' and d.completed_at > now() - interval '5 minutes'`.execute(database.db);
-      const row = lag.rows[0];
-      for (const measure of ['p50', 'p99', 'max', 'oldest'] as const) this.set({ measure: measure === 'oldest' ? 'oldest_pending' : measure }, Number(row?.[measure] ?? 0));
+      const lag = await stats.deliveryLag();
+      this.set({ measure: 'p50' }, lag.p50);
+      this.set({ measure: 'p99' }, lag.p99);
+      this.set({ measure: 'max' }, lag.max);
+      this.set({ measure: 'oldest_pending' }, lag.oldestPending);
     },
   });
 

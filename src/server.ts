@@ -36,7 +36,7 @@ export interface AppOptions {
 /** Builds the whole HTTP surface over one database: REST, GraphQL, health, metrics. */
 export function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): App {
   const services = createServices({ db: database.db, config, database });
-  const metrics = createMetrics(database);
+  const metrics = createMetrics(database, services.stats);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids reach the route (→ 404 PAYOUT_NOT_FOUND) instead of Fastify's own 414 shape;

@@ -1,4 +1,4 @@
-import { AppError, ERROR_STATUS, type ErrorCode, isAppError } from '../src/domain/errors.ts';
+import { ERROR_STATUS, type ErrorCode, isAppError } from '../src/domain/errors.ts';
 
 export const API_VERSION = 'v1';
 
@@ -57,5 +57,3 @@ export function classify(e: unknown): { status: number; code: ErrorCode; message
   }
   return { status: ERROR_STATUS.INTERNAL_ERROR, code: 'INTERNAL_ERROR', message: 'internal server error', unexpected: true };
 }
-
-export { AppError };

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import { openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createApp } from './server.ts';
 
@@ -15,7 +15,7 @@ async function main() {
     }
     throw e;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pg` });
+  const database = await openConfiguredDatabase(config);
   await migrateToLatest(database.db);
   const service = createApp(config, database);
   const url = await service.start();

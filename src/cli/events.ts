@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createClient } from 'graphql-sse';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/index.ts';
+import { openConfiguredDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createServices } from '../services/index.ts';
 import { CliError, graphql, resolveTarget, restShape } from './client.ts';
@@ -99,7 +99,7 @@ export function eventCommands(program: Command) {
     .description('run only the webhook dispatcher against the database (as many as you like, next to the service)')
     .action(async () => {
       const config = loadConfig();
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pg` });
+      const database = await openConfiguredDatabase(config);
       try {
         await migrateToLatest(database.db);
         const services = createServices({ db: database.db, config, database });

@@ -75,3 +75,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
   };
 }
+
+/** The database the settings name: `DATABASE_URL`, else the embedded one under `DATA_DIR/pg`. */
+export function openConfiguredDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pg` });
+}

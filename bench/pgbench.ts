@@ -22,15 +22,15 @@ function percentile(sorted: number[], p: number): number | null {
 }
 
 /**
- * Debian's pgbench running `bench/pgbench/<script>` with the extended protocol (unnamed
- * statements, like node-postgres), `-j 2`; latencies from its per-transaction log.
+ * Debian's pgbench running `bench/pgbench/<script>` with prepared statements (as zarpay's pool
+ * and the bare server send them), `-j 2`; latencies from its per-transaction log.
  * A failed transaction (e.g. an unexpected error) aborts that client, so it shows as lost tps.
  */
 export async function pgbench(o: PgbenchOptions): Promise<Measurement> {
   const dir = mkdtempSync(join(tmpdir(), 'zarpay-pgbench-'));
   try {
     const args = [
-      '-n', '-M', 'extended', '-c', String(o.clients), '-j', '2', '-T', String(o.durationSec),
+      '-n', '-M', 'prepared', '-c', String(o.clients), '-j', '2', '-T', String(o.durationSec),
       '-f', new URL(`pgbench/${o.script}`, import.meta.url).pathname,
       '-l', `--log-prefix=${join(dir, 'log')}`,
       ...Object.entries(o.vars).flatMap(([k, v]) => ['-D', `${k}=${v}`]),

@@ -49,6 +49,11 @@ const SQL = {
     values ($1, $2, $3, $4, $5, $6, $7) returning "id", "seq", "created_at"`,
 };
 
+type Statement = keyof typeof SQL;
+/** Runs one of the statements above as a named prepared statement, as zarpay's pool does. */
+const run = (client: pg.Pool | pg.PoolClient, name: Statement, values: unknown[]) =>
+  client.query({ name, text: SQL[name], values });
+
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -69,25 +74,25 @@ async function createPayout(merchantId: string, body: any, res: ServerResponse) 
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows: [merchant] } = await client.query(SQL.fee, [merchantId]);
+    const { rows: [merchant] } = await run(client, 'fee', [merchantId]);
     const fee: number = merchant.payout_fee_cents;
     const gross = body.amount_cents + fee;
     const id = randomUUID();
-    const { rows: [balance] } = await client.query(SQL.reserve, [0, gross, 0, 0, 0, merchantId, gross]);
+    const { rows: [balance] } = await run(client, 'reserve', [0, gross, 0, 0, 0, merchantId, gross]);
     if (!balance) {
       await client.query('rollback');
       return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
     }
     const txId = randomUUID();
-    await client.query(SQL.transaction, [txId, merchantId, 'payout_reserve', id, null, null]);
-    await client.query(SQL.entries, [txId, merchantId, 'merchant_available', -gross, txId, merchantId, 'merchant_reserved', gross]);
-    const { rows: [row] } = await client.query(SQL.insertPayout, [
+    await run(client, 'transaction', [txId, merchantId, 'payout_reserve', id, null, null]);
+    await run(client, 'entries', [txId, merchantId, 'merchant_available', -gross, txId, merchantId, 'merchant_reserved', gross]);
+    const { rows: [row] } = await run(client, 'insertPayout', [
       id, merchantId, body.amount_cents, fee, gross, body.currency, 'pending', body.payout_method,
       JSON.stringify(body.payment_details), body.merchant_reference ?? null, body.description ?? null,
       body.metadata === undefined ? null : JSON.stringify(body.metadata), payloadHash(body),
     ]);
     const payout = payoutJson(toPayout(row));
-    await client.query(SQL.event, [randomUUID(), merchantId, 'payout.created', id, null, JSON.stringify(payout), null]);
+    await run(client, 'event', [randomUUID(), merchantId, 'payout.created', id, null, JSON.stringify(payout), null]);
     await client.query('commit');
     send(res, 201, { status: 'success', data: payout });
   } catch (e) {
@@ -104,7 +109,7 @@ async function merchantOf(req: IncomingMessage): Promise<string> {
   if (typeof header !== 'string') return String(req.headers['x-merchant-id'] ?? '');
   const parsed = parseKey(header);
   if (!parsed) return '';
-  const { rows: [row] } = await pool.query(SQL.auth, [parsed.kid]);
+  const { rows: [row] } = await run(pool, 'auth', [parsed.kid]);
   return row && secretMatches(pepper, parsed.secret, row.secret_hash) && row.status === 'active' ? row.id : '';
 }
 
@@ -117,23 +122,23 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (req.method === 'POST' && path === '/api/v1/payouts') return createPayout(merchantId, await readBody(req), res);
   if (req.method !== 'GET') return notFound(res, 'NOT_FOUND');
   if (path === '/api/v1/payouts/balance') {
-    const { rows: [row] } = await pool.query(SQL.balance, [merchantId]);
+    const { rows: [row] } = await run(pool, 'balance', [merchantId]);
     return row ? send(res, 200, { status: 'success', data: balanceJson(toBalance(row)) }) : notFound(res, 'NOT_FOUND');
   }
   if (path === '/api/v1/payouts') {
     const limit = Number(url.searchParams.get('limit') ?? 20);
-    const [list, count] = await Promise.all([pool.query(SQL.list, [merchantId, limit, 0]), pool.query(SQL.count, [merchantId])]);
+    const [list, count] = await Promise.all([run(pool, 'list', [merchantId, limit, 0]), run(pool, 'count', [merchantId])]);
     return send(res, 200, { status: 'success', data: { payouts: list.rows.map((r) => payoutJson(toPayout(r))), total: Number(count.rows[0].n) } });
   }
   if (path.startsWith('/api/v1/payouts/')) {
-    const { rows: [row] } = await pool.query(SQL.payout, [path.slice('/api/v1/payouts/'.length), merchantId]);
+    const { rows: [row] } = await run(pool, 'payout', [path.slice('/api/v1/payouts/'.length), merchantId]);
     return row ? send(res, 200, { status: 'success', data: payoutJson(toPayout(row)) }) : notFound(res, 'PAYOUT_NOT_FOUND');
   }
   if (path.startsWith('/api/v1/payments/')) {
     const id = path.slice('/api/v1/payments/'.length);
-    const { rows: [row] } = await pool.query(SQL.payment, [id]);
+    const { rows: [row] } = await run(pool, 'payment', [id]);
     if (!row || row.merchant_id !== merchantId) return notFound(res, 'PAYMENT_NOT_FOUND');
-    const { rows: [attempt] } = await pool.query(SQL.attempt, [id, 1]);
+    const { rows: [attempt] } = await run(pool, 'attempt', [id, 1]);
     return send(res, 200, { status: 'success', data: paymentStatusJson(toPayment(row, attempt ?? null)) });
   }
   notFound(res, 'NOT_FOUND');

@@ -136,7 +136,7 @@ async function main(): Promise<number> {
       date: new Date().toISOString(),
       settings:
         `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}${connections} HTTP connections, ${durationSec} s per run, ` +
-        `pgbench ${ctx.pgbenchClients} clients -j 2 -M extended, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
+        `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min`,
       lifetimePeakRssMiB,
       idleRssMiB: idleRss,

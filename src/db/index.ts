@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { preparedStatementPool } from './prepared.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -53,7 +54,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // 'error' (process crash). The query itself still fails (→ 503) and the pool discards the
     // broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }), ...log });
     return {
       db,
       kind: 'postgres',

@@ -183,7 +183,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     app,
     services,
     async start() {
-      await services.events.start();
+      await services.notifications.start();
       if (config.runDispatcher) services.dispatcher.start((err) => app.log.warn({ err }, 'webhook dispatcher'));
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;
@@ -194,6 +194,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
       if (!started) {
         await services.dispatcher.stop();
         await services.events.stop();
+        await services.notifications.stop();
         return;
       }
       started = false;
@@ -203,6 +204,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
       await services.payments.stop();
       await services.dispatcher.stop();
       await services.events.stop();
+      await services.notifications.stop();
       for (const socket of streamSockets) socket.destroy();
       // Requests in flight finish; idle keep-alive sockets close at once. Whatever is still open
       // after the grace period (a stuck client) is cut.

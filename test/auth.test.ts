@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksum, generateKey, parseKey } from '../src/domain/api-key.ts';
+import { KeyCache } from '../src/services/key-cache.ts';
+import type { Notifications } from '../src/services/notifications.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
+import { eventually } from './support/receiver.ts';
 
 let t: TestApp;
 let shop: TestMerchant;
@@ -139,5 +142,89 @@ describe('regenerate', () => {
     expect(dump).not.toContain(secretPart);
     expect(dump).not.toContain(shop.key);
     expect(dump).not.toContain(Buffer.from(secretPart).toString('hex'));
+  });
+});
+
+describe('the key cache', () => {
+  it('keeps authenticating from memory: a warm key costs no statement', async () => {
+    const queries: string[] = [];
+    const counted = await startApp({}, { onQuery: (q) => queries.push(q) });
+    try {
+      const m = await createMerchant(counted);
+      expect((await http(counted, 'GET', '/api/v1/payouts/balance', { key: m.key })).status).toBe(200);
+      queries.length = 0;
+      expect((await http(counted, 'GET', '/api/v1/payouts/balance', { key: m.key })).status).toBe(200);
+      expect(queries.filter((q) => /api_keys/.test(q))).toEqual([]);
+      // A wrong secret for a cached kid is still refused: the secret is checked on every request.
+      const wrong = forge('tst', m.kid, 'x'.repeat(43));
+      expect((await http(counted, 'GET', '/api/v1/payouts/balance', { key: wrong })).status).toBe(401);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('hears of a change made outside the service (an operator\'s own SQL) through the database\'s notification', async () => {
+    const m = await createMerchant(t);
+    expect((await balanceWith(m.key)).status).toBe(200);
+    await sql`update api_keys set status = 'revoked', revoked_at = now() where kid = ${m.kid}`.execute(t.database.db);
+    await eventually(async () => (await balanceWith(m.key)).status === 403, 2000);
+  });
+
+  it('sees a merchant\'s new settings at once (viewer reads the cached merchant)', async () => {
+    const m = await createMerchant(t);
+    expect((await gql(t, '{ viewer { payoutFeeCents } }', {}, { key: m.key })).body.data.viewer.payoutFeeCents).toBe(0);
+    await op(t, `mutation { updateMerchant(id: "${m.id}", input: { payoutFeeCents: 250 }) { merchant { id } } }`);
+    expect((await gql(t, '{ viewer { payoutFeeCents } }', {}, { key: m.key })).body.data.viewer.payoutFeeCents).toBe(250);
+  });
+});
+
+describe('KeyCache', () => {
+  /** A stand-in for the listening connection: live or not, and a way to deliver a notification. */
+  function fakeNotifications(live: boolean) {
+    const handlers: ((payload: string) => void)[] = [];
+    const resyncs: (() => void)[] = [];
+    const n = {
+      live,
+      on: (_channel: string, h: (payload: string) => void) => (handlers.push(h), () => {}),
+      onResync: (h: () => void) => (resyncs.push(h), () => {}),
+      notify: (payload: string) => handlers.forEach((h) => h(payload)),
+      resync: () => resyncs.forEach((h) => h()),
+    };
+    return n;
+  }
+  const entry = (value: string) => async () => ({ merchantId: 'm1', value });
+
+  it('reads through while the connection is not live', async () => {
+    const n = fakeNotifications(false);
+    const cache = new KeyCache<string>(n as unknown as Notifications);
+    expect(await cache.get('k1', entry('a'))).toBe('a');
+    expect(await cache.get('k1', entry('b'))).toBe('b');
+  });
+
+  it('serves from memory while live, and forgets a key, a merchant or everything when told', async () => {
+    const n = fakeNotifications(true);
+    const cache = new KeyCache<string>(n as unknown as Notifications);
+    expect(await cache.get('k1', entry('a'))).toBe('a');
+    expect(await cache.get('k1', entry('b'))).toBe('a');
+    n.notify('key:k1');
+    expect(await cache.get('k1', entry('c'))).toBe('c');
+    n.notify('merchant:m1');
+    expect(await cache.get('k1', entry('d'))).toBe('d');
+    n.resync();
+    expect(await cache.get('k1', entry('e'))).toBe('e');
+  });
+
+  it('does not keep a read that an invalidation overtook', async () => {
+    const n = fakeNotifications(true);
+    const cache = new KeyCache<string>(n as unknown as Notifications);
+    let release!: () => void;
+    const slow = cache.get('k1', async () => {
+      await new Promise<void>((r) => (release = r));
+      return { merchantId: 'm1', value: 'stale' };
+    });
+    n.notify('key:k1'); // the key changed while the read was on its way
+    release();
+    expect(await slow).toBe('stale');
+    expect(await cache.get('k1', entry('fresh'))).toBe('fresh');
   });
 });

@@ -115,4 +115,19 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
     sub.dispose();
     client.dispose();
   });
+
+  it('refuses a key revoked on one process on the other one too, though it had the key in memory', async () => {
+    const [a, b] = [running.at(-2)!, running.at(-1)!];
+    const shop = await merchantOn(a, receiver.url);
+    const balanceOn = async (s: ServiceProcess) =>
+      (await fetch(`${s.url}/api/v1/payouts/balance`, { headers: { 'x-api-key': shop.key } })).status;
+    expect(await balanceOn(b)).toBe(200);
+    expect(await balanceOn(b)).toBe(200);
+    const kid = shop.key.split('-')[2];
+    await opOn(a, `mutation { revokeApiKey(kid: "${kid}") { apiKey { status } } }`);
+    expect(await balanceOn(a)).toBe(403);
+    const revokedAt = Date.now();
+    await eventually(async () => (await balanceOn(b)) === 403, 2000);
+    expect(Date.now() - revokedAt).toBeLessThan(2000);
+  });
 });

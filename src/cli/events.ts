@@ -103,12 +103,13 @@ export function eventCommands(program: Command) {
       try {
         await migrateToLatest(database.db);
         const services = createServices({ db: database.db, config, database });
-        await services.events.start();
+        await services.notifications.start();
         services.dispatcher.start((e) => process.stderr.write(JSON.stringify({ level: 'warn', msg: 'webhook dispatcher', error: String((e as Error)?.message ?? e) }) + '\n'));
         process.stderr.write(JSON.stringify({ level: 'info', msg: 'dispatcher running', database: database.kind, lease_ms: services.dispatcher.leaseMs }) + '\n');
         await wait();
         await services.dispatcher.stop();
         await services.events.stop();
+        await services.notifications.stop();
       } finally {
         await database.close();
       }

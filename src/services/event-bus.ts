@@ -1,17 +1,7 @@
-import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { Db } from '../db/index.ts';
 import type { EventRow } from '../db/types.ts';
+import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
 import type { EventType, OutboxEvent } from './outbox.ts';
-
-/** The channel the `events_notify` trigger publishes committed event ids on. */
-export const EVENTS_CHANNEL = 'zarpay_events';
-
-/** Tells this process about committed events: PostgreSQL LISTEN, or the embedded database's. */
-export interface NotificationSource {
-  start(onEventId: (id: string) => void, onReconnect: () => void): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export interface EventFilter {
   merchantId?: string;
@@ -49,26 +39,18 @@ export class EventBus {
   private readonly streams = new Set<EventStream>();
   private readonly recent = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
-  private started = false;
 
   constructor(
     private readonly db: Db,
-    private readonly source: NotificationSource | undefined,
-  ) {}
-
-  async start() {
-    if (this.started || !this.source) return;
-    this.started = true;
-    await this.source.start(
-      (id) => this.enqueue(() => this.publishById(id)),
-      () => this.enqueue(() => this.catchUp()),
-    );
+    notifications: Notifications,
+  ) {
+    notifications.on(EVENTS_CHANNEL, (id) => this.enqueue(() => this.publishById(id)));
+    notifications.onResync(() => this.enqueue(() => this.catchUp()));
   }
 
+  /** Ends every open stream and lets the event being published finish. */
   async stop() {
     for (const s of this.streams) s.end();
-    if (this.started) await this.source?.stop();
-    this.started = false;
     await this.chain;
   }
 
@@ -169,68 +151,4 @@ class EventStream implements AsyncIterableIterator<OutboxEvent> {
   [Symbol.asyncIterator]() {
     return this;
   }
-}
-
-/** A dedicated LISTEN connection (never a pooled one), re-established with backoff when lost. */
-export function postgresNotifications(connectionString: string): NotificationSource {
-  let client: pg.Client | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    async start(onEventId, onReconnect) {
-      let backoff = 250;
-      const connect = async (isReconnect: boolean) => {
-        if (stopped) return;
-        const c = new pg.Client({ connectionString });
-        const retry = () => {
-          c.removeAllListeners();
-          c.on('error', () => {});
-          void c.end().catch(() => {});
-          if (client === c) client = undefined;
-          if (stopped) return;
-          timer = setTimeout(() => void connect(true), backoff);
-          backoff = Math.min(backoff * 2, 10_000);
-        };
-        c.on('error', retry);
-        c.on('end', () => !stopped && client === c && retry());
-        c.on('notification', (n) => n.channel === EVENTS_CHANNEL && n.payload && onEventId(n.payload));
-        try {
-          await c.connect();
-          await c.query(`LISTEN ${EVENTS_CHANNEL}`);
-          client = c;
-          backoff = 250;
-          if (isReconnect) onReconnect();
-        } catch (e) {
-          if (!isReconnect) throw e;
-          retry();
-        }
-      };
-      await connect(false);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      if (c) {
-        c.removeAllListeners();
-        c.on('error', () => {});
-        await c.end().catch(() => {});
-      }
-    },
-  };
-}
-
-/** The embedded database delivers NOTIFY to its own process, also on commit only. */
-export function embeddedNotifications(pglite: PGlite): NotificationSource {
-  let unlisten: (() => Promise<void>) | undefined;
-  return {
-    async start(onEventId) {
-      unlisten = await pglite.listen(EVENTS_CHANNEL, (payload) => payload && onEventId(payload));
-    },
-    async stop() {
-      if (!pglite.closed) await unlisten?.();
-      unlisten = undefined;
-    },
-  };
 }

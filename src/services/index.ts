@@ -8,7 +8,8 @@ import { PayoutService } from './payouts.ts';
 import { StatsService } from './stats.ts';
 import { RateLimitService } from './rate-limits.ts';
 import { Dispatcher } from './dispatcher.ts';
-import { EventBus, embeddedNotifications, postgresNotifications } from './event-bus.ts';
+import { EventBus } from './event-bus.ts';
+import { embeddedNotifications, Notifications, postgresNotifications } from './notifications.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
 import { WebhookSecretService } from './webhook-secrets.ts';
 
@@ -25,16 +26,19 @@ export interface Services {
   eventHistory: EventHistoryService;
   webhookSecrets: WebhookSecretService;
   webhookDeliveries: WebhookDeliveryService;
-  /** Committed events, live (subscriptions, the dispatcher's wake-up); started by the app. */
+  /** This process's view of commits made anywhere (LISTEN/NOTIFY); started by the app. */
+  notifications: Notifications;
+  /** Committed events, live (subscriptions, the dispatcher's wake-up). */
   events: EventBus;
   /** Webhook delivery; started by the app when RUN_DISPATCHER is not false. */
   dispatcher: Dispatcher;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const keys = new KeyService(deps);
+  const notifications = new Notifications(notificationSource(deps));
+  const keys = new KeyService(deps, notifications);
   const webhookSecrets = new WebhookSecretService(deps);
-  const events = new EventBus(deps.db, notificationSource(deps));
+  const events = new EventBus(deps.db, notifications);
   return {
     keys,
     merchants: new MerchantService(deps, keys),
@@ -46,6 +50,7 @@ export function createServices(deps: ServiceDeps): Services {
     eventHistory: new EventHistoryService(deps),
     webhookSecrets,
     webhookDeliveries: new WebhookDeliveryService(deps),
+    notifications,
     events,
     dispatcher: new Dispatcher(deps, webhookSecrets, events),
   };

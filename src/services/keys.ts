@@ -6,7 +6,9 @@ import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '.
 import { AppError } from '../domain/errors.ts';
 import type { ApiKeyRecord, Merchant } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
+import { KeyCache } from './key-cache.ts';
 import { isUuid, toMerchant } from './merchants.ts';
+import type { Notifications } from './notifications.ts';
 
 export interface Principal {
   merchant: Merchant;
@@ -29,15 +31,22 @@ export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date(
   };
 }
 
+type AuthRow = NonNullable<Awaited<ReturnType<KeyService['findByKid']>>>;
+
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
 
 /** Secret API keys (CONTRACT §3): issue, authenticate, regenerate, revoke, expire. */
 export class KeyService {
   private readonly pepper: Buffer;
+  private readonly cache: KeyCache<AuthRow>;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    notifications: Notifications,
+  ) {
     // A key derived for this one purpose, so the stored hashes are useless without SERVICE_SECRET.
     this.pepper = createHmac('sha256', deps.config.serviceSecret).update('zarpay api-key pepper v1').digest();
+    this.cache = new KeyCache(notifications);
   }
 
   async issueIn(db: DbOrTx, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
@@ -73,24 +82,10 @@ export class KeyService {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
-    const row = await this.deps.db
-      .selectFrom('api_keys as k')
-      .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
-      .selectAll('m')
-      .select([
-        'k.id as key_id',
-        'k.kid',
-        'k.env',
-        'k.type',
-        'k.status',
-        'k.secret_hash',
-        'k.checksum',
-        'k.created_at as key_created_at',
-        'k.revoked_at',
-        'k.expires_at',
-      ])
-      .where('k.kid', '=', parsed.kid)
-      .executeTakeFirst();
+    const row = await this.cache.get(parsed.kid, async () => {
+      const found = await this.findByKid(parsed.kid);
+      return found && { merchantId: found.id, value: found };
+    });
     // Hash even when the kid is unknown, so timing does not tell unknown kids from wrong secrets.
     const matches = secretMatches(this.pepper, parsed.secret, row?.secret_hash ?? Buffer.alloc(32));
     if (!row || !matches) throw unauthorized();
@@ -111,12 +106,34 @@ export class KeyService {
     return { merchant: toMerchant(row), key };
   }
 
+  /** The key of `kid` with its merchant, as authentication needs them. */
+  private findByKid(kid: string) {
+    return this.deps.db
+      .selectFrom('api_keys as k')
+      .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
+      .selectAll('m')
+      .select([
+        'k.id as key_id',
+        'k.kid',
+        'k.env',
+        'k.type',
+        'k.status',
+        'k.secret_hash',
+        'k.checksum',
+        'k.created_at as key_created_at',
+        'k.revoked_at',
+        'k.expires_at',
+      ])
+      .where('k.kid', '=', kid)
+      .executeTakeFirst();
+  }
+
   /**
    * Issues a new key and revokes the calling one in one transaction: the new key works at once
    * and the old one is refused (403) from the moment this commits.
    */
   async regenerate(callingKeyId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
-    return this.deps.db.transaction().execute(async (tx) => {
+    const { issued, revokedKid } = await this.deps.db.transaction().execute(async (tx) => {
       const current = await this.lockKey(tx, callingKeyId);
       if (current.status !== 'active') throw new AppError('FORBIDDEN', 'API key is no longer active');
       const issued = await this.issueIn(tx, current.merchant_id);
@@ -125,8 +142,15 @@ export class KeyService {
         .set({ status: 'revoked', revoked_at: sql`now()` })
         .where('id', '=', callingKeyId)
         .execute();
-      return issued;
+      return { issued, revokedKid: current.kid };
     });
+    this.cache.forgetKey(revokedKid);
+    return issued;
+  }
+
+  /** After a change to the merchant's row: what this process remembers of it goes at once. */
+  forgetMerchant(merchantId: string) {
+    this.cache.forgetMerchant(merchantId);
   }
 
   async revoke(kid: string): Promise<ApiKeyRecord> {
@@ -166,6 +190,7 @@ export class KeyService {
       .where('kid', '=', kid)
       .returning(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
       .executeTakeFirst();
+    this.cache.forgetKey(kid);
     if (!row) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
     return toKeyRecord(row);
   }

@@ -90,6 +90,7 @@ export class MerchantService {
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', 'merchant not found');
+    this.keys.forgetMerchant(id);
     return toMerchant(row);
   }
 

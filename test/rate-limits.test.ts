@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { RateLimitService } from '../src/services/rate-limits.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 
 let t: TestApp;
@@ -152,6 +152,48 @@ describe('the limiter service', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+});
+
+describe.skipIf(!usingPostgres)('leases from the shared PostgreSQL store (needs PostgreSQL: set DATABASE_URL)', () => {
+  const services = (limit: number, n: number) => {
+    const config = loadConfig({ SERVICE_ENV: 'tst', RATE_LIMITS: `balance=${limit}`, DATA_DIR: t.config.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: t.config.databaseUrl! });
+    return Array.from({ length: n }, () => new RateLimitService({ db: t.database.db, config }));
+  };
+
+  it('is exact on one instance and asks the store a few times per window, not once per request', async () => {
+    const [svc] = services(1000, 1);
+    const store = (svc as unknown as { limiters: Map<string, { consume: (...a: unknown[]) => unknown }> }).limiters.get('balance')!;
+    const spy = vi.spyOn(store, 'consume');
+    try {
+      const merchant = crypto.randomUUID();
+      const ds = [];
+      for (let i = 0; i < 1002; i++) ds.push(await svc!.consume(merchant, 'balance'));
+      expect(ds.filter((d) => d?.allowed)).toHaveLength(1000);
+      expect(ds.slice(0, 3).map((d) => d?.remaining)).toEqual([999, 998, 997]);
+      expect(ds.slice(998).map((d) => [d?.allowed, d?.remaining])).toEqual([[true, 1], [true, 0], [false, 0], [false, 0]]);
+      expect(spy.mock.calls.length).toBeLessThan(40);
+    } finally {
+      await svc!.close();
+    }
+  });
+
+  it('never lets instances together go over the budget, under concurrent load', async () => {
+    const instances = services(200, 3);
+    try {
+      const merchant = crypto.randomUUID();
+      const ds = await Promise.all(Array.from({ length: 600 }, (_, i) => instances[i % 3]!.consume(merchant, 'balance')));
+      const allowed = ds.filter((d) => d?.allowed).length;
+      expect(allowed).toBeLessThanOrEqual(200);
+      // Points leased by one instance and unspent when the others ran dry are lost for the window.
+      expect(allowed).toBeGreaterThanOrEqual(180);
+      const refused = ds.find((d) => !d?.allowed)!;
+      expect(refused.resetSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.resetSeconds).toBeLessThanOrEqual(60);
+    } finally {
+      for (const svc of instances) await svc.close();
     }
   });
 });

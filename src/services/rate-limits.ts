@@ -31,12 +31,42 @@ const PG_TABLE = 'rate_limit_counters';
 const STORE_ERROR_LOG_INTERVAL_MS = 30_000;
 
 /**
+ * What one instance holds of a merchant's budget for one operation in the current window: the
+ * points it took from the shared store and how many of them it has spent.
+ */
+interface Lease {
+  /** When the store's window ends (ms since the epoch). */
+  resetAt: number;
+  granted: number;
+  used: number;
+  /** The store's count after this instance's last lease: every instance's points, ours included. */
+  storeConsumed: number;
+  /** The store had no points left to give: refuse once `granted` is spent, until `resetAt`. */
+  exhausted: boolean;
+  /** A lease on its way; concurrent requests wait for it instead of asking again. */
+  pending?: Promise<void> | undefined;
+}
+
+/** A lease asks for this share of what the store still has, so one instance cannot hoard it all. */
+const LEASE_SHARE = 4;
+const SWEEP_EVERY_MS = 60_000;
+
+/**
  * Per-merchant, per-operation, per-minute budgets (spec "Limits", CONTRACT §1 `RATE_LIMITS`),
  * counted by rate-limiter-flexible in a fixed 60-second window.
  *
  * Store: `REDIS_URL` → Redis (shared by every instance, no database writes); else `DATABASE_URL`
- * → a PostgreSQL table (shared, one upsert per counted request, none once a merchant is over
- * its budget thanks to the in-memory block); else (embedded) → process memory.
+ * → a PostgreSQL table (shared); else (embedded) → process memory, one exact count per request.
+ *
+ * A shared store is not asked on every request. An instance leases points from it, a quarter of
+ * what the store has left at a time (at least one), in one atomic increment, and spends them
+ * from memory; only when they run out does it go back for more. The store's count is therefore
+ * never below what the instances have spent, so no merchant ever gets more than its budget,
+ * whatever the number of instances. With one instance the counts are exact (it leases
+ * everything there is); with several, points leased by one instance and not spent when the
+ * budget runs out elsewhere are lost for that window, so a merchant may be refused a few
+ * requests early, never late. A budget of N costs about 4·ln(N) store round trips per window
+ * instead of N.
  *
  * A failing store (Redis or PostgreSQL down) never fails the request: the decision falls back
  * to an in-memory counter of this instance, with a warning logged at most every 30 s. Limits
@@ -46,6 +76,9 @@ export class RateLimitService {
   readonly store: RateLimitStore;
   private readonly limiters = new Map<RateLimitedOperation, RateLimiterAbstract>();
   private readonly fallbacks = new Map<RateLimitedOperation, RateLimiterMemory>();
+  /** By `${operation}:${merchantId}`, for a shared store only. */
+  private readonly leases = new Map<string, Lease>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly redis: Redis | undefined;
   private readonly pool: pg.Pool | undefined;
   private tableReady: Promise<void> | undefined;
@@ -86,15 +119,16 @@ export class RateLimitService {
       this.fallbacks.set(operation, new RateLimiterMemory(common));
       this.limiters.set(operation, this.limiterFor(common));
     }
+    if (this.store !== 'memory') {
+      this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+      this.sweeper.unref();
+    }
   }
 
   private limiterFor(common: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
-    // Once a merchant has used its budget, refuse from memory until the window ends: no
-    // round trip to the store for a client that keeps hammering.
-    const block = { inMemoryBlockOnConsumed: common.points };
-    if (this.redis) return new RateLimiterRedis({ ...common, ...block, storeClient: this.redis, rejectIfRedisNotReady: true });
+    if (this.redis) return new RateLimiterRedis({ ...common, storeClient: this.redis, rejectIfRedisNotReady: true });
     if (this.pool) {
-      return new RateLimiterPostgres({ ...common, ...block, storeClient: this.pool, storeType: 'pool', tableName: PG_TABLE, tableCreated: true });
+      return new RateLimiterPostgres({ ...common, storeClient: this.pool, storeType: 'pool', tableName: PG_TABLE, tableCreated: true });
     }
     return new RateLimiterMemory(common);
   }
@@ -113,7 +147,7 @@ export class RateLimitService {
     const limit = this.limitOf(operation);
     if (!limiter || limit === undefined) return null;
     try {
-      await this.storeReady();
+      if (this.store !== 'memory') return await this.spend(limiter, `${operation}:${merchantId}`, merchantId, limit);
       return decision(limit, true, await limiter.consume(merchantId));
     } catch (e) {
       if (e instanceof RateLimiterRes) return decision(limit, false, e);
@@ -127,7 +161,60 @@ export class RateLimitService {
     }
   }
 
+  /** One point from this instance's lease, leasing more from the shared store when it is spent. */
+  private async spend(store: RateLimiterAbstract, id: string, merchantId: string, limit: number): Promise<RateLimitDecision> {
+    for (;;) {
+      const now = Date.now();
+      let lease = this.leases.get(id);
+      if (!lease || now >= lease.resetAt) {
+        // No window yet: the first lease sets it.
+        lease = { resetAt: Number.POSITIVE_INFINITY, granted: 0, used: 0, storeConsumed: 0, exhausted: false };
+        this.leases.set(id, lease);
+      }
+      const resetSeconds = Math.max(1, Math.ceil((lease.resetAt - now) / 1000));
+      if (lease.used < lease.granted) {
+        lease.used++;
+        const remaining = limit - lease.storeConsumed + (lease.granted - lease.used);
+        return { allowed: true, limit, remaining: Math.max(0, remaining), resetSeconds };
+      }
+      if (lease.exhausted) return { allowed: false, limit, remaining: 0, resetSeconds };
+      const current = lease;
+      current.pending ??= this.extend(store, current, merchantId, limit).finally(() => (current.pending = undefined));
+      await current.pending;
+    }
+  }
+
+  /**
+   * Takes more points for `lease` from the store in one atomic increment. The store counts the
+   * whole request even when it overshoots the budget; only the part below the budget is granted.
+   */
+  private async extend(store: RateLimiterAbstract, lease: Lease, merchantId: string, limit: number) {
+    await this.storeReady();
+    const want = Math.max(1, Math.ceil((limit - lease.storeConsumed) / LEASE_SHARE));
+    let res: RateLimiterRes;
+    try {
+      res = await store.consume(merchantId, want);
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      res = e;
+    }
+    const before = res.consumedPoints - want;
+    lease.granted += Math.min(want, Math.max(0, limit - before));
+    lease.storeConsumed = Math.min(limit, res.consumedPoints);
+    lease.exhausted = res.consumedPoints >= limit;
+    lease.resetAt = Date.now() + res.msBeforeNext;
+  }
+
+  /** Forgets leases whose window has ended (or that never got one: the store was failing). */
+  private sweep() {
+    const now = Date.now();
+    for (const [id, lease] of this.leases) {
+      if ((now >= lease.resetAt || lease.granted === 0) && !lease.pending) this.leases.delete(id);
+    }
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     this.redis?.disconnect();
     await this.pool?.end();
   }

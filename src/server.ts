@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { restApi } from '../rest/index.ts';
 import { docsRoutes } from '../rest/openapi/routes.ts';
 import { classify, failure, success } from '../rest/envelope.ts';
@@ -56,7 +57,10 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: config.logLevel,
-      ...(options.logStream && { stream: options.logStream }),
+      // Stdout written asynchronously: a line goes out at once when the stream is idle, and under
+      // load the lines that queue meanwhile go out together, instead of one blocking write(2) per
+      // request (a third of a request's cost on the bench machine). pino flushes on exit.
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
       // Requests are logged without headers or bodies; these paths keep credentials and bank
       // details out even if something logs an object that carries them.
       redact: {

@@ -16,24 +16,27 @@ import { payloadHash } from '../src/domain/canonical.ts';
 import { paymentStatusJson } from '../src/domain/payment.ts';
 import { balanceJson, payoutJson } from '../src/domain/wire.ts';
 import { toBalance } from '../src/services/ledger.ts';
-import { toPayment } from '../src/services/payments.ts';
-import { toPayout } from '../src/services/payouts.ts';
+import { PAYMENT_COLUMNS, toPayment } from '../src/services/payments.ts';
+import { PAYOUT_COLUMNS, toPayout } from '../src/services/payouts.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
 
 const pepper = createHmac('sha256', process.env.SERVICE_SECRET ?? '').update('zarpay api-key pepper v1').digest();
 
+const PAYOUT = PAYOUT_COLUMNS.map((c) => `"${c}"`).join(', ');
+
 const SQL = {
   auth: `select "m".*, "k"."id" as "key_id", "k"."kid", "k"."env", "k"."type", "k"."status", "k"."secret_hash", "k"."checksum",
     "k"."created_at" as "key_created_at", "k"."revoked_at", "k"."expires_at" from "api_keys" as "k"
     inner join "merchants" as "m" on "m"."id" = "k"."merchant_id" where "k"."kid" = $1`,
-  payout: 'select * from "payouts" where "id" = $1 and "merchant_id" = $2',
-  payment: 'select * from "payments" where "id" = $1',
-  attempt:
-    'select "status", "provider", "provider_ref", "created_at" from "payment_attempts" where "payment_id" = $1 order by "seq" desc limit $2',
+  payout: `select ${PAYOUT} from "payouts" where "id" = $1 and "merchant_id" = $2`,
+  payment: `select ${PAYMENT_COLUMNS.map((c) => `"p"."${c}"`).join(', ')}, "a"."status" as "attempt_status", "a"."provider" as "attempt_provider",
+    "a"."provider_ref" as "attempt_provider_ref", "a"."created_at" as "attempt_created_at" from "payments" as "p"
+    left join lateral (select "status", "provider", "provider_ref", "created_at" from "payment_attempts" where "payment_id" = "p"."id"
+    order by "seq" desc limit $1) as "a" on true where "p"."id" = $2`,
   balance: 'select * from "balances" where "merchant_id" = $1',
-  list: 'select * from "payouts" where "merchant_id" = $1 order by "seq" desc limit $2 offset $3',
-  count: 'select count(*) as "n" from "payouts" where "merchant_id" = $1',
+  list: `select "t"."total", ${PAYOUT_COLUMNS.map((c) => `"p"."${c}"`).join(', ')} from (select count(*) as "total" from "payouts" where "merchant_id" = $1) as "t"
+    left join lateral (select ${PAYOUT} from "payouts" where "merchant_id" = $2 order by "seq" desc limit $3 offset $4) as "p" on true`,
   fee: 'select "payout_fee_cents" from "merchants" where "id" = $1',
   reserve: `update "balances" set "balance_cents" = balance_cents + $1, "reserved_cents" = reserved_cents + $2,
     "gross_cents" = gross_cents + $3, "fees_cents" = fees_cents + $4, "withdrawals_cents" = withdrawals_cents + $5,
@@ -127,8 +130,9 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   if (path === '/api/v1/payouts') {
     const limit = Number(url.searchParams.get('limit') ?? 20);
-    const [list, count] = await Promise.all([run(pool, 'list', [merchantId, limit, 0]), run(pool, 'count', [merchantId])]);
-    return send(res, 200, { status: 'success', data: { payouts: list.rows.map((r) => payoutJson(toPayout(r))), total: Number(count.rows[0].n) } });
+    const { rows } = await run(pool, 'list', [merchantId, merchantId, limit, 0]);
+    const payouts = rows.filter((r) => r.id !== null).map((r) => payoutJson(toPayout(r)));
+    return send(res, 200, { status: 'success', data: { payouts, total: Number(rows[0].total) } });
   }
   if (path.startsWith('/api/v1/payouts/')) {
     const { rows: [row] } = await run(pool, 'payout', [path.slice('/api/v1/payouts/'.length), merchantId]);
@@ -136,10 +140,11 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   if (path.startsWith('/api/v1/payments/')) {
     const id = path.slice('/api/v1/payments/'.length);
-    const { rows: [row] } = await run(pool, 'payment', [id]);
+    const { rows: [row] } = await run(pool, 'payment', [1, id]);
     if (!row || row.merchant_id !== merchantId) return notFound(res, 'PAYMENT_NOT_FOUND');
-    const { rows: [attempt] } = await run(pool, 'attempt', [id, 1]);
-    return send(res, 200, { status: 'success', data: paymentStatusJson(toPayment(row, attempt ?? null)) });
+    const attempt = row.attempt_status === null ? null
+      : { status: row.attempt_status, provider: row.attempt_provider, provider_ref: row.attempt_provider_ref, created_at: row.attempt_created_at };
+    return send(res, 200, { status: 'success', data: paymentStatusJson(toPayment(row, attempt)) });
   }
   notFound(res, 'NOT_FOUND');
 }

@@ -1,4 +1,3 @@
--- GET /api/v1/payments/{id}: the payment, then its latest attempt (two round trips, as in zarpay).
+-- GET /api/v1/payments/{id}: the payment and its latest attempt in one statement, as in zarpay.
 \set n random(1, :payments)
-select * from "payments" where "id" = (select id from bench_payments where n = :n);
-select "status", "provider", "provider_ref", "created_at" from "payment_attempts" where "payment_id" = (select id from bench_payments where n = :n) order by "seq" desc limit 1;
+select "p"."id", "p"."merchant_id", "p"."merchant_order_id", "p"."intent_type", "p"."amount_cents", "p"."currency", "p"."fee_cents", "p"."net_amount_cents", "p"."status", "p"."include_qr", "p"."success_url", "p"."cancel_url", "p"."failure_url", "p"."webhook_url", "p"."created_at", "p"."updated_at", "p"."completed_at", "a"."status" as "attempt_status", "a"."provider" as "attempt_provider", "a"."provider_ref" as "attempt_provider_ref", "a"."created_at" as "attempt_created_at" from "payments" as "p" left join lateral (select "status", "provider", "provider_ref", "created_at" from "payment_attempts" where "payment_id" = "p"."id" order by "seq" desc limit 1) as "a" on true where "p"."id" = (select id from bench_payments where n = :n);

@@ -1,4 +1,3 @@
--- GET /api/v1/payouts?limit=50: the page and the total (zarpay sends both at once on two connections).
+-- GET /api/v1/payouts?limit=50: the page and the total in one statement, as in zarpay.
 \set n random(1, :merchants)
-select * from "payouts" where "merchant_id" = (select id from bench_merchants where n = :n) order by "seq" desc limit 50 offset 0;
-select count(*) as "n" from "payouts" where "merchant_id" = (select id from bench_merchants where n = :n);
+select "t"."total", "p"."id", "p"."merchant_id", "p"."amount_cents", "p"."fee_cents", "p"."gross_amount_cents", "p"."currency", "p"."status", "p"."payout_method", "p"."merchant_reference", "p"."description", "p"."metadata", "p"."external_transfer_id", "p"."failure_reason", "p"."rejection_reason", "p"."created_at", "p"."updated_at", "p"."completed_at" from (select count(*) as "total" from "payouts" where "merchant_id" = (select id from bench_merchants where n = :n)) as "t" left join lateral (select "id", "merchant_id", "amount_cents", "fee_cents", "gross_amount_cents", "currency", "status", "payout_method", "merchant_reference", "description", "metadata", "external_transfer_id", "failure_reason", "rejection_reason", "created_at", "updated_at", "completed_at" from "payouts" where "merchant_id" = (select id from bench_merchants where n = :n) order by "seq" desc limit 50 offset 0) as "p" on true;

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { compiledQuery } from '../db/compiled.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
 import type { ApiKeyRow } from '../db/types.ts';
 import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
@@ -31,14 +32,56 @@ export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date(
   };
 }
 
-type AuthRow = NonNullable<Awaited<ReturnType<KeyService['findByKid']>>>;
+const keyWithMerchant = compiledQuery((db, a: { kid: string }) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
+    .selectAll('m')
+    .select([
+      'k.id as key_id',
+      'k.kid',
+      'k.env',
+      'k.type',
+      'k.status',
+      'k.secret_hash',
+      'k.checksum',
+      'k.created_at as key_created_at',
+      'k.revoked_at',
+      'k.expires_at',
+    ])
+    .where('k.kid', '=', a.kid),
+);
+type AuthRow = NonNullable<Awaited<ReturnType<typeof keyWithMerchant>>[number]>;
+
+/** What authentication keeps of a key: its keyed hash, and the principal it stands for. */
+interface KnownKey {
+  secretHash: Buffer;
+  /** Shared by every request with this key while it is cached: never changed. */
+  principal: Principal;
+}
+
+function toKnownKey(row: AuthRow): KnownKey {
+  const key = toKeyRecord({
+    id: row.key_id,
+    merchant_id: row.id,
+    kid: row.kid,
+    env: row.env,
+    type: row.type,
+    status: row.status,
+    checksum: row.checksum,
+    created_at: row.key_created_at,
+    revoked_at: row.revoked_at,
+    expires_at: row.expires_at,
+  });
+  return { secretHash: row.secret_hash, principal: Object.freeze({ merchant: Object.freeze(toMerchant(row)), key: Object.freeze(key) }) };
+}
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
 
 /** Secret API keys (CONTRACT §3): issue, authenticate, regenerate, revoke, expire. */
 export class KeyService {
   private readonly pepper: Buffer;
-  private readonly cache: KeyCache<AuthRow>;
+  private readonly cache: KeyCache<KnownKey>;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -82,50 +125,25 @@ export class KeyService {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
-    const row = await this.cache.get(parsed.kid, async () => {
-      const found = await this.findByKid(parsed.kid);
-      return found && { merchantId: found.id, value: found };
+    const known = await this.cache.get(parsed.kid, async () => {
+      const row = await this.findByKid(parsed.kid);
+      return row && { merchantId: row.id, value: toKnownKey(row) };
     });
     // Hash even when the kid is unknown, so timing does not tell unknown kids from wrong secrets.
-    const matches = secretMatches(this.pepper, parsed.secret, row?.secret_hash ?? Buffer.alloc(32));
-    if (!row || !matches) throw unauthorized();
-    const key = toKeyRecord({
-      id: row.key_id,
-      merchant_id: row.id,
-      kid: row.kid,
-      env: row.env,
-      type: row.type,
-      status: row.status,
-      checksum: row.checksum,
-      created_at: row.key_created_at,
-      revoked_at: row.revoked_at,
-      expires_at: row.expires_at,
-    });
+    const matches = secretMatches(this.pepper, parsed.secret, known?.secretHash ?? Buffer.alloc(32));
+    if (!known || !matches) throw unauthorized();
+    const { key } = known.principal;
     if (key.status === 'revoked') throw new AppError('FORBIDDEN', 'API key has been revoked');
-    if (key.status === 'expired') throw new AppError('FORBIDDEN', 'API key has expired');
-    return { merchant: toMerchant(row), key };
+    if (key.status === 'expired' || (key.expiresAt !== null && key.expiresAt <= new Date())) {
+      throw new AppError('FORBIDDEN', 'API key has expired');
+    }
+    return known.principal;
   }
 
   /** The key of `kid` with its merchant, as authentication needs them. */
-  private findByKid(kid: string) {
-    return this.deps.db
-      .selectFrom('api_keys as k')
-      .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
-      .selectAll('m')
-      .select([
-        'k.id as key_id',
-        'k.kid',
-        'k.env',
-        'k.type',
-        'k.status',
-        'k.secret_hash',
-        'k.checksum',
-        'k.created_at as key_created_at',
-        'k.revoked_at',
-        'k.expires_at',
-      ])
-      .where('k.kid', '=', kid)
-      .executeTakeFirst();
+  private async findByKid(kid: string) {
+    const [row] = await keyWithMerchant(this.deps.db, { kid });
+    return row;
   }
 
   /**

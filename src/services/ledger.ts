@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { compiledQuery } from '../db/compiled.ts';
 import type { Db, Tx } from '../db/index.ts';
 import type { BalanceRow, LedgerAccount } from '../db/types.ts';
 import { AppError } from '../domain/errors.ts';
@@ -121,8 +122,10 @@ export async function post(tx: Tx, posting: Posting): Promise<Balance> {
   return toBalance(row);
 }
 
+const balanceOf = compiledQuery((db, a: { merchantId: string }) => db.selectFrom('balances').selectAll().where('merchant_id', '=', a.merchantId));
+
 export async function getBalance(db: Db | Tx, merchantId: string): Promise<Balance> {
-  const row = await db.selectFrom('balances').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  const [row] = await balanceOf(db, { merchantId });
   if (!row) throw new AppError('NOT_FOUND', 'merchant not found');
   return toBalance(row);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { compiledQuery } from '../db/compiled.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
 import type { PaymentAttemptRow, PaymentRow } from '../db/types.ts';
 import { payloadHash } from '../domain/canonical.ts';
@@ -20,7 +21,30 @@ import { SandboxProvider } from './providers/sandbox.ts';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-export function toPayment(row: PaymentRow, attempt?: Pick<PaymentAttemptRow, 'status' | 'provider' | 'provider_ref' | 'created_at'> | null): Payment {
+/** The columns of a payment that services hand out (not the customer's contact or the hash). */
+export const PAYMENT_COLUMNS = [
+  'id',
+  'merchant_id',
+  'merchant_order_id',
+  'intent_type',
+  'amount_cents',
+  'currency',
+  'fee_cents',
+  'net_amount_cents',
+  'status',
+  'include_qr',
+  'success_url',
+  'cancel_url',
+  'failure_url',
+  'webhook_url',
+  'created_at',
+  'updated_at',
+  'completed_at',
+] as const;
+
+type PaymentColumns = Pick<PaymentRow, (typeof PAYMENT_COLUMNS)[number]>;
+
+export function toPayment(row: PaymentColumns, attempt?: Pick<PaymentAttemptRow, 'status' | 'provider' | 'provider_ref' | 'created_at'> | null): Payment {
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -179,7 +203,7 @@ export class PaymentService {
       })
       // A concurrent insert of the same order id makes this wait for it, then do nothing.
       .onConflict((oc) => oc.columns(['merchant_id', 'merchant_order_id']).doNothing())
-      .returningAll()
+      .returning(PAYMENT_COLUMNS)
       .executeTakeFirst();
     if (row) return toPayment(row, null);
     const existing = await tx
@@ -218,7 +242,7 @@ export class PaymentService {
 
   /** Keyset page (creation sequence), newest first unless `inverted`: for GraphQL connections. */
   async page(filter: PaymentFilter, args: PaymentPageArgs): Promise<{ payment: Payment; seq: number }[]> {
-    let q = this.filtered(filter).selectAll();
+    let q = this.filtered(filter).select([...PAYMENT_COLUMNS, 'seq']);
     if (args.after !== undefined) q = q.where('seq', '<', args.after);
     if (args.before !== undefined) q = q.where('seq', '>', args.before);
     const rows = await q.orderBy('seq', args.inverted ? 'asc' : 'desc').limit(args.limit).execute();
@@ -249,15 +273,37 @@ export class PaymentService {
 
   /** A payment with its latest attempt. */
   async load(db: DbOrTx, id: string): Promise<Payment> {
-    const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await paymentWithLatestAttempt(db, { id });
     if (!row) throw paymentNotFound();
-    const attempt = await db
-      .selectFrom('payment_attempts')
-      .select(['status', 'provider', 'provider_ref', 'created_at'])
-      .where('payment_id', '=', id)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return toPayment(row, attempt ?? null);
+    const attempt =
+      row.attempt_status === null
+        ? null
+        : {
+            status: row.attempt_status as PaymentAttemptRow['status'],
+            provider: row.attempt_provider!,
+            provider_ref: row.attempt_provider_ref as string | null,
+            created_at: row.attempt_created_at!,
+          };
+    return toPayment(row, attempt);
   }
 }
+
+/** A payment and its latest attempt (if any) in one statement, compiled once. */
+const paymentWithLatestAttempt = compiledQuery((db, a: { id: string }) =>
+  db
+    .selectFrom('payments as p')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('payment_attempts')
+          .select(['status', 'provider', 'provider_ref', 'created_at'])
+          .whereRef('payment_id', '=', 'p.id')
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .as('a'),
+      (join) => join.onTrue(),
+    )
+    .select(PAYMENT_COLUMNS.map((c) => `p.${c}` as const))
+    .select(['a.status as attempt_status', 'a.provider as attempt_provider', 'a.provider_ref as attempt_provider_ref', 'a.created_at as attempt_created_at'])
+    .where('p.id', '=', a.id),
+);

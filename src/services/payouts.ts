@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import type { DbOrTx, Tx } from '../db/index.ts';
-import type { PayoutRow } from '../db/types.ts';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { compiledQuery } from '../db/compiled.ts';
+import type { Db, DbOrTx, Tx } from '../db/index.ts';
+import type { Database, PayoutRow } from '../db/types.ts';
 import { payloadHash } from '../domain/canonical.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Payout } from '../domain/payout.ts';
@@ -18,7 +19,28 @@ import * as ledger from './ledger.ts';
 import { isUuid } from './merchants.ts';
 import { type EventType, recordEvent } from './outbox.ts';
 
-export function toPayout(row: PayoutRow): Payout {
+/** The columns a payout's public shape is made of (not its bank details or request hash). */
+export const PAYOUT_COLUMNS = [
+  'id',
+  'merchant_id',
+  'amount_cents',
+  'fee_cents',
+  'gross_amount_cents',
+  'currency',
+  'status',
+  'payout_method',
+  'merchant_reference',
+  'description',
+  'metadata',
+  'external_transfer_id',
+  'failure_reason',
+  'rejection_reason',
+  'created_at',
+  'updated_at',
+  'completed_at',
+] as const;
+
+export function toPayout(row: Pick<PayoutRow, (typeof PAYOUT_COLUMNS)[number]>): Payout {
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -133,14 +155,14 @@ export class PayoutService {
         metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
         request_hash: requestHash,
       })
-      .returningAll()
+      .returning(PAYOUT_COLUMNS)
       .executeTakeFirstOrThrow();
     const payout = toPayout(row);
     await this.emit(tx, payout, 'payout.created');
     return { payout, created: true };
   }
 
-  private replay(existing: PayoutRow, requestHash: string): CreatePayoutResult {
+  private replay(existing: Pick<PayoutRow, (typeof PAYOUT_COLUMNS)[number] | 'request_hash'>, requestHash: string): CreatePayoutResult {
     if (existing.request_hash !== requestHash) {
       throw new AppError('CONFLICT', 'merchant_reference was already used with different parameters');
     }
@@ -150,7 +172,7 @@ export class PayoutService {
   private findByReference(db: DbOrTx, merchantId: string, reference: string) {
     return db
       .selectFrom('payouts')
-      .selectAll()
+      .select([...PAYOUT_COLUMNS, 'request_hash'])
       .where('merchant_id', '=', merchantId)
       .where('merchant_reference', '=', reference)
       .executeTakeFirst();
@@ -159,9 +181,10 @@ export class PayoutService {
   /** One payout; another merchant's or an unknown id is 404 PAYOUT_NOT_FOUND. */
   async get(id: string, merchantId?: string): Promise<Payout> {
     if (!isUuid(id)) throw notFound();
-    let q = this.deps.db.selectFrom('payouts').selectAll().where('id', '=', id);
-    if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
-    const row = await q.executeTakeFirst();
+    const [row] =
+      merchantId === undefined
+        ? await this.deps.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', id).execute()
+        : await merchantsPayout(this.deps.db, { id, merchantId });
     if (!row) throw notFound();
     return toPayout(row);
   }
@@ -170,7 +193,7 @@ export class PayoutService {
   async getMany(ids: readonly string[], merchantId?: string): Promise<(Payout | null)[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return ids.map(() => null);
-    let q = this.deps.db.selectFrom('payouts').selectAll().where('id', 'in', valid);
+    let q = this.deps.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', 'in', valid);
     if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
     const byId = new Map((await q.execute()).map((r) => [r.id, toPayout(r)]));
     return ids.map((id) => byId.get(id) ?? null);
@@ -180,16 +203,25 @@ export class PayoutService {
   async list(filter: PayoutFilter, query: unknown): Promise<{ payouts: Payout[]; total: number }> {
     const { limit, offset, status } = parseInput(listPayoutsSchema, query ?? {});
     const where = { ...filter, ...(status && { status }) };
-    const [rows, total] = await Promise.all([
-      this.filtered(where).selectAll().orderBy('seq', 'desc').limit(limit).offset(offset).execute(),
-      this.count(where),
-    ]);
-    return { payouts: rows.map(toPayout), total };
+    if (where.merchantId === undefined) {
+      const [rows, total] = await Promise.all([
+        this.filtered(where).select(PAYOUT_COLUMNS).orderBy('seq', 'desc').limit(limit).offset(offset).execute(),
+        this.count(where),
+      ]);
+      return { payouts: rows.map(toPayout), total };
+    }
+    // A merchant's page and its total in one statement: one round trip per listing.
+    const args = { merchantId: where.merchantId, status: where.status ?? '', limit, offset };
+    const rows = await (where.status === undefined ? merchantsPage : merchantsPageByStatus)(this.deps.db, args);
+    return {
+      payouts: rows.filter((r) => r.id !== null).map((r) => toPayout(r as Pick<PayoutRow, (typeof PAYOUT_COLUMNS)[number]>)),
+      total: Number(rows[0]?.total ?? 0),
+    };
   }
 
   /** Keyset page for GraphQL connections, newest first unless `inverted`. */
   async page(filter: PayoutFilter, args: PageArgs): Promise<PayoutPageItem[]> {
-    let q = this.filtered(filter).selectAll();
+    let q = this.filtered(filter).select([...PAYOUT_COLUMNS, 'seq']);
     // In newest-first order, "after" a cursor means an older payout, i.e. a smaller sequence.
     if (args.after !== undefined) q = q.where('seq', '<', args.after);
     if (args.before !== undefined) q = q.where('seq', '>', args.before);
@@ -256,7 +288,12 @@ export class PayoutService {
   ): Promise<Payout> {
     if (!isUuid(id)) throw notFound();
     return this.deps.db.transaction().execute(async (tx) => {
-      const current = await tx.selectFrom('payouts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      const current = await tx
+        .selectFrom('payouts')
+        .select(['status', 'merchant_id', 'amount_cents', 'fee_cents', 'gross_amount_cents'])
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!current) throw notFound();
       const move = planPayoutMove(current.status as PayoutStatus, action, extra.onlyFrom);
       const row = await tx
@@ -269,7 +306,7 @@ export class PayoutService {
           ...(move.to === 'completed' && { external_transfer_id: extra.externalTransferId ?? null, completed_at: sql`now()` }),
         })
         .where('id', '=', id)
-        .returningAll()
+        .returning(PAYOUT_COLUMNS)
         .executeTakeFirstOrThrow();
       const gross = current.gross_amount_cents;
       if (move.effect === 'release') {
@@ -300,6 +337,33 @@ export class PayoutService {
     return recordEvent(tx, { merchantId: payout.merchantId, type, payoutId: payout.id, data: payoutJson(payout) });
   }
 }
+
+/** The hot reads, compiled once (see db/compiled.ts). */
+const merchantsPayout = compiledQuery((db, a: { id: string; merchantId: string }) =>
+  db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', a.id).where('merchant_id', '=', a.merchantId),
+);
+
+type PageSlots = { merchantId: string; status: string; limit: number; offset: number };
+
+/**
+ * A merchant's page of payouts, newest first, beside the count of all that match: always at
+ * least one row (the total), with the payout's columns null when the page is empty.
+ */
+function pageWithTotal(db: Db, a: PageSlots, byStatus: boolean) {
+  const matching = (q: SelectQueryBuilder<Database, 'payouts', object>) => {
+    const mine = q.where('merchant_id', '=', a.merchantId);
+    return byStatus ? mine.where('status', '=', a.status) : mine;
+  };
+  return db
+    .selectFrom((eb) => matching(eb.selectFrom('payouts')).select((e) => e.fn.countAll<number>().as('total')).as('t'))
+    .leftJoinLateral(
+      (eb) => matching(eb.selectFrom('payouts')).select(PAYOUT_COLUMNS).orderBy('seq', 'desc').limit(a.limit).offset(a.offset).as('p'),
+      (join) => join.onTrue(),
+    )
+    .select(['t.total', ...PAYOUT_COLUMNS.map((c) => `p.${c}` as const)]);
+}
+const merchantsPage = compiledQuery((db, a: PageSlots) => pageWithTotal(db, a, false));
+const merchantsPageByStatus = compiledQuery((db, a: PageSlots) => pageWithTotal(db, a, true));
 
 function isUniqueViolation(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505';

@@ -12,7 +12,8 @@ export function payoutRoutes(app: FastifyInstance, services: Services) {
 
   app.post('/payouts', { config: { rateLimit: 'payout_create' } }, async (req, reply) => {
     const body = jsonObjectBody(req);
-    const { payout, created } = await services.payouts.create(principal(req).merchant.id, body);
+    const { merchant } = principal(req);
+    const { payout, created } = await services.payouts.create(merchant.id, body, merchant.payoutFeeCents);
     reply.code(created ? 201 : 200);
     return success(payoutJson(payout));
   });

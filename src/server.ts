@@ -198,6 +198,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     services,
     async start() {
       await services.notifications.start();
+      await services.events.start();
       if (config.runDispatcher) services.dispatcher.start((err) => app.log.warn({ err }, 'webhook dispatcher'));
       const address = await app.listen({ port: config.port, host: config.host });
       started = true;

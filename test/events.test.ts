@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from './support/app.ts';
+import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { eventually, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
@@ -159,5 +159,43 @@ describe('webhook GraphQL fields', () => {
     const missing = await gql(t, 'mutation { redeliverEvent(eventId: "00000000-0000-4000-8000-000000000000") { delivery { id } } }', {}, { operator: true });
     expect(codeOf(missing)).toBe('NOT_FOUND');
     await receiver.close();
+  });
+});
+
+describe.skipIf(!usingPostgres)('the event log read by position (needs PostgreSQL: set DATABASE_URL)', () => {
+  it('misses no event whose transaction commits after a younger one, and keeps transaction order', async () => {
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    const before = t.app.services.events.subscriberCount;
+    const stream = sseClient(t.url, false, asOperator());
+    const sub = subscribe(stream, PAYOUT_EVENTS, { m: a.id });
+    await subscribed(before);
+    try {
+      // An older transaction writes an event and stays open...
+      await client.query('begin');
+      const slow = crypto.randomUUID();
+      await client.query(
+        `insert into events (id, merchant_id, type, data) values ($1, $2, 'payout.created', $3)`,
+        [slow, a.id, JSON.stringify({ id: crypto.randomUUID(), merchant_id: a.id, status: 'pending', amount_cents: 1, fee_cents: 0, gross_amount_cents: 1, currency: 'ZAR', payout_method: 'eft', created_at: new Date().toISOString(), updated_at: new Date().toISOString() })],
+      );
+      // ...while a younger one commits: its event waits, it is not read past the open one.
+      const p = await pay(a);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sub.results).toHaveLength(0);
+      await client.query('commit');
+      const [first, second] = await sub.waitFor(2);
+      expect(first!.data!.payoutEvents.id).toBe(slow);
+      expect(second!.data!.payoutEvents.payout.id).toBe(p.id);
+    } finally {
+      sub.dispose();
+      stream.dispose();
+      await client.end();
+    }
+  });
+
+  it('sends no NOTIFY from the transactions that move money', async () => {
+    const { rows } = await (await import('kysely')).sql<{ tgname: string }>`select tgname from pg_trigger where tgrelid = 'events'::regclass and not tgisinternal`.execute(t.database.db);
+    expect(rows).toEqual([]);
   });
 });

@@ -50,6 +50,25 @@ describe('payout creation', () => {
     await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { payoutFeeCents: 500 }) { merchant { id } } }`);
   });
 
+  it('charges the merchant\'s current fee even when the caller knew an older one', async () => {
+    const m = await createMerchant(t, { payoutFeeCents: 100 });
+    await credit(t, m.id, 10_000);
+    await op(t, `mutation { updateMerchant(id: "${m.id}", input: { payoutFeeCents: 250 }) { merchant { id } } }`);
+    // As a request authenticated just before the change would: with the fee it knew.
+    const { payout, created } = await t.app.services.payouts.create(m.id, payoutBody(1_000), 100);
+    expect(created).toBe(true);
+    expect(payout).toMatchObject({ feeCents: 250, grossAmountCents: 1_250 });
+    const stored = (await http(t, 'GET', `/api/v1/payouts/${payout.id}`, { key: m.key })).body.data;
+    expect(stored).toMatchObject({ fee_cents: 250, gross_amount_cents: 1_250, created_at: payout.createdAt.toISOString() });
+    expect((await balance(m.key)).reserved_cents).toBe(1_250);
+    // And the shortfall is measured with the current fee too.
+    await expect(t.app.services.payouts.create(m.id, payoutBody(8_700), 100)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'available balance is 8750 cents; 8950 cents are required',
+    });
+    await expectLedgerOk(t);
+  });
+
   it('refuses more than the available balance with both amounts in the message', async () => {
     const { available_cents } = await balance();
     const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(available_cents) });

@@ -104,6 +104,7 @@ export function eventCommands(program: Command) {
         await migrateToLatest(database.db);
         const services = createServices({ db: database.db, config, database });
         await services.notifications.start();
+        await services.events.start();
         services.dispatcher.start((e) => process.stderr.write(JSON.stringify({ level: 'warn', msg: 'webhook dispatcher', error: String((e as Error)?.message ?? e) }) + '\n'));
         process.stderr.write(JSON.stringify({ level: 'info', msg: 'dispatcher running', database: database.kind, lease_ms: services.dispatcher.leaseMs }) + '\n');
         await wait();

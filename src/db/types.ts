@@ -97,6 +97,8 @@ export interface EventsTable {
   data: Json<Record<string, unknown>>;
   webhook_url: string | null;
   created_at: Timestamp;
+  /** The writing transaction's id (xid8, as text): the event's position in the log. Null before migration 0005. */
+  xact_id: Generated<string | null>;
 }
 
 export interface Database {

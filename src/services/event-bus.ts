@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { EventRow } from '../db/types.ts';
 import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
@@ -11,7 +12,7 @@ export interface EventFilter {
   prefix?: string;
 }
 
-export function toOutboxEvent(row: EventRow): OutboxEvent {
+export function toOutboxEvent(row: Omit<EventRow, 'webhook_url' | 'xact_id'>): OutboxEvent {
   return {
     id: row.id,
     seq: row.seq,
@@ -27,36 +28,73 @@ export function toOutboxEvent(row: EventRow): OutboxEvent {
 const matches = (f: EventFilter, e: OutboxEvent) =>
   (!f.merchantId || f.merchantId === e.merchantId) && (!f.prefix || e.type.startsWith(f.prefix)) && (!f.types?.length || f.types.includes(e.type));
 
-const RECENT = 5000;
+/** How many events one read takes at most; a full page is followed at once by the next. */
+const PAGE = 500;
+/** A read without being told, for commits whose poke this process missed. */
+const FALLBACK_READ_MS = 1000;
+
+/** Where a process is in the event log: past every event of `xact` up to `seq`, and of older transactions. */
+interface Position {
+  xact: string;
+  seq: number;
+}
 
 /**
- * Committed events, live, for this process: each notification (delivered only on commit, on
- * every process connected to the database) is read back once by id and fanned out to listeners
- * (subscriptions, the dispatcher's wake-up).
+ * Committed events, live, for this process: subscriptions and the dispatcher's wake-up.
+ *
+ * The bus reads the event log from its position, in one query for many events, taking only
+ * events whose transaction is older than every transaction still running: those are committed
+ * (or never will be), so nothing is skipped whatever order transactions commit in, and events
+ * that depend on each other (a payout created, then approved) come in that order. A read is
+ * started by a commit in this process (`committed`), by a poke from another process (NOTIFY,
+ * sent after its commit), after the listening connection comes back, and every second anyway.
+ * One read runs at a time; wake-ups during it cause one more.
  */
 export class EventBus {
   private readonly listeners = new Set<(e: OutboxEvent) => void>();
-  private readonly streams = new Set<EventStream>();
-  private readonly recent = new Set<string>();
-  private chain: Promise<void> = Promise.resolve();
+  /** Streams by the merchant they follow (`*`: every merchant), so an event is matched against its own. */
+  private readonly streams = new Map<string, Set<EventStream>>();
+  private position: Position | undefined;
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
-    notifications: Notifications,
+    private readonly notifications: Notifications,
   ) {
-    notifications.on(EVENTS_CHANNEL, (id) => this.enqueue(() => this.publishById(id)));
-    notifications.onResync(() => this.enqueue(() => this.catchUp()));
+    notifications.on(EVENTS_CHANNEL, () => this.wake());
+    notifications.onResync(() => this.wake());
   }
 
-  /** Ends every open stream and lets the event being published finish. */
+  /** Starts from the log's present: events committed before this are history, not live. */
+  async start() {
+    if (this.timer) return;
+    const { rows } = await sql<{ xact: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xact`.execute(this.db);
+    this.position = { xact: rows[0]!.xact, seq: 0 };
+    this.timer = setInterval(() => this.wake(), FALLBACK_READ_MS);
+    this.timer.unref();
+  }
+
+  /** Ends every open stream, stops reading and lets the read under way finish. */
   async stop() {
-    for (const s of this.streams) s.end();
-    await this.chain;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const set of this.streams.values()) for (const s of set) s.end();
+    await this.reading;
+  }
+
+  /** A transaction of this process has just committed events: read them now, and tell the other processes. */
+  committed() {
+    this.wake();
+    this.notifications.poke(EVENTS_CHANNEL);
   }
 
   /** Open subscriptions in this process. */
   get subscriberCount(): number {
-    return this.streams.size;
+    let n = 0;
+    for (const set of this.streams.values()) n += set.size;
+    return n;
   }
 
   /** Calls `listener` for every committed event; returns the unsubscribe function. */
@@ -67,36 +105,56 @@ export class EventBus {
 
   /** A live stream of the committed events that match `filter`, until it is returned or the bus stops. */
   subscribe(filter: EventFilter): AsyncIterableIterator<OutboxEvent> {
-    const stream: EventStream = new EventStream(filter, () => this.streams.delete(stream));
-    this.streams.add(stream);
+    const key = filter.merchantId ?? '*';
+    let set = this.streams.get(key);
+    if (!set) this.streams.set(key, (set = new Set()));
+    const stream: EventStream = new EventStream(filter, () => {
+      set.delete(stream);
+      if (set.size === 0 && this.streams.get(key) === set) this.streams.delete(key);
+    });
+    set.add(stream);
     return stream;
   }
 
-  // Notifications are handled one at a time so listeners see events in commit order.
-  private enqueue(task: () => Promise<void>) {
-    this.chain = this.chain.then(task).catch(() => {});
+  /** Starts a read, or asks the read under way for one more. */
+  wake() {
+    if (!this.position) return;
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = this.read()
+      .catch(() => {
+        // The database is unreachable: the next wake-up (at most a second away) tries again.
+      })
+      .finally(() => (this.reading = undefined));
   }
 
-  private async publishById(id: string) {
-    if (this.recent.has(id)) return;
-    const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row) this.publish(toOutboxEvent(row));
+  private async read() {
+    do {
+      this.readAgain = false;
+      const rows = await this.nextPage(this.position!);
+      for (const row of rows) {
+        this.position = { xact: row.xact_id, seq: row.seq };
+        this.publish(toOutboxEvent(row));
+      }
+      if (rows.length === PAGE) this.readAgain = true;
+    } while (this.readAgain && this.position);
   }
 
-  /** After the listening connection came back: what committed meanwhile (a minute back) and was not yet seen. */
-  private async catchUp() {
-    const rows = await this.db
+  private nextPage(from: Position) {
+    return this.db
       .selectFrom('events')
-      .selectAll()
-      .where('created_at', '>', new Date(Date.now() - 60_000))
+      .select(['id', 'seq', 'merchant_id', 'type', 'payout_id', 'payment_id', 'data', 'created_at', sql<string>`xact_id::text`.as('xact_id')])
+      .where(sql<boolean>`(xact_id, seq) > (${from.xact}::xid8, ${from.seq})`)
+      .where(sql<boolean>`xact_id < pg_snapshot_xmin(pg_current_snapshot())`)
+      .orderBy('xact_id')
       .orderBy('seq')
+      .limit(PAGE)
       .execute();
-    for (const row of rows) if (!this.recent.has(row.id)) this.publish(toOutboxEvent(row));
   }
 
   private publish(event: OutboxEvent) {
-    this.recent.add(event.id);
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.values().next().value!);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -104,7 +162,9 @@ export class EventBus {
         // one listener's failure is not another's
       }
     }
-    for (const s of this.streams) if (matches(s.filter, event)) s.push(event);
+    for (const key of [event.merchantId, '*']) {
+      for (const s of this.streams.get(key) ?? []) if (matches(s.filter, event)) s.push(event);
+    }
   }
 }
 

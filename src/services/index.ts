@@ -34,11 +34,12 @@ export interface Services {
   dispatcher: Dispatcher;
 }
 
-export function createServices(deps: ServiceDeps): Services {
-  const notifications = new Notifications(notificationSource(deps));
+export function createServices(base: ServiceDeps): Services {
+  const notifications = new Notifications(notificationSource(base));
+  const events = new EventBus(base.db, notifications);
+  const deps: ServiceDeps = { ...base, eventsCommitted: () => events.committed() };
   const keys = new KeyService(deps, notifications);
   const webhookSecrets = new WebhookSecretService(deps);
-  const events = new EventBus(deps.db, notifications);
   return {
     keys,
     merchants: new MerchantService(deps, keys),

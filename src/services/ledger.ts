@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { compiledQuery } from '../db/compiled.ts';
-import type { Db, Tx } from '../db/index.ts';
+import type { Db, DbOrTx, Tx } from '../db/index.ts';
 import type { BalanceRow, LedgerAccount } from '../db/types.ts';
 import { AppError } from '../domain/errors.ts';
 import { CURRENCY } from '../domain/money.ts';
@@ -56,70 +56,99 @@ export function toBalance(row: BalanceRow): Balance {
   };
 }
 
-/**
- * Appends a posting and updates the projection. A posting that takes money out of
- * `merchant_available` is conditional on the available amount covering it: the check and the
- * update are one statement, so concurrent reservations serialise on the balance row and the sum
- * reserved can never exceed the balance. Throws INSUFFICIENT_BALANCE otherwise.
- */
-export async function post(tx: Tx, posting: Posting): Promise<Balance> {
+/** Checks a posting and returns the movement of the balance projection it implies. */
+function checkedDelta(posting: Posting) {
   const total = posting.legs.reduce((s, l) => s + l.amountCents, 0);
   if (total !== 0 || posting.legs.some((l) => !Number.isSafeInteger(l.amountCents) || l.amountCents === 0)) {
     throw new Error(`unbalanced ledger posting ${posting.kind}: legs sum to ${total}`);
   }
-  const d = projectionDelta(posting.legs);
-  let update = tx
-    .updateTable('balances')
-    .set({
-      balance_cents: sql`balance_cents + ${d.balance}`,
-      reserved_cents: sql`reserved_cents + ${d.reserved}`,
-      gross_cents: sql`gross_cents + ${d.gross}`,
-      fees_cents: sql`fees_cents + ${d.fees}`,
-      withdrawals_cents: sql`withdrawals_cents + ${d.withdrawals}`,
-      updated_at: sql`now()`,
-    })
-    .where('merchant_id', '=', posting.merchantId);
-  if (d.available < 0) {
-    update = update.where(sql<boolean>`balance_cents - reserved_cents >= ${-d.available}`);
-  }
-  const row = await update.returningAll().executeTakeFirst();
-  if (!row) {
-    const current = await tx
-      .selectFrom('balances')
-      .select(sql<number>`balance_cents - reserved_cents`.as('available'))
-      .where('merchant_id', '=', posting.merchantId)
-      .executeTakeFirst();
-    if (!current) throw new Error(`no balance row for merchant ${posting.merchantId}`);
-    throw new AppError(
-      'INSUFFICIENT_BALANCE',
-      `available balance is ${current.available} cents; ${-d.available} cents are required`,
-    );
-  }
+  return projectionDelta(posting.legs);
+}
 
+/**
+ * A posting as the opening of one SQL statement: CTEs `posted_balance` (the merchant's balance
+ * row after the posting; empty when the available amount does not cover it, or `onlyIf` is
+ * false), `posted_transaction` and `posted_entries`, each written only if the balance moved.
+ * A caller adds what must happen with the money in the same statement (a payout, an event) and
+ * finishes it; `post` finishes it as it is. One statement is one round trip, and atomic.
+ *
+ * A posting that takes money out of `merchant_available` is conditional on the available amount
+ * covering it: the check and the update are one UPDATE, so concurrent reservations serialise on
+ * the balance row and the sum reserved can never exceed the balance.
+ */
+export function postingStatement(db: DbOrTx, posting: Posting, onlyIf?: Expression<SqlBool>) {
+  const d = checkedDelta(posting);
   const transactionId = randomUUID();
-  await tx
-    .insertInto('ledger_transactions')
-    .values({
-      id: transactionId,
-      merchant_id: posting.merchantId,
-      kind: posting.kind,
-      payout_id: posting.payoutId ?? null,
-      payment_id: posting.paymentId ?? null,
-      memo: posting.memo ?? null,
+  return db
+    .with('posted_balance', (qc) => {
+      let update = qc
+        .updateTable('balances')
+        .set({
+          balance_cents: sql`balance_cents + ${d.balance}`,
+          reserved_cents: sql`reserved_cents + ${d.reserved}`,
+          gross_cents: sql`gross_cents + ${d.gross}`,
+          fees_cents: sql`fees_cents + ${d.fees}`,
+          withdrawals_cents: sql`withdrawals_cents + ${d.withdrawals}`,
+          updated_at: sql`now()`,
+        })
+        .where('merchant_id', '=', posting.merchantId);
+      if (d.available < 0) update = update.where(sql<boolean>`balance_cents - reserved_cents >= ${-d.available}`);
+      if (onlyIf) update = update.where(onlyIf);
+      return update.returningAll();
     })
-    .execute();
-  await tx
-    .insertInto('ledger_entries')
-    .values(
-      posting.legs.map((l) => ({
-        transaction_id: transactionId,
-        merchant_id: posting.merchantId,
-        account: l.account,
-        amount_cents: l.amountCents,
-      })),
+    .with('posted_transaction', (qc) =>
+      qc
+        .insertInto('ledger_transactions')
+        .columns(['id', 'merchant_id', 'kind', 'payout_id', 'payment_id', 'memo'])
+        .expression(
+          qc
+            .selectFrom('posted_balance')
+            .select([
+              sql<string>`${transactionId}::uuid`.as('id'),
+              'merchant_id',
+              sql<string>`${posting.kind}`.as('kind'),
+              sql<string | null>`${posting.payoutId ?? null}::uuid`.as('payout_id'),
+              sql<string | null>`${posting.paymentId ?? null}::uuid`.as('payment_id'),
+              sql<string | null>`${posting.memo ?? null}::text`.as('memo'),
+            ]),
+        )
+        .returning(['id', 'merchant_id']),
     )
-    .execute();
+    .with('posted_entries', (qc) =>
+      qc
+        .insertInto('ledger_entries')
+        .columns(['transaction_id', 'merchant_id', 'account', 'amount_cents'])
+        .expression(
+          posting.legs
+            .map((l) =>
+              qc
+                .selectFrom('posted_transaction')
+                .select(['id', 'merchant_id', sql<LedgerAccount>`${l.account}::text`.as('account'), sql<number>`${l.amountCents}::bigint`.as('amount_cents')]),
+            )
+            .reduce((all, leg) => all.unionAll(leg)),
+        ),
+    );
+}
+
+/**
+ * Appends a posting and updates the projection in one statement (see `postingStatement`).
+ * Throws INSUFFICIENT_BALANCE when the available amount does not cover it.
+ */
+export async function post(tx: Tx, posting: Posting): Promise<Balance> {
+  const row = await postingStatement(tx, posting).selectFrom('posted_balance').selectAll().executeTakeFirst();
+  if (!row) throw await insufficient(tx, posting.merchantId, -checkedDelta(posting).available);
   return toBalance(row);
+}
+
+/** The INSUFFICIENT_BALANCE error for a posting that needed `requiredCents` (CONTRACT §5: both amounts in the message). */
+export async function insufficient(db: DbOrTx, merchantId: string, requiredCents: number): Promise<AppError> {
+  const current = await db
+    .selectFrom('balances')
+    .select(sql<number>`balance_cents - reserved_cents`.as('available'))
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  if (!current) throw new Error(`no balance row for merchant ${merchantId}`);
+  return new AppError('INSUFFICIENT_BALANCE', `available balance is ${current.available} cents; ${requiredCents} cents are required`);
 }
 
 const balanceOf = compiledQuery((db, a: { merchantId: string }) => db.selectFrom('balances').selectAll().where('merchant_id', '=', a.merchantId));

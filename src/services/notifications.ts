@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-/** Committed event ids, published by the `events_notify` trigger. */
+/** "New events committed": a poke without payload, sent after the commit (see EventBus). */
 export const EVENTS_CHANNEL = 'zarpay_events';
 /** `key:<kid>` and `merchant:<id>`, published by the triggers of migration 0004 on every change. */
 export const CACHE_CHANNEL = 'zarpay_cache';
@@ -16,7 +16,12 @@ export interface NotificationSource {
    */
   start(onNotification: (channel: Channel, payload: string) => void, onLive: (live: boolean) => void): Promise<void>;
   stop(): Promise<void>;
+  /** Sends a notification on `channel` to every process, this one included. */
+  notify?(channel: Channel): Promise<void>;
 }
+
+/** Pokes are spaced at least this far apart; those asked for meanwhile go as one. */
+const POKE_SPACING_MS = 2;
 
 /**
  * One listening connection per process, shared by everything that reacts to commits made
@@ -29,6 +34,7 @@ export class Notifications {
   private isLive = false;
   private wasLive = false;
   private started = false;
+  private readonly pokes = new Map<Channel, { sending: boolean; again: boolean }>();
 
   constructor(private readonly source: NotificationSource | undefined) {}
 
@@ -51,6 +57,30 @@ export class Notifications {
   onResync(handler: () => void): () => void {
     this.resyncs.add(handler);
     return () => this.resyncs.delete(handler);
+  }
+
+  /**
+   * Tells the other processes to look at `channel`'s table. Outside any transaction, and
+   * coalesced: one poke under way at a time, the ones asked for meanwhile sent as one after it.
+   */
+  poke(channel: Channel) {
+    if (!this.source?.notify || !this.started) return;
+    let state = this.pokes.get(channel);
+    if (!state) this.pokes.set(channel, (state = { sending: false, again: false }));
+    if (state.sending) {
+      state.again = true;
+      return;
+    }
+    const send = async () => {
+      state.sending = true;
+      do {
+        state.again = false;
+        await this.source!.notify!(channel).catch(() => {});
+        await new Promise((r) => setTimeout(r, POKE_SPACING_MS));
+      } while (state.again && this.started);
+      state.sending = false;
+    };
+    void send();
   }
 
   async start() {
@@ -116,6 +146,8 @@ export function postgresNotifications(connectionString: string): NotificationSou
         });
         try {
           await c.connect();
+          // Its NOTIFYs are pokes that carry nothing: no need to wait for them to be durable.
+          await c.query('set synchronous_commit = off');
           for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`);
           client = c;
           backoff = 250;
@@ -126,6 +158,9 @@ export function postgresNotifications(connectionString: string): NotificationSou
         }
       };
       await connect(false);
+    },
+    async notify(channel) {
+      await client?.query(`NOTIFY ${channel}, 'new'`);
     },
     async stop() {
       stopped = true;

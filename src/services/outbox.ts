@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type QueryCreator, sql } from 'kysely';
 import type { Tx } from '../db/index.ts';
+import type { Database } from '../db/types.ts';
+import type { ServiceDeps } from './deps.ts';
 
 /** Event types and the resource they carry. Adding an event type is one line here. */
 export const EVENT_TYPES = {
@@ -37,30 +40,27 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/** Runs `work` in a transaction that may record events; once it has committed, the event bus hears of them. */
+export async function transactionWithEvents<T>(deps: ServiceDeps, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await deps.db.transaction().execute(work);
+  deps.eventsCommitted?.();
+  return result;
+}
+
 /**
  * Writes an event in the caller's transaction, so it exists exactly when the change it reports
  * commits. Nothing is published from here: subscribers and the dispatcher read committed rows.
  *
- * The webhook delivery is queued in the same transaction, to the event's own `webhookUrl` or
+ * The webhook delivery is queued in the same statement, to the event's own `webhookUrl` or
  * else the merchant's URL as it is at this moment. With neither there is no delivery row: the
  * event is still recorded and streamed to subscribers, and the operator can redeliver it once a
  * URL is set.
  */
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent> {
-  const row = await tx
-    .insertInto('events')
-    .values({
-      id: randomUUID(),
-      merchant_id: event.merchantId,
-      type: event.type,
-      payout_id: event.payoutId ?? null,
-      payment_id: event.paymentId ?? null,
-      data: JSON.stringify(event.data),
-      webhook_url: event.webhookUrl ?? null,
-    })
-    .returning(['id', 'seq', 'created_at'])
+  const row = await (withRecordedEvent(tx, event) as unknown as QueryCreator<RecordedEvent>)
+    .selectFrom('recorded_event')
+    .select(['id', 'seq', 'created_at'])
     .executeTakeFirstOrThrow();
-  await queueDelivery(tx, row.id, event.merchantId, event.webhookUrl ?? null);
   return {
     id: row.id,
     seq: row.seq,
@@ -71,6 +71,60 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent>
     data: event.data,
     createdAt: row.created_at,
   };
+}
+
+type RecordedEvent = Database & { recorded_event: { id: string; seq: number; created_at: Date } };
+
+/**
+ * Adds the writing of an event and its delivery (see `recordEvent`) to a statement, as CTEs
+ * `recorded_event` and `queued_delivery`. With `gate`, a table or CTE of that statement, both
+ * are written only if the gate has a row (the change the event reports did happen). The
+ * statement keeps its type: the new CTEs are not meant to be read by the caller.
+ */
+export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, event: NewEvent, gate?: string): S {
+  const qc = statement as unknown as QueryCreator<any>;
+  const values = {
+    id: randomUUID(),
+    merchant_id: event.merchantId,
+    type: event.type,
+    payout_id: event.payoutId ?? null,
+    payment_id: event.paymentId ?? null,
+    data: JSON.stringify(event.data),
+    webhook_url: event.webhookUrl ?? null,
+  };
+  const url = sql`coalesce(${values.webhook_url}::text, "merchants"."webhook_url")`;
+  return qc
+    .with('recorded_event', (q) => {
+      const insert = q.insertInto('events');
+      if (!gate) return insert.values(values).returning(['id', 'seq', 'created_at']);
+      const columns = Object.keys(values) as (keyof typeof values)[];
+      return insert
+        .columns(columns)
+        .expression(
+          q.selectFrom(gate).select([
+            sql`${values.id}::uuid`.as('id'),
+            sql`${values.merchant_id}::uuid`.as('merchant_id'),
+            sql`${values.type}::text`.as('type'),
+            sql`${values.payout_id}::uuid`.as('payout_id'),
+            sql`${values.payment_id}::uuid`.as('payment_id'),
+            sql`${values.data}::jsonb`.as('data'),
+            sql`${values.webhook_url}::text`.as('webhook_url'),
+          ]),
+        )
+        .returning(['id', 'seq', 'created_at']);
+    })
+    .with('queued_delivery', (q) =>
+      q
+        .insertInto('webhook_deliveries')
+        .columns(['id', 'event_id', 'merchant_id', 'url', 'status'])
+        .expression(
+          q
+            .selectFrom(['recorded_event', 'merchants'])
+            .select([sql`${randomUUID()}::uuid`.as('id'), 'recorded_event.id', 'merchants.id', url.as('url'), sql`'pending'`.as('status')])
+            .where('merchants.id', '=', event.merchantId)
+            .where(url, 'is not', null),
+        ),
+    ) as unknown as S;
 }
 
 /** Queues one webhook delivery of an event, due now; `null` when there is nowhere to send it. */

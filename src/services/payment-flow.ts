@@ -16,7 +16,7 @@ import { parseInput } from '../domain/validation.ts';
 import type { ServiceDeps } from './deps.ts';
 import * as ledger from './ledger.ts';
 import { isUuid } from './merchants.ts';
-import { recordEvent } from './outbox.ts';
+import { recordEvent, transactionWithEvents } from './outbox.ts';
 import type { PaymentService } from './payments.ts';
 import type { CallbackHeaders, PaymentProvider } from './providers/provider.ts';
 
@@ -87,7 +87,7 @@ export class PaymentFlow {
   /** The customer pressed "cancel": only before paying; afterwards the provider decides. */
   async cancel(id: string): Promise<Payment> {
     const payment = await this.payments.get(id);
-    return this.deps.db.transaction().execute(async (tx) => {
+    return transactionWithEvents(this.deps, async (tx) => {
       const done = await this.finish(tx, payment.id, ['created'], 'cancelled');
       if (!done) {
         const current = await this.payments.load(tx, payment.id);
@@ -116,7 +116,7 @@ export class PaymentFlow {
   }
 
   private async resolveAttempt(attemptId: string, result: { outcome: 'succeeded' | 'failed'; providerRef?: string; reason?: string }) {
-    await this.deps.db.transaction().execute(async (tx) => {
+    await transactionWithEvents(this.deps, async (tx) => {
       const attempt = await tx.selectFrom('payment_attempts').select(['payment_id']).where('id', '=', attemptId).executeTakeFirstOrThrow();
       // Lock order everywhere: payment, then its attempts, then the balance.
       await tx.selectFrom('payments').select('id').where('id', '=', attempt.payment_id).forUpdate().executeTakeFirst();
@@ -144,7 +144,7 @@ export class PaymentFlow {
     if (this.deps.config.serviceEnv === 'prd') throw new AppError('FORBIDDEN', 'settling payments by hand is for tst/dev only');
     const to: PaymentOutcome = parseInput(settleOutcomeSchema, outcome);
     if (!isUuid(id)) throw paymentNotFound();
-    return this.deps.db.transaction().execute(async (tx) => {
+    return transactionWithEvents(this.deps, async (tx) => {
       const current = await tx.selectFrom('payments').select(['id', 'status']).where('id', '=', id.toLowerCase()).forUpdate().executeTakeFirst();
       if (!current) throw paymentNotFound();
       if (isTerminal(current.status as PaymentStatus)) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { compiledQuery } from '../db/compiled.ts';
 import type { Db, DbOrTx, Tx } from '../db/index.ts';
 import type { Database, PayoutRow } from '../db/types.ts';
@@ -17,7 +17,7 @@ import { payoutJson } from '../domain/wire.ts';
 import type { ServiceDeps } from './deps.ts';
 import * as ledger from './ledger.ts';
 import { isUuid } from './merchants.ts';
-import { type EventType, recordEvent } from './outbox.ts';
+import { type EventType, recordEvent, transactionWithEvents, withRecordedEvent } from './outbox.ts';
 
 /** The columns a payout's public shape is made of (not its bank details or request hash). */
 export const PAYOUT_COLUMNS = [
@@ -93,73 +93,131 @@ export class PayoutService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
-   * Creates a pending payout and reserves its gross amount, in one transaction with its
+   * Creates a pending payout and reserves its gross amount, in one statement with its
    * `payout.created` event. With a `merchant_reference` already used: the same parameters return
    * the existing payout (`created: false`), other parameters are 409 CONFLICT.
+   *
+   * `knownFeeCents` is the merchant's payout fee as the caller knows it (the authenticated
+   * principal's). The statement only goes through if the merchant's row still says so; if not,
+   * the fee is read afresh and the statement runs again. Without it, it is read first.
    */
-  async create(merchantId: string, body: unknown): Promise<CreatePayoutResult> {
+  async create(merchantId: string, body: unknown, knownFeeCents?: number): Promise<CreatePayoutResult> {
     const input = parseCreatePayout(body);
     const requestHash = payloadHash(input);
     if (input.merchant_reference !== undefined) {
       const existing = await this.findByReference(this.deps.db, merchantId, input.merchant_reference);
       if (existing) return this.replay(existing, requestHash);
     }
-    try {
-      return await this.deps.db.transaction().execute((tx) => this.insertAndReserve(tx, merchantId, input, requestHash));
-    } catch (e) {
-      // Two requests with one new reference raced: the loser's insert hit the unique constraint
-      // after the winner committed, and its reservation rolled back with it.
-      if (input.merchant_reference !== undefined && isUniqueViolation(e)) {
-        const existing = await this.findByReference(this.deps.db, merchantId, input.merchant_reference);
-        if (existing) return this.replay(existing, requestHash);
+    let fee = knownFeeCents ?? (await this.currentFee(merchantId));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await this.insertAndReserve(merchantId, input, requestHash, fee);
+        if (outcome.payout) {
+          this.deps.eventsCommitted?.();
+          return { payout: outcome.payout, created: true };
+        }
+        if (outcome.feeNow === fee || attempt >= 2) throw await ledger.insufficient(this.deps.db, merchantId, input.amount_cents + fee);
+        fee = outcome.feeNow;
+      } catch (e) {
+        // Two requests with one new reference raced: the loser's insert hit the unique constraint
+        // after the winner committed, and its reservation rolled back with it.
+        if (input.merchant_reference !== undefined && isUniqueViolation(e)) {
+          const existing = await this.findByReference(this.deps.db, merchantId, input.merchant_reference);
+          if (existing) return this.replay(existing, requestHash);
+        }
+        throw e;
       }
-      throw e;
     }
   }
 
-  private async insertAndReserve(tx: Tx, merchantId: string, input: CreatePayoutInput, requestHash: string) {
-    const merchant = await tx
-      .selectFrom('merchants')
-      .select('payout_fee_cents')
-      .where('id', '=', merchantId)
-      .executeTakeFirstOrThrow();
-    const fee = merchant.payout_fee_cents;
+  private async currentFee(merchantId: string): Promise<number> {
+    const row = await this.deps.db.selectFrom('merchants').select('payout_fee_cents').where('id', '=', merchantId).executeTakeFirstOrThrow();
+    return row.payout_fee_cents;
+  }
+
+  /**
+   * The reservation (a ledger posting), the payout and its event, as one statement: one round
+   * trip and one commit. Nothing is written unless the merchant's fee is still `fee` and the
+   * available amount covers the gross amount; then `feeNow` tells which of the two failed.
+   */
+  private async insertAndReserve(merchantId: string, input: CreatePayoutInput, requestHash: string, fee: number) {
     const gross = input.amount_cents + fee;
     if (!Number.isSafeInteger(gross)) throw new AppError('VALIDATION_FAILED', 'amount_cents: too large');
     const id = randomUUID();
-    // Reserve first: the conditional update on the balance row serialises concurrent creations
-    // for one merchant and refuses any that the available amount does not cover.
-    await ledger.post(tx, {
+    // The payout's times come from here, so that the event can carry the payout as stored.
+    const now = new Date();
+    const payout: Payout = {
+      id,
       merchantId,
-      kind: 'payout_reserve',
-      payoutId: id,
-      legs: [
-        { account: 'merchant_available', amountCents: -gross },
-        { account: 'merchant_reserved', amountCents: gross },
-      ],
-    });
-    const row = await tx
-      .insertInto('payouts')
-      .values({
-        id,
-        merchant_id: merchantId,
-        amount_cents: input.amount_cents,
-        fee_cents: fee,
-        gross_amount_cents: gross,
-        currency: input.currency,
-        status: 'pending',
-        payout_method: input.payout_method,
-        payment_details: JSON.stringify(input.payment_details),
-        merchant_reference: input.merchant_reference ?? null,
-        description: input.description ?? null,
-        metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
-        request_hash: requestHash,
-      })
-      .returning(PAYOUT_COLUMNS)
+      amountCents: input.amount_cents,
+      feeCents: fee,
+      grossAmountCents: gross,
+      currency: input.currency,
+      status: 'pending',
+      payoutMethod: input.payout_method,
+      merchantReference: input.merchant_reference ?? null,
+      description: input.description ?? null,
+      metadata: (input.metadata as Record<string, unknown> | undefined) ?? null,
+      externalTransferId: null,
+      failureReason: null,
+      rejectionReason: null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+    };
+    const feeUnchanged = sql<SqlBool>`exists (select 1 from merchants where id = ${merchantId} and payout_fee_cents = ${fee})`;
+    // Reserve: the conditional update on the balance row serialises concurrent creations for
+    // one merchant and refuses any that the available amount does not cover.
+    const reserved = ledger
+      .postingStatement(
+        this.deps.db,
+        {
+          merchantId,
+          kind: 'payout_reserve',
+          payoutId: id,
+          legs: [
+            { account: 'merchant_available', amountCents: -gross },
+            { account: 'merchant_reserved', amountCents: gross },
+          ],
+        },
+        feeUnchanged,
+      )
+      .with('created_payout', (qc) =>
+        qc
+          .insertInto('payouts')
+          .columns([
+            'id', 'merchant_id', 'amount_cents', 'fee_cents', 'gross_amount_cents', 'currency', 'status', 'payout_method',
+            'payment_details', 'merchant_reference', 'description', 'metadata', 'request_hash', 'created_at', 'updated_at',
+          ])
+          .expression(
+            qc.selectFrom('posted_balance').select([
+              sql<string>`${id}::uuid`.as('id'),
+              'merchant_id',
+              sql<number>`${input.amount_cents}::bigint`.as('amount_cents'),
+              sql<number>`${fee}::bigint`.as('fee_cents'),
+              sql<number>`${gross}::bigint`.as('gross_amount_cents'),
+              sql<string>`${input.currency}::text`.as('currency'),
+              sql<string>`'pending'`.as('status'),
+              sql<string>`${input.payout_method}::text`.as('payout_method'),
+              sql<string>`${JSON.stringify(input.payment_details)}::jsonb`.as('payment_details'),
+              sql<string | null>`${input.merchant_reference ?? null}::text`.as('merchant_reference'),
+              sql<string | null>`${input.description ?? null}::text`.as('description'),
+              sql<string | null>`${input.metadata === undefined ? null : JSON.stringify(input.metadata)}::jsonb`.as('metadata'),
+              sql<string>`${requestHash}::text`.as('request_hash'),
+              sql<Date>`${now}::timestamptz`.as('created_at'),
+              sql<Date>`${now}::timestamptz`.as('updated_at'),
+            ]),
+          )
+          .returning('id'),
+      );
+    const row = await withRecordedEvent(reserved, { merchantId, type: 'payout.created', payoutId: id, data: payoutJson(payout) }, 'created_payout')
+      .selectNoFrom((eb) => [
+        eb.selectFrom('created_payout').select('id').as('id'),
+        eb.selectFrom('merchants').select('payout_fee_cents').where('id', '=', merchantId).as('fee_now'),
+      ])
       .executeTakeFirstOrThrow();
-    const payout = toPayout(row);
-    await this.emit(tx, payout, 'payout.created');
-    return { payout, created: true };
+    if (row.fee_now === null) throw new AppError('NOT_FOUND', 'merchant not found');
+    return row.id ? { payout } : { payout: undefined, feeNow: row.fee_now };
   }
 
   private replay(existing: Pick<PayoutRow, (typeof PAYOUT_COLUMNS)[number] | 'request_hash'>, requestHash: string): CreatePayoutResult {
@@ -287,7 +345,7 @@ export class PayoutService {
     },
   ): Promise<Payout> {
     if (!isUuid(id)) throw notFound();
-    return this.deps.db.transaction().execute(async (tx) => {
+    return transactionWithEvents(this.deps, async (tx) => {
       const current = await tx
         .selectFrom('payouts')
         .select(['status', 'merchant_id', 'amount_cents', 'fee_cents', 'gross_amount_cents'])

@@ -138,7 +138,8 @@ builder.mutationFields((t) => ({
       if (input.merchantReference != null) body.merchant_reference = input.merchantReference;
       if (input.description != null) body.description = input.description;
       if (input.metadata != null) body.metadata = input.metadata;
-      return ctx.services.payouts.create(ctx.principal!.merchant.id, body);
+      const { merchant } = ctx.principal!;
+      return ctx.services.payouts.create(merchant.id, body, merchant.payoutFeeCents);
     },
   }),
 }));

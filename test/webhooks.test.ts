@@ -132,6 +132,40 @@ describe('delivery', () => {
     await receiver.close();
   });
 
+  it('works off a backlog in batches: few statements, kept-alive connections, each event once', async () => {
+    const statements: string[] = [];
+    const counted = await startApp({ ...FAST, RUN_DISPATCHER: 'false' }, { onQuery: (q) => statements.push(q) });
+    const receiver = await startReceiver();
+    try {
+      const shop = await createMerchant(counted, { webhookUrl: receiver.url });
+      await credit(counted, shop.id, 1_000_000);
+      const n = 60;
+      await Promise.all(Array.from({ length: n }, () => http(counted, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })));
+      statements.length = 0;
+      counted.app.services.dispatcher.start();
+      await receiver.waitFor(n);
+      await sleep(300);
+      expect(new Set(receiver.received.map((r) => headers(r)['webhook-id'])).size).toBe(n);
+      expect(receiver.received).toHaveLength(n);
+      // Claims and outcome writes both touch the deliveries: far fewer statements than deliveries.
+      const dispatching = statements.filter((q) => /^\s*(with[\s\S]*)?update "?webhook_deliveries/i.test(q));
+      expect(dispatching.length).toBeLessThan(n / 2);
+      // Deliveries one after another reuse a kept-alive connection.
+      for (let k = 1; k <= 3; k++) {
+        await http(counted, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) });
+        await receiver.waitFor(n + k);
+      }
+      expect(new Set(receiver.received.slice(n).map((r) => r.port)).size).toBe(1);
+      await eventually(async () => {
+        const rows = await counted.database.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('merchant_id', '=', shop.id).execute();
+        return rows.length === n + 3 && rows.every((r) => r.status === 'succeeded' && r.attempts === 1);
+      }, 2000);
+    } finally {
+      await counted.close();
+      await receiver.close();
+    }
+  });
+
   it('retries failures with the same event id until a 2xx', async () => {
     const { shop, receiver } = await shopWithHook();
     receiver.plan = [500, 503, 302];

@@ -8,13 +8,18 @@ import type { WebhookSecretService } from './webhook-secrets.ts';
 import { postWebhook, type PostResult } from './webhook-http.ts';
 
 /** How many deliveries one dispatcher has in flight at most. */
-const CONCURRENCY = 16;
-/** The fallback poll, for deliveries whose notification this process did not see. */
+const CONCURRENCY = 64;
+/** The fallback poll, for deliveries no event announced (retries, redeliveries, another process's). */
 const POLL_MS = 1000;
+/** After a claim that found nothing due, the next waits at least this long, however many events arrive. */
+const EMPTY_CLAIM_SPACING_MS = 20;
+/** Outcomes are written together: at most this many per statement, at most this long after the answer. */
+const RECORD_BATCH = 200;
+const RECORD_WITHIN_MS = 5;
 /**
  * A claim lasts twice the attempt's time limit plus this margin (25 s with the default 10 s
  * limit) before another dispatcher may take the delivery over: comfortably longer than a POST
- * and the two short transactions around it, short enough that a crash delays little.
+ * and the writes around it, short enough that a crash delays little.
  */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -28,11 +33,33 @@ export interface DispatcherOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A claimed delivery with what its POST needs. */
+interface Claimed {
+  id: string;
+  merchant_id: string;
+  url: string;
+  attempts: number;
+  event_id: string;
+  type: string;
+  created_at: Date;
+  data: unknown;
+}
+
+/** One attempt's outcome, waiting to be written. */
+interface Outcome {
+  delivery: Claimed;
+  token: string;
+  attemptedAt: Date;
+  result: PostResult;
+}
+
 /**
- * Delivers queued webhooks at least once. Any number of dispatchers (threads of one process or
- * several processes) share the queue: each claims due deliveries with FOR UPDATE SKIP LOCKED,
- * writes a lease and commits, then POSTs outside any transaction and records the outcome. A
- * dispatcher that dies mid-attempt leaves a lease that expires, and the delivery is taken again.
+ * Delivers queued webhooks at least once. Any number of dispatchers (in the service's
+ * processes, or `zarpay dispatcher`) share the queue: each claims due deliveries with one
+ * statement (FOR UPDATE SKIP LOCKED, a lease written and committed at once, the events read
+ * with them), POSTs outside any transaction, and writes the outcomes of many attempts in one
+ * statement. A dispatcher that dies mid-attempt leaves a lease that expires, and the delivery is
+ * taken again; an outcome is only written by the holder of the claim.
  */
 export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
@@ -42,6 +69,9 @@ export class Dispatcher {
   private woken = false;
   private unsubscribe: (() => void) | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private outcomes: Outcome[] = [];
+  private recordTimer: NodeJS.Timeout | undefined;
+  private recording: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -64,7 +94,7 @@ export class Dispatcher {
     this.loopDone = this.loop();
   }
 
-  /** Stops claiming, then waits for attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS). */
+  /** Stops claiming, then waits for attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and writes their outcomes. */
   async stop() {
     if (!this.running) return;
     this.running = false;
@@ -74,6 +104,7 @@ export class Dispatcher {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);
+    await this.flushOutcomes();
   }
 
   wake() {
@@ -85,50 +116,51 @@ export class Dispatcher {
     while (this.running) {
       this.woken = false;
       let claimed = 0;
-      try {
-        claimed = await this.claimAndSend(CONCURRENCY - this.inFlight.size);
-      } catch (e) {
-        this.options.onError?.(e);
+      const free = CONCURRENCY - this.inFlight.size;
+      if (free > 0) {
+        try {
+          claimed = await this.claimAndSend(free);
+        } catch (e) {
+          this.options.onError?.(e);
+        }
       }
       if (!this.running) break;
       if (claimed > 0 && this.inFlight.size < CONCURRENCY) continue;
-      if (!this.woken) await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
+      // Nothing was due: events keep waking us, but one empty claim per spacing is enough.
+      if (free > 0 && claimed === 0) await this.sleep(EMPTY_CLAIM_SPACING_MS, false);
+      if (!this.woken) await this.sleep(POLL_MS, true);
+      this.wakeUp = undefined;
+    }
+  }
+
+  private sleep(ms: number, wakeable: boolean) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      if (wakeable) {
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
         };
-      });
-      this.wakeUp = undefined;
-    }
+      }
+    });
   }
 
   /** Claims up to `limit` due deliveries and starts sending them; returns how many it claimed. */
   async claimAndSend(limit: number): Promise<number> {
     if (limit <= 0) return 0;
     const token = randomUUID();
-    const claimed = await this.deps.db.transaction().execute(async (tx) => {
-      const due = await tx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', sql<Date>`now()`)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-        .orderBy('next_attempt_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (due.length === 0) return [];
-      return tx
-        .updateTable('webhook_deliveries')
-        .set({ locked_until: sql`now() + ${this.leaseMs} * interval '1 millisecond'`, locked_by: token, updated_at: sql`now()` })
-        .where('id', 'in', due.map((d) => d.id))
-        .returning(['id', 'event_id', 'merchant_id', 'url', 'attempts'])
-        .execute();
-    });
+    const claimed = await this.claim(token, limit);
+    if (claimed.length === 0) return 0;
+    let keys: Map<string, Buffer[] | Error>;
+    try {
+      keys = await this.secrets.signingKeysOf([...new Set(claimed.map((d) => d.merchant_id))]);
+    } catch (e) {
+      // The secrets could not be read at all (database trouble): the leases expire and another try follows.
+      this.options.onError?.(e);
+      return claimed.length;
+    }
     for (const delivery of claimed) {
-      const work = this.send(delivery, token)
+      const work = this.send(delivery, token, keys.get(delivery.merchant_id) ?? [])
         .catch((e) => this.options.onError?.(e))
         .finally(() => {
           this.inFlight.delete(work);
@@ -139,76 +171,114 @@ export class Dispatcher {
     return claimed.length;
   }
 
-  private async send(d: { id: string; event_id: string; merchant_id: string; url: string; attempts: number }, token: string) {
-    const { config, db } = this.deps;
-    const event = await db.selectFrom('events').select(['id', 'type', 'created_at', 'data']).where('id', '=', d.event_id).executeTakeFirstOrThrow();
-    const body = webhookBody(event);
+  /** One statement: take the due deliveries nobody holds, write our lease, return them with their events. */
+  private async claim(token: string, limit: number): Promise<Claimed[]> {
+    const { db } = this.deps;
+    const due = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', sql<Date>`now()`)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return db
+      .updateTable('webhook_deliveries as d')
+      .from([due.as('due'), 'events as e'])
+      .set({ locked_until: sql`now() + ${this.leaseMs} * interval '1 millisecond'`, locked_by: token, updated_at: sql`now()` })
+      .whereRef('d.id', '=', 'due.id')
+      .whereRef('e.id', '=', 'd.event_id')
+      .returning(['d.id', 'd.merchant_id', 'd.url', 'd.attempts', 'e.id as event_id', 'e.type', 'e.created_at', 'e.data'])
+      .execute();
+  }
+
+  private async send(d: Claimed, token: string, keys: Buffer[] | Error) {
+    const { config } = this.deps;
+    const attemptedAt = new Date();
+    if (keys instanceof Error) {
+      // Never send unsigned in place of signed (e.g. SERVICE_SECRET changed and the secrets no
+      // longer decrypt): count a failed attempt, so the delivery ends up failed and visible.
+      this.record({ delivery: d, token, attemptedAt, result: { ok: false, statusCode: null, durationMs: 0, error: 'the webhook secret could not be read' } });
+      return;
+    }
+    const body = webhookBody({ id: d.event_id, type: d.type, created_at: d.created_at, data: d.data as EventRow['data'] });
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      'webhook-id': event.id,
+      'webhook-id': d.event_id,
       'webhook-timestamp': String(timestamp),
-      'x-service-event-id': event.id,
+      'x-service-event-id': d.event_id,
     };
-    const attemptedAt = new Date();
-    let keys: Buffer[];
-    try {
-      keys = await this.secrets.signingKeys(d.merchant_id);
-    } catch {
-      // Never send unsigned in place of signed (e.g. SERVICE_SECRET changed and the secrets no
-      // longer decrypt): count a failed attempt, so the delivery ends up failed and visible.
-      await this.record(d, token, attemptedAt, { ok: false, statusCode: null, durationMs: 0, error: 'the webhook secret could not be read' });
-      return;
-    }
-    const signature = signatureHeader(keys, event.id, timestamp, body);
+    const signature = signatureHeader(keys, d.event_id, timestamp, body);
     if (signature) headers['webhook-signature'] = signature;
     const result = await postWebhook(d.url, headers, body, { timeoutMs: config.webhookTimeoutMs, publicOnly: config.serviceEnv === 'prd' });
-    await this.record(d, token, attemptedAt, result);
+    this.record({ delivery: d, token, attemptedAt, result });
   }
 
-  private async record(d: { id: string; attempts: number }, token: string, attemptedAt: Date, result: PostResult) {
+  /** Queues an outcome; the queue is written soon, in one statement with its neighbours. */
+  private record(outcome: Outcome) {
+    this.outcomes.push(outcome);
+    if (this.outcomes.length >= RECORD_BATCH) void this.flushOutcomes();
+    else this.recordTimer ??= setTimeout(() => void this.flushOutcomes(), RECORD_WITHIN_MS);
+  }
+
+  /** Writes every queued outcome (one statement per batch), one batch at a time. */
+  private flushOutcomes(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    const batch = this.outcomes.splice(0);
+    if (batch.length === 0) return this.recording;
+    this.recording = this.recording.then(() => this.writeOutcomes(batch)).catch((e) => this.options.onError?.(e));
+    return this.recording;
+  }
+
+  private async writeOutcomes(batch: Outcome[]) {
     const delays = this.deps.config.webhookRetryDelaysMs;
-    const attempt = d.attempts + 1;
-    const retryIn = result.ok || attempt > delays.length ? undefined : delays[attempt - 1]!;
-    await this.deps.db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: d.id,
-          attempt,
-          attempted_at: attemptedAt,
-          status_code: result.statusCode,
-          duration_ms: result.durationMs,
-          error: result.error,
-          succeeded: result.ok,
-        })
-        .execute();
-      // Only the holder of the claim moves the delivery on; a dispatcher whose lease ran out
-      // still logs what it did, but the delivery now belongs to whoever took it over.
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({
-          attempts: attempt,
-          status: result.ok ? 'succeeded' : retryIn === undefined ? 'failed' : 'pending',
-          next_attempt_at: retryIn === undefined ? sql`next_attempt_at` : sql`now() + ${retryIn} * interval '1 millisecond'`,
-          locked_until: null,
-          locked_by: null,
-          last_status_code: result.statusCode,
-          last_error: result.error,
-          updated_at: sql`now()`,
-          completed_at: retryIn === undefined ? sql`now()` : null,
-        })
-        .where('id', '=', d.id)
-        .where('locked_by', '=', token)
-        .execute();
+    const rows = batch.map(({ delivery, token, attemptedAt, result }) => {
+      const attempt = delivery.attempts + 1;
+      const retryIn = result.ok || attempt > delays.length ? null : delays[attempt - 1]!;
+      return { id: delivery.id, token, attempt, attemptedAt, result, retryIn, status: result.ok ? 'succeeded' : retryIn === null ? 'failed' : 'pending' };
     });
-    if (retryIn !== undefined && this.running) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.wake();
-      }, retryIn + 5);
-      timer.unref();
-      this.timers.add(timer);
-    }
+    const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+    // Every attempt is logged; only the holder of the claim moves the delivery on (a dispatcher
+    // whose lease ran out still logs what it did, but the delivery now belongs to whoever took it).
+    await sql`
+      with outcome as (
+        select * from unnest(
+          ${col((r) => r.id)}::uuid[], ${col((r) => r.token)}::uuid[], ${col((r) => r.attempt)}::int[],
+          ${col((r) => r.attemptedAt.toISOString())}::timestamptz[], ${col((r) => r.result.statusCode)}::int[],
+          ${col((r) => r.result.durationMs)}::int[], ${col((r) => r.result.error)}::text[], ${col((r) => r.result.ok)}::boolean[],
+          ${col((r) => r.status)}::text[], ${col((r) => r.retryIn)}::bigint[]
+        ) as o(delivery_id, token, attempt, attempted_at, status_code, duration_ms, error, succeeded, status, retry_ms)
+      ), logged as (
+        insert into webhook_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error, succeeded)
+        select delivery_id, attempt, attempted_at, status_code, duration_ms, error, succeeded from outcome
+      )
+      update webhook_deliveries d set
+        attempts = o.attempt,
+        status = o.status,
+        next_attempt_at = case when o.retry_ms is null then d.next_attempt_at else now() + o.retry_ms * interval '1 millisecond' end,
+        locked_until = null,
+        locked_by = null,
+        last_status_code = o.status_code,
+        last_error = o.error,
+        updated_at = now(),
+        completed_at = case when o.retry_ms is null then now() else null end
+      from outcome o
+      where d.id = o.delivery_id and d.locked_by = o.token`.execute(this.deps.db);
+    for (const r of rows) if (r.retryIn !== null) this.wakeIn(r.retryIn);
+  }
+
+  /** Wakes the loop when a retry falls due. */
+  private wakeIn(ms: number) {
+    if (!this.running) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.wake();
+    }, ms + 5);
+    timer.unref();
+    this.timers.add(timer);
   }
 }

@@ -44,6 +44,15 @@ export function guardedLookup(hostname: string, options: { all?: boolean }, call
   });
 }
 
+/**
+ * Connections to receivers are kept alive and reused: a TLS handshake (or even a TCP one) per
+ * delivery would cost more than the delivery. A reused connection was checked when it opened.
+ */
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxFreeSockets: 64 }),
+  https: new https.Agent({ keepAlive: true, maxFreeSockets: 64 }),
+};
+
 export interface PostResult {
   ok: boolean;
   statusCode: number | null;
@@ -84,7 +93,8 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
   const problem = webhookUrlProblem(url, opts.publicOnly);
   if (problem) return Promise.resolve({ ok: false, statusCode: null, durationMs: 0, error: `webhook URL ${problem}` });
   const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
+  const secure = target.protocol === 'https:';
+  const client = secure ? https : http;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Omit<PostResult, 'durationMs'>) => {
@@ -98,7 +108,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'zarpay-webhooks/1' },
-        agent: false,
+        agent: secure ? agents.https : agents.http,
         ...(opts.publicOnly && { lookup: guardedLookup as never }),
       },
       (res) => {

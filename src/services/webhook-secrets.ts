@@ -96,14 +96,36 @@ export class WebhookSecretService {
 
   /** The HMAC keys that sign a delivery now: the active secret first, then the rotating one. */
   async signingKeys(merchantId: string, db: DbOrTx = this.deps.db): Promise<Buffer[]> {
-    const rows = await db
-      .selectFrom('webhook_secrets')
-      .select(['id', 'secret_enc', 'status'])
-      .where('merchant_id', '=', merchantId)
-      .where((eb) => eb.or([eb('status', '=', 'active'), eb.and([eb('status', '=', 'rotating'), eb('rotating_until', '>', sql<Date>`now()`)])]))
-      .execute();
+    const keys = (await this.signingKeysOf([merchantId], db)).get(merchantId)!;
+    if (keys instanceof Error) throw keys;
+    return keys;
+  }
+
+  /**
+   * The signing keys of several merchants in one read (a dispatcher's batch): for each, its keys
+   * as `signingKeys` gives them, or the error that kept them from being read.
+   */
+  async signingKeysOf(merchantIds: readonly string[], db: DbOrTx = this.deps.db): Promise<Map<string, Buffer[] | Error>> {
+    const rows = merchantIds.length
+      ? await db
+          .selectFrom('webhook_secrets')
+          .select(['id', 'merchant_id', 'secret_enc', 'status'])
+          .where('merchant_id', 'in', merchantIds)
+          .where((eb) => eb.or([eb('status', '=', 'active'), eb.and([eb('status', '=', 'rotating'), eb('rotating_until', '>', sql<Date>`now()`)])]))
+          .execute()
+      : [];
     rows.sort((a, b) => (a.status === b.status ? 0 : a.status === 'active' ? -1 : 1));
-    return rows.map((r) => webhookSecretKey(this.decrypt(r.id, r.secret_enc)));
+    const keys = new Map<string, Buffer[] | Error>(merchantIds.map((id) => [id, []]));
+    for (const r of rows) {
+      const mine = keys.get(r.merchant_id);
+      if (mine instanceof Error) continue;
+      try {
+        mine!.push(webhookSecretKey(this.decrypt(r.id, r.secret_enc)));
+      } catch (e) {
+        keys.set(r.merchant_id, e as Error);
+      }
+    }
+    return keys;
   }
 
   private async insert(tx: Tx, merchantId: string): Promise<WebhookSecret> {

@@ -5,6 +5,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The sender's port: deliveries over one kept-alive connection share it. */
+  port: number;
 }
 
 /** A merchant's webhook endpoint: records every request; answers from `plan`, then `fallback`. */
@@ -45,7 +47,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), port: req.socket.remotePort ?? 0 });
       const status = r.plan.shift() ?? r.fallback;
       if (status === 0) return notify();
       if (status >= 300 && status < 400) res.setHeader('location', `http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere`);

@@ -2,28 +2,55 @@ import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from 
 import type { DbOrTx } from './index.ts';
 import type { Database } from './types.ts';
 
-/** Stands for an argument in a query compiled once; replaced by the argument's value on each run. */
+/** Stands for one value of the arguments in a query compiled once; replaced by that value on each run. */
 class Slot {
-  constructor(readonly name: string) {}
+  constructor(readonly path: readonly (string | number)[]) {}
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype);
+
+/** The arguments' structure (keys, array lengths) with a slot in place of every value. */
+function slotsFor(value: unknown, path: (string | number)[] = []): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => slotsFor(v, [...path, i]));
+  if (isPlain(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, slotsFor(v, [...path, k])]));
+  return new Slot(path);
+}
+
+/** A text naming the arguments' structure: one compiled query per structure. */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(shapeOf).join(',')}]`;
+  if (isPlain(value)) return `{${Object.keys(value).map((k) => `${k}:${shapeOf(value[k])}`).join(',')}}`;
+  return '';
+}
+
+function valueAt(args: unknown, path: readonly (string | number)[]): unknown {
+  let v = args;
+  for (const key of path) v = (v as Record<string | number, unknown>)[key];
+  return v;
 }
 
 /**
- * A query that Kysely builds and compiles the first time it runs, then runs again with fresh
- * values: the hot paths skip rebuilding the same SQL text on every request (most of Kysely's
- * share of a GET). `build` receives stand-ins for `args` and must use each only as a value
- * (`where(col, '=', a.id)`, `.values({ col: a.x })`, `limit(a.n)`): the query's shape may not
- * depend on them. Runs on a database or inside a transaction alike.
+ * A query that Kysely builds and compiles once (per structure of its arguments), then runs
+ * again with fresh values: the hot paths skip rebuilding the same SQL text on every request,
+ * which was most of Kysely's share of a GET and more of a payout's creation. `build` receives
+ * the arguments with a stand-in for every value and must use each only as a value
+ * (`where(col, '=', a.id)`, `sql\`${a.x}::uuid\``, `limit(a.n)`): the query's shape may depend
+ * on which members exist and on array lengths, never on values. Runs on a database or inside a
+ * transaction alike.
  */
-export function compiledQuery<Args extends Record<string, unknown>, Row>(
+export function compiledQuery<Args extends object, Row>(
   build: (db: Kysely<Database>, args: Args) => Compilable<Row>,
 ): (db: DbOrTx, args: Args) => Promise<Row[]> {
-  let template: CompiledQuery<Row> | undefined;
+  const templates = new Map<string, CompiledQuery<Row>>();
   return async (db, args) => {
+    const shape = shapeOf(args);
+    let template = templates.get(shape);
     if (!template) {
-      const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) }) as Args;
-      template = build(db, slots).compile();
+      template = build(db, slotsFor(args) as Args).compile();
+      templates.set(shape, template);
     }
-    const parameters = template.parameters.map((p) => (p instanceof Slot ? args[p.name] : p));
+    const parameters = template.parameters.map((p) => (p instanceof Slot ? valueAt(args, p.path) : p));
     // A fresh query id per run, as a plugin keeping per-query state would expect.
     const { rows } = await db.executeQuery<Row>({ ...template, parameters, queryId: createQueryId() });
     return rows;

@@ -12,7 +12,7 @@ const CONCURRENCY = 64;
 /** The fallback poll, for deliveries no event announced (retries, redeliveries, another process's). */
 const POLL_MS = 1000;
 /** After a claim that found nothing due, the next waits at least this long, however many events arrive. */
-const EMPTY_CLAIM_SPACING_MS = 20;
+const EMPTY_CLAIM_SPACING_MS = 50;
 /** Outcomes are written together: at most this many per statement, at most this long after the answer. */
 const RECORD_BATCH = 200;
 const RECORD_WITHIN_MS = 5;
@@ -89,8 +89,8 @@ export class Dispatcher {
     if (this.running) return;
     if (onError) this.options.onError = onError;
     this.running = true;
-    // A committed event anywhere on the database wakes us: its delivery row committed with it.
-    this.unsubscribe = this.bus.on(() => this.wake());
+    // Events committed anywhere on the database wake us: their delivery rows committed with them.
+    this.unsubscribe = this.bus.onCommit(() => this.wake());
     this.loopDone = this.loop();
   }
 

@@ -40,18 +40,20 @@ interface Position {
 }
 
 /**
- * Committed events, live, for this process: subscriptions and the dispatcher's wake-up.
+ * Committed events, live, for this process: the subscriptions' events, and the news that events
+ * were committed somewhere (the dispatcher's wake-up).
  *
- * The bus reads the event log from its position, in one query for many events, taking only
- * events whose transaction is older than every transaction still running: those are committed
- * (or never will be), so nothing is skipped whatever order transactions commit in, and events
- * that depend on each other (a payout created, then approved) come in that order. A read is
- * started by a commit in this process (`committed`), by a poke from another process (NOTIFY,
- * sent after its commit), after the listening connection comes back, and every second anyway.
- * One read runs at a time; wake-ups during it cause one more.
+ * While anyone subscribes, the bus reads the event log from its position, in one query for many
+ * events, taking only events whose transaction is older than every transaction still running:
+ * those are committed (or never will be), so nothing is skipped whatever order transactions
+ * commit in, and events that depend on each other (a payout created, then approved) come in
+ * that order. A read is started by a commit in this process (`committed`), by a poke from
+ * another process (NOTIFY, sent after its commit), after the listening connection comes back,
+ * and every second anyway. One read runs at a time; wake-ups during it cause one more. With no
+ * subscription the bus reads nothing, and the next subscription starts from the present.
  */
 export class EventBus {
-  private readonly listeners = new Set<(e: OutboxEvent) => void>();
+  private readonly commitListeners = new Set<() => void>();
   /** Streams by the merchant they follow (`*`: every merchant), so an event is matched against its own. */
   private readonly streams = new Map<string, Set<EventStream>>();
   private position: Position | undefined;
@@ -59,25 +61,26 @@ export class EventBus {
   private readAgain = false;
   private timer: NodeJS.Timeout | undefined;
 
+  private started = false;
+
   constructor(
     private readonly db: Db,
     private readonly notifications: Notifications,
   ) {
-    notifications.on(EVENTS_CHANNEL, () => this.wake());
-    notifications.onResync(() => this.wake());
+    notifications.on(EVENTS_CHANNEL, () => this.heard());
+    notifications.onResync(() => this.heard());
   }
 
-  /** Starts from the log's present: events committed before this are history, not live. */
   async start() {
-    if (this.timer) return;
-    const { rows } = await sql<{ xact: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xact`.execute(this.db);
-    this.position = { xact: rows[0]!.xact, seq: 0 };
-    this.timer = setInterval(() => this.wake(), FALLBACK_READ_MS);
+    if (this.started) return;
+    this.started = true;
+    this.timer = setInterval(() => this.heard(), FALLBACK_READ_MS);
     this.timer.unref();
   }
 
   /** Ends every open stream, stops reading and lets the read under way finish. */
   async stop() {
+    this.started = false;
     clearInterval(this.timer);
     this.timer = undefined;
     for (const set of this.streams.values()) for (const s of set) s.end();
@@ -86,8 +89,14 @@ export class EventBus {
 
   /** A transaction of this process has just committed events: read them now, and tell the other processes. */
   committed() {
-    this.wake();
+    this.heard();
     this.notifications.poke(EVENTS_CHANNEL);
+  }
+
+  /** Events were (or may have been) committed somewhere. */
+  private heard() {
+    for (const listener of this.commitListeners) listener();
+    this.wake();
   }
 
   /** Open subscriptions in this process. */
@@ -97,10 +106,10 @@ export class EventBus {
     return n;
   }
 
-  /** Calls `listener` for every committed event; returns the unsubscribe function. */
-  on(listener: (e: OutboxEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Calls `listener` whenever events may have been committed (here or by another process); returns the unsubscribe function. */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
   }
 
   /** A live stream of the committed events that match `filter`, until it is returned or the bus stops. */
@@ -111,14 +120,16 @@ export class EventBus {
     const stream: EventStream = new EventStream(filter, () => {
       set.delete(stream);
       if (set.size === 0 && this.streams.get(key) === set) this.streams.delete(key);
+      if (this.streams.size === 0) this.position = undefined;
     });
     set.add(stream);
+    this.wake();
     return stream;
   }
 
-  /** Starts a read, or asks the read under way for one more. */
-  wake() {
-    if (!this.position) return;
+  /** Starts a read (while anyone subscribes), or asks the read under way for one more. */
+  private wake() {
+    if (this.streams.size === 0 || !this.started) return;
     if (this.reading) {
       this.readAgain = true;
       return;
@@ -133,13 +144,23 @@ export class EventBus {
   private async read() {
     do {
       this.readAgain = false;
-      const rows = await this.nextPage(this.position!);
+      // The first subscription after none starts from the log's present: what committed before is history.
+      this.position ??= await this.present();
+      const from = this.position;
+      const rows = await this.nextPage(from);
+      // Everyone unsubscribed meanwhile, which dropped the position: these events are nobody's.
+      if (this.position !== from) continue;
       for (const row of rows) {
         this.position = { xact: row.xact_id, seq: row.seq };
         this.publish(toOutboxEvent(row));
       }
       if (rows.length === PAGE) this.readAgain = true;
-    } while (this.readAgain && this.position);
+    } while (this.readAgain && this.streams.size > 0);
+  }
+
+  private async present(): Promise<Position> {
+    const { rows } = await sql<{ xact: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xact`.execute(this.db);
+    return { xact: rows[0]!.xact, seq: 0 };
   }
 
   private nextPage(from: Position) {
@@ -155,13 +176,6 @@ export class EventBus {
   }
 
   private publish(event: OutboxEvent) {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // one listener's failure is not another's
-      }
-    }
     for (const key of [event.merchantId, '*']) {
       for (const s of this.streams.get(key) ?? []) if (matches(s.filter, event)) s.push(event);
     }

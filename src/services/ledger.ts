@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { compiledQuery } from '../db/compiled.ts';
 import type { Db, DbOrTx, Tx } from '../db/index.ts';
-import type { BalanceRow, LedgerAccount } from '../db/types.ts';
+import type { BalanceRow, Database, LedgerAccount } from '../db/types.ts';
 import { AppError } from '../domain/errors.ts';
 import { CURRENCY } from '../domain/money.ts';
 import type { Balance } from '../domain/payout.ts';
@@ -66,6 +66,40 @@ function checkedDelta(posting: Posting) {
 }
 
 /**
+ * Everything the SQL of a posting is made of, each a plain value: what the balance projection
+ * moves by, the available amount the posting needs (absent when it needs none), the journal
+ * rows. `postingSql` uses every member only as a value, so a statement compiled once can pass
+ * stand-ins for them (see db/compiled.ts).
+ */
+export interface PostingValues {
+  merchantId: string;
+  kind: string;
+  transactionId: string;
+  payoutId: string | null;
+  paymentId: string | null;
+  memo: string | null;
+  delta: { balance: number; reserved: number; gross: number; fees: number; withdrawals: number };
+  requiredAvailable?: number;
+  legs: Leg[];
+}
+
+/** Checks a posting (legs sum to zero, whole cents) and gives the values of its SQL. */
+export function postingValues(posting: Posting): PostingValues {
+  const d = checkedDelta(posting);
+  return {
+    merchantId: posting.merchantId,
+    kind: posting.kind,
+    transactionId: randomUUID(),
+    payoutId: posting.payoutId ?? null,
+    paymentId: posting.paymentId ?? null,
+    memo: posting.memo ?? null,
+    delta: { balance: d.balance, reserved: d.reserved, gross: d.gross, fees: d.fees, withdrawals: d.withdrawals },
+    ...(d.available < 0 && { requiredAvailable: -d.available }),
+    legs: posting.legs,
+  };
+}
+
+/**
  * A posting as the opening of one SQL statement: CTEs `posted_balance` (the merchant's balance
  * row after the posting; empty when the available amount does not cover it, or `onlyIf` is
  * false), `posted_transaction` and `posted_entries`, each written only if the balance moved.
@@ -77,22 +111,25 @@ function checkedDelta(posting: Posting) {
  * the balance row and the sum reserved can never exceed the balance.
  */
 export function postingStatement(db: DbOrTx, posting: Posting, onlyIf?: Expression<SqlBool>) {
-  const d = checkedDelta(posting);
-  const transactionId = randomUUID();
+  return postingSql(db, postingValues(posting), onlyIf);
+}
+
+/** The SQL of `postingStatement`, from checked values. */
+export function postingSql(db: DbOrTx | Kysely<Database>, v: PostingValues, onlyIf?: Expression<SqlBool>) {
   return db
     .with('posted_balance', (qc) => {
       let update = qc
         .updateTable('balances')
         .set({
-          balance_cents: sql`balance_cents + ${d.balance}`,
-          reserved_cents: sql`reserved_cents + ${d.reserved}`,
-          gross_cents: sql`gross_cents + ${d.gross}`,
-          fees_cents: sql`fees_cents + ${d.fees}`,
-          withdrawals_cents: sql`withdrawals_cents + ${d.withdrawals}`,
+          balance_cents: sql`balance_cents + ${v.delta.balance}`,
+          reserved_cents: sql`reserved_cents + ${v.delta.reserved}`,
+          gross_cents: sql`gross_cents + ${v.delta.gross}`,
+          fees_cents: sql`fees_cents + ${v.delta.fees}`,
+          withdrawals_cents: sql`withdrawals_cents + ${v.delta.withdrawals}`,
           updated_at: sql`now()`,
         })
-        .where('merchant_id', '=', posting.merchantId);
-      if (d.available < 0) update = update.where(sql<boolean>`balance_cents - reserved_cents >= ${-d.available}`);
+        .where('merchant_id', '=', v.merchantId);
+      if (v.requiredAvailable !== undefined) update = update.where(sql<boolean>`balance_cents - reserved_cents >= ${v.requiredAvailable}`);
       if (onlyIf) update = update.where(onlyIf);
       return update.returningAll();
     })
@@ -104,12 +141,12 @@ export function postingStatement(db: DbOrTx, posting: Posting, onlyIf?: Expressi
           qc
             .selectFrom('posted_balance')
             .select([
-              sql<string>`${transactionId}::uuid`.as('id'),
+              sql<string>`${v.transactionId}::uuid`.as('id'),
               'merchant_id',
-              sql<string>`${posting.kind}`.as('kind'),
-              sql<string | null>`${posting.payoutId ?? null}::uuid`.as('payout_id'),
-              sql<string | null>`${posting.paymentId ?? null}::uuid`.as('payment_id'),
-              sql<string | null>`${posting.memo ?? null}::text`.as('memo'),
+              sql<string>`${v.kind}::text`.as('kind'),
+              sql<string | null>`${v.payoutId}::uuid`.as('payout_id'),
+              sql<string | null>`${v.paymentId}::uuid`.as('payment_id'),
+              sql<string | null>`${v.memo}::text`.as('memo'),
             ]),
         )
         .returning(['id', 'merchant_id']),
@@ -119,7 +156,7 @@ export function postingStatement(db: DbOrTx, posting: Posting, onlyIf?: Expressi
         .insertInto('ledger_entries')
         .columns(['transaction_id', 'merchant_id', 'account', 'amount_cents'])
         .expression(
-          posting.legs
+          v.legs
             .map((l) =>
               qc
                 .selectFrom('posted_transaction')

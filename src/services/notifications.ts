@@ -21,7 +21,7 @@ export interface NotificationSource {
 }
 
 /** Pokes are spaced at least this far apart; those asked for meanwhile go as one. */
-const POKE_SPACING_MS = 2;
+const POKE_SPACING_MS = 10;
 
 /**
  * One listening connection per process, shared by everything that reacts to commits made

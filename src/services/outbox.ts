@@ -76,43 +76,61 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<OutboxEvent>
 type RecordedEvent = Database & { recorded_event: { id: string; seq: number; created_at: Date } };
 
 /**
+ * The values of an event's SQL (see `withRecordedEvent`), each used only as a value, so that a
+ * statement compiled once can pass stand-ins for them.
+ */
+export interface EventValues {
+  id: string;
+  deliveryId: string;
+  merchantId: string;
+  type: string;
+  payoutId: string | null;
+  paymentId: string | null;
+  /** The resource's JSON, serialised. */
+  data: string;
+  webhookUrl: string | null;
+}
+
+export function eventValues(event: NewEvent): EventValues {
+  return {
+    id: randomUUID(),
+    deliveryId: randomUUID(),
+    merchantId: event.merchantId,
+    type: event.type,
+    payoutId: event.payoutId ?? null,
+    paymentId: event.paymentId ?? null,
+    data: JSON.stringify(event.data),
+    webhookUrl: event.webhookUrl ?? null,
+  };
+}
+
+/**
  * Adds the writing of an event and its delivery (see `recordEvent`) to a statement, as CTEs
  * `recorded_event` and `queued_delivery`. With `gate`, a table or CTE of that statement, both
  * are written only if the gate has a row (the change the event reports did happen). The
  * statement keeps its type: the new CTEs are not meant to be read by the caller.
  */
-export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, event: NewEvent, gate?: string): S {
+export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, event: NewEvent | EventValues, gate?: string): S {
+  const v = 'deliveryId' in event ? event : eventValues(event);
   const qc = statement as unknown as QueryCreator<any>;
-  const values = {
-    id: randomUUID(),
-    merchant_id: event.merchantId,
-    type: event.type,
-    payout_id: event.payoutId ?? null,
-    payment_id: event.paymentId ?? null,
-    data: JSON.stringify(event.data),
-    webhook_url: event.webhookUrl ?? null,
-  };
-  const url = sql`coalesce(${values.webhook_url}::text, "merchants"."webhook_url")`;
+  const url = sql`coalesce(${v.webhookUrl}::text, "merchants"."webhook_url")`;
+  const row = [
+    sql`${v.id}::uuid`.as('id'),
+    sql`${v.merchantId}::uuid`.as('merchant_id'),
+    sql`${v.type}::text`.as('type'),
+    sql`${v.payoutId}::uuid`.as('payout_id'),
+    sql`${v.paymentId}::uuid`.as('payment_id'),
+    sql`${v.data}::jsonb`.as('data'),
+    sql`${v.webhookUrl}::text`.as('webhook_url'),
+  ];
   return qc
-    .with('recorded_event', (q) => {
-      const insert = q.insertInto('events');
-      if (!gate) return insert.values(values).returning(['id', 'seq', 'created_at']);
-      const columns = Object.keys(values) as (keyof typeof values)[];
-      return insert
-        .columns(columns)
-        .expression(
-          q.selectFrom(gate).select([
-            sql`${values.id}::uuid`.as('id'),
-            sql`${values.merchant_id}::uuid`.as('merchant_id'),
-            sql`${values.type}::text`.as('type'),
-            sql`${values.payout_id}::uuid`.as('payout_id'),
-            sql`${values.payment_id}::uuid`.as('payment_id'),
-            sql`${values.data}::jsonb`.as('data'),
-            sql`${values.webhook_url}::text`.as('webhook_url'),
-          ]),
-        )
-        .returning(['id', 'seq', 'created_at']);
-    })
+    .with('recorded_event', (q) =>
+      q
+        .insertInto('events')
+        .columns(['id', 'merchant_id', 'type', 'payout_id', 'payment_id', 'data', 'webhook_url'])
+        .expression(gate ? q.selectFrom(gate).select(row) : q.selectNoFrom(row))
+        .returning(['id', 'seq', 'created_at']),
+    )
     .with('queued_delivery', (q) =>
       q
         .insertInto('webhook_deliveries')
@@ -120,8 +138,8 @@ export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, eve
         .expression(
           q
             .selectFrom(['recorded_event', 'merchants'])
-            .select([sql`${randomUUID()}::uuid`.as('id'), 'recorded_event.id', 'merchants.id', url.as('url'), sql`'pending'`.as('status')])
-            .where('merchants.id', '=', event.merchantId)
+            .select([sql`${v.deliveryId}::uuid`.as('id'), 'recorded_event.id', 'merchants.id', url.as('url'), sql`'pending'`.as('status')])
+            .where('merchants.id', '=', v.merchantId)
             .where(url, 'is not', null),
         ),
     ) as unknown as S;

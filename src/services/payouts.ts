@@ -17,7 +17,7 @@ import { payoutJson } from '../domain/wire.ts';
 import type { ServiceDeps } from './deps.ts';
 import * as ledger from './ledger.ts';
 import { isUuid } from './merchants.ts';
-import { type EventType, recordEvent, transactionWithEvents, withRecordedEvent } from './outbox.ts';
+import { type EventType, type EventValues, eventValues, recordEvent, transactionWithEvents, withRecordedEvent } from './outbox.ts';
 
 /** The columns a payout's public shape is made of (not its bank details or request hash). */
 export const PAYOUT_COLUMNS = [
@@ -165,57 +165,36 @@ export class PayoutService {
       updatedAt: now,
       completedAt: null,
     };
-    const feeUnchanged = sql<SqlBool>`exists (select 1 from merchants where id = ${merchantId} and payout_fee_cents = ${fee})`;
-    // Reserve: the conditional update on the balance row serialises concurrent creations for
-    // one merchant and refuses any that the available amount does not cover.
-    const reserved = ledger
-      .postingStatement(
-        this.deps.db,
-        {
-          merchantId,
-          kind: 'payout_reserve',
-          payoutId: id,
-          legs: [
-            { account: 'merchant_available', amountCents: -gross },
-            { account: 'merchant_reserved', amountCents: gross },
-          ],
-        },
-        feeUnchanged,
-      )
-      .with('created_payout', (qc) =>
-        qc
-          .insertInto('payouts')
-          .columns([
-            'id', 'merchant_id', 'amount_cents', 'fee_cents', 'gross_amount_cents', 'currency', 'status', 'payout_method',
-            'payment_details', 'merchant_reference', 'description', 'metadata', 'request_hash', 'created_at', 'updated_at',
-          ])
-          .expression(
-            qc.selectFrom('posted_balance').select([
-              sql<string>`${id}::uuid`.as('id'),
-              'merchant_id',
-              sql<number>`${input.amount_cents}::bigint`.as('amount_cents'),
-              sql<number>`${fee}::bigint`.as('fee_cents'),
-              sql<number>`${gross}::bigint`.as('gross_amount_cents'),
-              sql<string>`${input.currency}::text`.as('currency'),
-              sql<string>`'pending'`.as('status'),
-              sql<string>`${input.payout_method}::text`.as('payout_method'),
-              sql<string>`${JSON.stringify(input.payment_details)}::jsonb`.as('payment_details'),
-              sql<string | null>`${input.merchant_reference ?? null}::text`.as('merchant_reference'),
-              sql<string | null>`${input.description ?? null}::text`.as('description'),
-              sql<string | null>`${input.metadata === undefined ? null : JSON.stringify(input.metadata)}::jsonb`.as('metadata'),
-              sql<string>`${requestHash}::text`.as('request_hash'),
-              sql<Date>`${now}::timestamptz`.as('created_at'),
-              sql<Date>`${now}::timestamptz`.as('updated_at'),
-            ]),
-          )
-          .returning('id'),
-      );
-    const row = await withRecordedEvent(reserved, { merchantId, type: 'payout.created', payoutId: id, data: payoutJson(payout) }, 'created_payout')
-      .selectNoFrom((eb) => [
-        eb.selectFrom('created_payout').select('id').as('id'),
-        eb.selectFrom('merchants').select('payout_fee_cents').where('id', '=', merchantId).as('fee_now'),
-      ])
-      .executeTakeFirstOrThrow();
+    const [row] = await createPayoutStatement(this.deps.db, {
+      fee,
+      // Reserve: the conditional update on the balance row serialises concurrent creations for
+      // one merchant and refuses any that the available amount does not cover.
+      posting: ledger.postingValues({
+        merchantId,
+        kind: 'payout_reserve',
+        payoutId: id,
+        legs: [
+          { account: 'merchant_available', amountCents: -gross },
+          { account: 'merchant_reserved', amountCents: gross },
+        ],
+      }),
+      payout: {
+        id,
+        amount_cents: input.amount_cents,
+        fee_cents: fee,
+        gross_amount_cents: gross,
+        currency: input.currency,
+        payout_method: input.payout_method,
+        payment_details: JSON.stringify(input.payment_details),
+        merchant_reference: input.merchant_reference ?? null,
+        description: input.description ?? null,
+        metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+        request_hash: requestHash,
+        created_at: now,
+      },
+      event: eventValues({ merchantId, type: 'payout.created', payoutId: id, data: payoutJson(payout) }),
+    });
+    if (!row) throw new Error('payout creation returned no row');
     if (row.fee_now === null) throw new AppError('NOT_FOUND', 'merchant not found');
     return row.id ? { payout } : { payout: undefined, feeNow: row.fee_now };
   }
@@ -395,6 +374,69 @@ export class PayoutService {
     return recordEvent(tx, { merchantId: payout.merchantId, type, payoutId: payout.id, data: payoutJson(payout) });
   }
 }
+
+/** What the creation statement is made of; each member only a value, so it compiles once. */
+interface CreationValues {
+  fee: number;
+  posting: ledger.PostingValues;
+  payout: {
+    id: string;
+    amount_cents: number;
+    fee_cents: number;
+    gross_amount_cents: number;
+    currency: string;
+    payout_method: string;
+    payment_details: string;
+    merchant_reference: string | null;
+    description: string | null;
+    metadata: string | null;
+    request_hash: string;
+    created_at: Date;
+  };
+  event: EventValues;
+}
+
+/**
+ * A payout's creation as one statement, compiled once: the reservation (a ledger posting,
+ * written only if the merchant's fee is still `fee`), the payout, its event and its delivery,
+ * then whether the payout was written and the merchant's fee as the statement saw it.
+ */
+const createPayoutStatement = compiledQuery((db, a: CreationValues) => {
+  const p = a.payout;
+  const feeUnchanged = sql<SqlBool>`exists (select 1 from merchants where id = ${a.posting.merchantId} and payout_fee_cents = ${a.fee})`;
+  const reserved = ledger.postingSql(db, a.posting, feeUnchanged).with('created_payout', (qc) =>
+    qc
+      .insertInto('payouts')
+      .columns([
+        'id', 'merchant_id', 'amount_cents', 'fee_cents', 'gross_amount_cents', 'currency', 'status', 'payout_method',
+        'payment_details', 'merchant_reference', 'description', 'metadata', 'request_hash', 'created_at', 'updated_at',
+      ])
+      .expression(
+        qc.selectFrom('posted_balance').select([
+          sql<string>`${p.id}::uuid`.as('id'),
+          'merchant_id',
+          sql<number>`${p.amount_cents}::bigint`.as('amount_cents'),
+          sql<number>`${p.fee_cents}::bigint`.as('fee_cents'),
+          sql<number>`${p.gross_amount_cents}::bigint`.as('gross_amount_cents'),
+          sql<string>`${p.currency}::text`.as('currency'),
+          sql<string>`'pending'`.as('status'),
+          sql<string>`${p.payout_method}::text`.as('payout_method'),
+          sql<string>`${p.payment_details}::jsonb`.as('payment_details'),
+          sql<string | null>`${p.merchant_reference}::text`.as('merchant_reference'),
+          sql<string | null>`${p.description}::text`.as('description'),
+          sql<string | null>`${p.metadata}::jsonb`.as('metadata'),
+          sql<string>`${p.request_hash}::text`.as('request_hash'),
+          sql<Date>`${p.created_at}::timestamptz`.as('created_at'),
+          sql<Date>`${p.created_at}::timestamptz`.as('updated_at'),
+        ]),
+      )
+      .returning('id'),
+  );
+  return withRecordedEvent(reserved, a.event, 'created_payout').selectNoFrom((eb) => [
+    eb.selectFrom('created_payout').select('id').as('id'),
+    eb.selectFrom('merchants').select('payout_fee_cents').where('id', '=', a.posting.merchantId).as('fee_now'),
+  ]);
+});
 
 /** The hot reads, compiled once (see db/compiled.ts). */
 const merchantsPayout = compiledQuery((db, a: { id: string; merchantId: string }) =>

@@ -16,7 +16,9 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 export function paymentRoutes(app: FastifyInstance, services: Services) {
   app.post('/payments/init', { config: { rateLimit: 'payment_init' } }, async (req) => {
     const body = jsonObjectBody(req);
-    const data = await services.payments.init(principal(req).merchant.id, body, idempotencyKey(req));
+    const { merchant } = principal(req);
+    const rates = { bps: merchant.paymentFeeBps, fixedCents: merchant.paymentFeeFixedCents };
+    const data = await services.payments.init(merchant.id, body, idempotencyKey(req), rates);
     return success(data, true);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInitPayment } from '../src/domain/payment-input.ts';
 import { startApp, type TestApp, usingPostgres } from './support/app.ts';
-import { createMerchant, gql, http, type TestMerchant } from './support/client.ts';
+import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { getPayment, initPayment, newPayment, paymentBody } from './support/payments.ts';
 
 let t: TestApp;
@@ -126,6 +126,15 @@ describe('payment initiation', () => {
     const res = await http(t, 'POST', '/api/v1/payments/init', { body: paymentBody() });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('computes the fee from the merchant\'s current rates even when the caller knew older ones', async () => {
+    const m = await createMerchant(t, { paymentFeeBps: 100 });
+    await op(t, `mutation { updateMerchant(id: "${m.id}", input: { paymentFeeBps: 300, paymentFeeFixedCents: 50 }) { merchant { id } } }`);
+    // As a request authenticated just before the change would: with the rates it knew.
+    const data = await t.app.services.payments.init(m.id, paymentBody({ amount: 10_000 }), undefined, { bps: 100, fixedCents: 0 });
+    const got = (await getPayment(t, m, data.payment_id)).body.data;
+    expect(got).toMatchObject({ amount: 10_000, fee_cents: 350, net_amount_cents: 9_650 });
   });
 
   it('refuses an amount that does not cover the merchant\'s fee', async () => {

@@ -31,13 +31,16 @@ export interface DatabaseOptions {
   /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
-  /** Called with the SQL of every statement run, failed ones included (tests count them to catch N+1). */
-  onQuery?: (sql: string) => void;
+  /**
+   * Called with the SQL and parameters of every statement run, failed ones included (tests count
+   * them to catch N+1; the benchmark gives its references zarpay's own statements).
+   */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const { onQuery } = options;
-  const log = onQuery && { log: (event: LogEvent) => onQuery(event.query.sql) };
+  const log = onQuery && { log: (event: LogEvent) => onQuery(event.query.sql, event.query.parameters) };
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,

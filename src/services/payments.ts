@@ -124,11 +124,12 @@ export class PaymentService {
    * order ids. Same key + same payload (equal JSON) → same data; other payload → 409 CONFLICT.
    * Same order id + same parameters → same data; other parameters → 409 DUPLICATE_ORDER_ID.
    */
-  async init(merchantId: string, body: unknown, idempotencyKey?: string): Promise<PaymentInitiation> {
+  async init(merchantId: string, body: unknown, idempotencyKey?: string, knownRates?: FeeRates): Promise<PaymentInitiation> {
     const input = parseInitPayment(body, this.deps.config.serviceEnv === 'prd');
     const key = idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, idempotencyKey);
-    const requestHash = payloadHash(body);
     const paramsHash = payloadHash(input);
+    if (key === undefined) return this.initiation(await this.insertAlone(merchantId, input, paramsHash, knownRates));
+    const requestHash = payloadHash(body);
     const payment = await this.deps.db.transaction().execute(async (tx) => {
       if (key !== undefined && !(await this.claimKey(tx, merchantId, key, requestHash))) {
         return this.replayKey(tx, merchantId, key, requestHash);
@@ -140,6 +141,47 @@ export class PaymentService {
       return p;
     });
     return this.initiation(payment);
+  }
+
+  /**
+   * Without an Idempotency-Key the payment is one statement: inserted only if the merchant's
+   * rates are still the ones the fee was computed from (`knownRates`, the authenticated
+   * merchant's) and its order id is new. When nothing was written, the order id decides (a
+   * replay, or DUPLICATE_ORDER_ID); failing that the rates changed, and the fee is computed
+   * again from the row.
+   */
+  private async insertAlone(merchantId: string, input: InitPaymentInput, paramsHash: string, knownRates?: FeeRates): Promise<Payment> {
+    let rates = knownRates ?? (await this.ratesOf(merchantId));
+    for (let attempt = 0; ; attempt++) {
+      const fee = paymentFee(input.amount, rates.bps, rates.fixedCents);
+      if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
+      const [row] = await insertPayment(this.deps.db, { ...paymentValues(merchantId, input, fee, paramsHash), rates });
+      if (row) return toPayment(row, null);
+      const existing = await this.deps.db
+        .selectFrom('payments')
+        .select(['id', 'params_hash'])
+        .where('merchant_id', '=', merchantId)
+        .where('merchant_order_id', '=', input.merchant_order_id)
+        .executeTakeFirst();
+      if (existing) {
+        if (existing.params_hash !== paramsHash) {
+          throw new AppError('DUPLICATE_ORDER_ID', 'merchant_order_id was already used with different parameters');
+        }
+        return this.load(this.deps.db, existing.id);
+      }
+      if (attempt >= 2) throw new Error(`the payment fees of merchant ${merchantId} keep changing`);
+      rates = await this.ratesOf(merchantId);
+    }
+  }
+
+  private async ratesOf(merchantId: string): Promise<FeeRates> {
+    const m = await this.deps.db
+      .selectFrom('merchants')
+      .select(['payment_fee_bps', 'payment_fee_fixed_cents'])
+      .where('id', '=', merchantId)
+      .executeTakeFirst();
+    if (!m) throw new AppError('NOT_FOUND', 'merchant not found');
+    return { bps: m.payment_fee_bps, fixedCents: m.payment_fee_fixed_cents };
   }
 
   /** Takes the key for this request: true when it was new or had expired. */
@@ -182,25 +224,7 @@ export class PaymentService {
     if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
     const row = await tx
       .insertInto('payments')
-      .values({
-        id: randomUUID(),
-        merchant_id: merchantId,
-        merchant_order_id: input.merchant_order_id,
-        intent_type: input.intent_type,
-        amount_cents: input.amount,
-        currency: input.currency,
-        fee_cents: fee,
-        net_amount_cents: input.amount - fee,
-        status: 'created',
-        include_qr: input.include_qr,
-        success_url: input.success_url ?? null,
-        cancel_url: input.cancel_url ?? null,
-        failure_url: input.failure_url ?? null,
-        webhook_url: input.webhook_url ?? null,
-        customer_email: input.customer_info?.email ?? null,
-        customer_phone: input.customer_info?.phone ?? null,
-        params_hash: paramsHash,
-      })
+      .values(paymentValues(merchantId, input, fee, paramsHash))
       // A concurrent insert of the same order id makes this wait for it, then do nothing.
       .onConflict((oc) => oc.columns(['merchant_id', 'merchant_order_id']).doNothing())
       .returning(PAYMENT_COLUMNS)
@@ -287,6 +311,77 @@ export class PaymentService {
     return toPayment(row, attempt);
   }
 }
+
+/** A merchant's payment fee rates, as the fee of a new payment is computed from them. */
+export interface FeeRates {
+  bps: number;
+  fixedCents: number;
+}
+
+/** The row of a new payment. */
+function paymentValues(merchantId: string, input: InitPaymentInput, fee: number, paramsHash: string) {
+  return {
+    id: randomUUID(),
+    merchant_id: merchantId,
+    merchant_order_id: input.merchant_order_id,
+    intent_type: input.intent_type,
+    amount_cents: input.amount,
+    currency: input.currency,
+    fee_cents: fee,
+    net_amount_cents: input.amount - fee,
+    status: 'created' as const,
+    include_qr: input.include_qr,
+    success_url: input.success_url ?? null,
+    cancel_url: input.cancel_url ?? null,
+    failure_url: input.failure_url ?? null,
+    webhook_url: input.webhook_url ?? null,
+    customer_email: input.customer_info?.email ?? null,
+    customer_phone: input.customer_info?.phone ?? null,
+    params_hash: paramsHash,
+  };
+}
+
+/**
+ * A new payment without an Idempotency-Key, compiled once: written only if the merchant's fee
+ * rates are still `rates` and the order id is new.
+ */
+const insertPayment = compiledQuery((db, a: ReturnType<typeof paymentValues> & { rates: FeeRates }) =>
+  db
+    .insertInto('payments')
+    .columns([
+      'id', 'merchant_id', 'merchant_order_id', 'intent_type', 'amount_cents', 'currency', 'fee_cents', 'net_amount_cents', 'status',
+      'include_qr', 'success_url', 'cancel_url', 'failure_url', 'webhook_url', 'customer_email', 'customer_phone', 'params_hash',
+    ])
+    .expression(
+      db
+        .selectFrom('merchants')
+        .select([
+          sql<string>`${a.id}::uuid`.as('id'),
+          'id as merchant_id',
+          sql<string>`${a.merchant_order_id}::text`.as('merchant_order_id'),
+          sql<string>`${a.intent_type}::text`.as('intent_type'),
+          sql<number>`${a.amount_cents}::bigint`.as('amount_cents'),
+          sql<string>`${a.currency}::text`.as('currency'),
+          sql<number>`${a.fee_cents}::bigint`.as('fee_cents'),
+          sql<number>`${a.net_amount_cents}::bigint`.as('net_amount_cents'),
+          sql<string>`${a.status}::text`.as('status'),
+          sql<boolean>`${a.include_qr}::boolean`.as('include_qr'),
+          sql<string | null>`${a.success_url}::text`.as('success_url'),
+          sql<string | null>`${a.cancel_url}::text`.as('cancel_url'),
+          sql<string | null>`${a.failure_url}::text`.as('failure_url'),
+          sql<string | null>`${a.webhook_url}::text`.as('webhook_url'),
+          sql<string | null>`${a.customer_email}::text`.as('customer_email'),
+          sql<string | null>`${a.customer_phone}::text`.as('customer_phone'),
+          sql<string>`${a.params_hash}::text`.as('params_hash'),
+        ])
+        .where('id', '=', a.merchant_id)
+        .where('payment_fee_bps', '=', a.rates.bps)
+        .where('payment_fee_fixed_cents', '=', a.rates.fixedCents),
+    )
+    // A concurrent insert of the same order id makes this wait for it, then do nothing.
+    .onConflict((oc) => oc.columns(['merchant_id', 'merchant_order_id']).doNothing())
+    .returning(PAYMENT_COLUMNS),
+);
 
 /** A payment and its latest attempt (if any) in one statement, compiled once. */
 const paymentWithLatestAttempt = compiledQuery((db, a: { id: string }) =>

@@ -161,8 +161,10 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     args: { input: t.arg({ type: InitiatePaymentInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const merchantId = ctx.principal!.merchant.id;
-      const data = await ctx.services.payments.init(merchantId, restBody(input), input.idempotencyKey ?? undefined);
+      const { merchant } = ctx.principal!;
+      const merchantId = merchant.id;
+      const rates = { bps: merchant.paymentFeeBps, fixedCents: merchant.paymentFeeFixedCents };
+      const data = await ctx.services.payments.init(merchantId, restBody(input), input.idempotencyKey ?? undefined, rates);
       return {
         payment: await ctx.services.payments.get(data.payment_id, merchantId),
         paymentUrl: data.payment_url,

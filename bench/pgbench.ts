@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,9 +8,15 @@ import type { Measurement } from './load.ts';
 const run = promisify(execFile);
 export const PGBENCH = '/usr/bin/pgbench';
 
+/** Fails with a clear message when PostgreSQL's pgbench is not installed. */
+export function assertPgbench() {
+  if (!existsSync(PGBENCH)) throw new Error(`the benchmark's database reference is pgbench: install it (apt-get install postgresql-client); ${PGBENCH} not found`);
+}
+
 export interface PgbenchOptions {
   databaseUrl: string;
-  script: string;
+  /** The script's text (see statements.ts) and its `-D` constants. */
+  script: { script: string; defines: Record<string, string> };
   clients: number;
   durationSec: number;
   vars: Record<string, number>;
@@ -22,18 +28,19 @@ function percentile(sorted: number[], p: number): number | null {
 }
 
 /**
- * Debian's pgbench running `bench/pgbench/<script>` with prepared statements (as zarpay's pool
- * and the bare server send them), `-j 2`; latencies from its per-transaction log.
- * A failed transaction (e.g. an unexpected error) aborts that client, so it shows as lost tps.
+ * Debian's pgbench running one of zarpay's statements (statements.ts) with prepared statements
+ * (as zarpay's pool and the bare server send them), `-j 2`; latencies from its per-transaction
+ * log. A failed transaction (e.g. an unexpected error) aborts that client, so it shows as lost tps.
  */
 export async function pgbench(o: PgbenchOptions): Promise<Measurement> {
   const dir = mkdtempSync(join(tmpdir(), 'zarpay-pgbench-'));
+  writeFileSync(join(dir, 'script.sql'), o.script.script);
   try {
     const args = [
       '-n', '-M', 'prepared', '-c', String(o.clients), '-j', '2', '-T', String(o.durationSec),
-      '-f', new URL(`pgbench/${o.script}`, import.meta.url).pathname,
+      '-f', join(dir, 'script.sql'),
       '-l', `--log-prefix=${join(dir, 'log')}`,
-      ...Object.entries(o.vars).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
+      ...Object.entries({ ...o.script.defines, ...o.vars }).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
       o.databaseUrl,
     ];
     const { stdout, stderr } = await run(PGBENCH, args, { maxBuffer: 16 * 1024 * 1024 }).catch((e) => ({
@@ -43,7 +50,7 @@ export async function pgbench(o: PgbenchOptions): Promise<Measurement> {
     const tps = /tps = ([\d.]+)/.exec(stdout);
     // Log lines: client_id transaction_no latency_us script_no epoch_s epoch_us
     const latencies: number[] = [];
-    for (const file of readdirSync(dir)) {
+    for (const file of readdirSync(dir).filter((f) => f.startsWith('log'))) {
       for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
         const us = Number(line.split(' ')[2]);
         if (Number.isFinite(us) && line) latencies.push(us / 1000);

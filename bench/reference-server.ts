@@ -1,61 +1,51 @@
 /**
- * The "bare" reference: node:http and a pg Pool running the same SQL as zarpay (as Kysely emits
- * it) and answering the same JSON, with no framework, no validation and no authentication (the
- * merchant comes in `X-Merchant-Id`). What zarpay costs on top of this is the framework's share.
- * "bare + auth": with `X-API-Key` instead, it first runs zarpay's key lookup (the same join and
- * the same HMAC check), so the run can tell the extra round trip from the framework's cost.
+ * The "bare" reference: node:http and a pg Pool running zarpay's own statements (captured from
+ * its services at the start of the run, see statements.ts), as named prepared statements like
+ * zarpay's pool, answering the same JSON; no framework, no validation, no authentication (the
+ * merchant comes in `X-Merchant-Id`), no logging, no metrics. What zarpay costs on top of this
+ * is the price of everything a real service does around its SQL.
  *
- * Run as its own process: `node --import tsx bench/reference-server.ts` with DATABASE_URL and PORT.
+ * Run as its own process: `node --import tsx bench/reference-server.ts` with DATABASE_URL, PORT
+ * and BENCH_STATEMENTS (the captured statements, as JSON).
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import '../src/db/index.ts'; // int8 → number, as in zarpay
-import { parseKey, secretMatches } from '../src/domain/api-key.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
+import { paymentFee } from '../src/domain/money.ts';
 import { paymentStatusJson } from '../src/domain/payment.ts';
+import type { Payout } from '../src/domain/payout.ts';
 import { balanceJson, payoutJson } from '../src/domain/wire.ts';
 import { toBalance } from '../src/services/ledger.ts';
-import { PAYMENT_COLUMNS, toPayment } from '../src/services/payments.ts';
-import { PAYOUT_COLUMNS, toPayout } from '../src/services/payouts.ts';
+import { toPayment } from '../src/services/payments.ts';
+import { toPayout } from '../src/services/payouts.ts';
+import type { Statement, Statements } from './statements.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+const statements = JSON.parse(readFileSync(process.env.BENCH_STATEMENTS!, 'utf8'), (_k, v) =>
+  typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(v) ? new Date(v) : v,
+) as Statements;
 
-const pepper = createHmac('sha256', process.env.SERVICE_SECRET ?? '').update('zarpay api-key pepper v1').digest();
+/** Each merchant's rates, read once: the statements need them as zarpay's cached merchant gives them. */
+const rates = new Map<string, { payout: number; bps: number; fixed: number }>();
 
-const PAYOUT = PAYOUT_COLUMNS.map((c) => `"${c}"`).join(', ');
-
-const SQL = {
-  auth: `select "m".*, "k"."id" as "key_id", "k"."kid", "k"."env", "k"."type", "k"."status", "k"."secret_hash", "k"."checksum",
-    "k"."created_at" as "key_created_at", "k"."revoked_at", "k"."expires_at" from "api_keys" as "k"
-    inner join "merchants" as "m" on "m"."id" = "k"."merchant_id" where "k"."kid" = $1`,
-  payout: `select ${PAYOUT} from "payouts" where "id" = $1 and "merchant_id" = $2`,
-  payment: `select ${PAYMENT_COLUMNS.map((c) => `"p"."${c}"`).join(', ')}, "a"."status" as "attempt_status", "a"."provider" as "attempt_provider",
-    "a"."provider_ref" as "attempt_provider_ref", "a"."created_at" as "attempt_created_at" from "payments" as "p"
-    left join lateral (select "status", "provider", "provider_ref", "created_at" from "payment_attempts" where "payment_id" = "p"."id"
-    order by "seq" desc limit $1) as "a" on true where "p"."id" = $2`,
-  balance: 'select * from "balances" where "merchant_id" = $1',
-  list: `select "t"."total", ${PAYOUT_COLUMNS.map((c) => `"p"."${c}"`).join(', ')} from (select count(*) as "total" from "payouts" where "merchant_id" = $1) as "t"
-    left join lateral (select ${PAYOUT} from "payouts" where "merchant_id" = $2 order by "seq" desc limit $3 offset $4) as "p" on true`,
-  fee: 'select "payout_fee_cents" from "merchants" where "id" = $1',
-  reserve: `update "balances" set "balance_cents" = balance_cents + $1, "reserved_cents" = reserved_cents + $2,
-    "gross_cents" = gross_cents + $3, "fees_cents" = fees_cents + $4, "withdrawals_cents" = withdrawals_cents + $5,
-    "updated_at" = now() where "merchant_id" = $6 and balance_cents - reserved_cents >= $7 returning *`,
-  transaction:
-    'insert into "ledger_transactions" ("id", "merchant_id", "kind", "payout_id", "payment_id", "memo") values ($1, $2, $3, $4, $5, $6)',
-  entries:
-    'insert into "ledger_entries" ("transaction_id", "merchant_id", "account", "amount_cents") values ($1, $2, $3, $4), ($5, $6, $7, $8)',
-  insertPayout: `insert into "payouts" ("id", "merchant_id", "amount_cents", "fee_cents", "gross_amount_cents", "currency", "status",
-    "payout_method", "payment_details", "merchant_reference", "description", "metadata", "request_hash")
-    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) returning *`,
-  event: `insert into "events" ("id", "merchant_id", "type", "payout_id", "payment_id", "data", "webhook_url")
-    values ($1, $2, $3, $4, $5, $6, $7) returning "id", "seq", "created_at"`,
-};
-
-type Statement = keyof typeof SQL;
-/** Runs one of the statements above as a named prepared statement, as zarpay's pool does. */
-const run = (client: pg.Pool | pg.PoolClient, name: Statement, values: unknown[]) =>
-  client.query({ name, text: SQL[name], values });
+/** Runs a captured statement with the request's values for its roles; fresh ids are drawn here. */
+function run(name: keyof Statements, roles: Record<string, unknown>) {
+  const s: Statement = statements[name];
+  const fresh = new Map<string, string>();
+  const values = s.params.map((p) => {
+    if (!('role' in p)) return p.value;
+    if (p.role.startsWith('fresh:')) {
+      if (!fresh.has(p.role)) fresh.set(p.role, randomUUID());
+      return fresh.get(p.role);
+    }
+    if (!(p.role in roles)) throw new Error(`no value for ${p.role} in ${name}`);
+    return roles[p.role];
+  });
+  return pool.query({ name, text: s.sql, values });
+}
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -72,82 +62,76 @@ async function readBody(req: IncomingMessage): Promise<any> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** The same transaction as `PayoutService.create` with no merchant_reference. */
+/** PayoutService.create's statement, with the values zarpay would give it. */
 async function createPayout(merchantId: string, body: any, res: ServerResponse) {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const { rows: [merchant] } = await run(client, 'fee', [merchantId]);
-    const fee: number = merchant.payout_fee_cents;
-    const gross = body.amount_cents + fee;
-    const id = randomUUID();
-    const { rows: [balance] } = await run(client, 'reserve', [0, gross, 0, 0, 0, merchantId, gross]);
-    if (!balance) {
-      await client.query('rollback');
-      return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
-    }
-    const txId = randomUUID();
-    await run(client, 'transaction', [txId, merchantId, 'payout_reserve', id, null, null]);
-    await run(client, 'entries', [txId, merchantId, 'merchant_available', -gross, txId, merchantId, 'merchant_reserved', gross]);
-    const { rows: [row] } = await run(client, 'insertPayout', [
-      id, merchantId, body.amount_cents, fee, gross, body.currency, 'pending', body.payout_method,
-      JSON.stringify(body.payment_details), body.merchant_reference ?? null, body.description ?? null,
-      body.metadata === undefined ? null : JSON.stringify(body.metadata), payloadHash(body),
-    ]);
-    const payout = payoutJson(toPayout(row));
-    await run(client, 'event', [randomUUID(), merchantId, 'payout.created', id, null, JSON.stringify(payout), null]);
-    await client.query('commit');
-    send(res, 201, { status: 'success', data: payout });
-  } catch (e) {
-    await client.query('rollback').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  const fee = rates.get(merchantId)!.payout;
+  const gross = body.amount_cents + fee;
+  const now = new Date();
+  const payout: Payout = {
+    id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: fee, grossAmountCents: gross, currency: body.currency,
+    status: 'pending', payoutMethod: body.payout_method, merchantReference: null, description: null, metadata: null,
+    externalTransferId: null, failureReason: null, rejectionReason: null, createdAt: now, updatedAt: now, completedAt: null,
+  };
+  const json = payoutJson(payout);
+  const { rows: [row] } = await run('payoutCreate', {
+    merchant: merchantId, payout: payout.id, amount: body.amount_cents, fee, gross, negativeGross: -gross, now,
+    paymentDetails: JSON.stringify(body.payment_details), requestHash: payloadHash(body), eventData: JSON.stringify(json),
+  });
+  if (!row?.id) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
+  send(res, 201, { status: 'success', data: json });
 }
 
-/** The merchant of `X-API-Key` as KeyService.authenticate finds it, or of `X-Merchant-Id`. */
-async function merchantOf(req: IncomingMessage): Promise<string> {
-  const header = req.headers['x-api-key'];
-  if (typeof header !== 'string') return String(req.headers['x-merchant-id'] ?? '');
-  const parsed = parseKey(header);
-  if (!parsed) return '';
-  const { rows: [row] } = await run(pool, 'auth', [parsed.kid]);
-  return row && secretMatches(pepper, parsed.secret, row.secret_hash) && row.status === 'active' ? row.id : '';
+/** PaymentService.init's statement (no Idempotency-Key), with the values zarpay would give it. */
+async function initPayment(merchantId: string, body: any, res: ServerResponse) {
+  const r = rates.get(merchantId)!;
+  const fee = paymentFee(body.amount, r.bps, r.fixed);
+  const id = randomUUID();
+  const { rows: [row] } = await run('paymentInit', {
+    merchant: merchantId, payment: id, orderId: body.merchant_order_id, amount: body.amount, fee, net: body.amount - fee, paramsHash: payloadHash(body),
+  });
+  if (!row) return send(res, 409, { status: 'error', error: { code: 'DUPLICATE_ORDER_ID', message: 'used' } });
+  send(res, 200, {
+    status: 'success',
+    data: { payment_id: id, status: 'created', payment_url: `http://localhost/pay/${id}` },
+    metadata: { timestamp: new Date().toISOString(), api_version: 'v1' },
+  });
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
   if (req.url === '/healthz') return send(res, 200, { status: 'success', data: { ok: true } });
-  const merchantId = await merchantOf(req);
-  if (!merchantId) return send(res, 401, { status: 'error', error: { code: 'UNAUTHORIZED', message: 'unauthorized' } });
+  const merchantId = String(req.headers['x-merchant-id'] ?? '');
+  if (!rates.has(merchantId)) return send(res, 401, { status: 'error', error: { code: 'UNAUTHORIZED', message: 'unauthorized' } });
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
   if (req.method === 'POST' && path === '/api/v1/payouts') return createPayout(merchantId, await readBody(req), res);
+  if (req.method === 'POST' && path === '/api/v1/payments/init') return initPayment(merchantId, await readBody(req), res);
   if (req.method !== 'GET') return notFound(res, 'NOT_FOUND');
   if (path === '/api/v1/payouts/balance') {
-    const { rows: [row] } = await run(pool, 'balance', [merchantId]);
+    const { rows: [row] } = await run('balance', { merchant: merchantId });
     return row ? send(res, 200, { status: 'success', data: balanceJson(toBalance(row)) }) : notFound(res, 'NOT_FOUND');
   }
   if (path === '/api/v1/payouts') {
-    const limit = Number(url.searchParams.get('limit') ?? 20);
-    const { rows } = await run(pool, 'list', [merchantId, merchantId, limit, 0]);
+    const { rows } = await run('payoutList', { merchant: merchantId });
     const payouts = rows.filter((r) => r.id !== null).map((r) => payoutJson(toPayout(r)));
     return send(res, 200, { status: 'success', data: { payouts, total: Number(rows[0].total) } });
   }
   if (path.startsWith('/api/v1/payouts/')) {
-    const { rows: [row] } = await run(pool, 'payout', [path.slice('/api/v1/payouts/'.length), merchantId]);
+    const { rows: [row] } = await run('payoutGet', { payout: path.slice('/api/v1/payouts/'.length), merchant: merchantId });
     return row ? send(res, 200, { status: 'success', data: payoutJson(toPayout(row)) }) : notFound(res, 'PAYOUT_NOT_FOUND');
   }
   if (path.startsWith('/api/v1/payments/')) {
-    const id = path.slice('/api/v1/payments/'.length);
-    const { rows: [row] } = await run(pool, 'payment', [1, id]);
+    const { rows: [row] } = await run('paymentGet', { payment: path.slice('/api/v1/payments/'.length), merchant: merchantId });
     if (!row || row.merchant_id !== merchantId) return notFound(res, 'PAYMENT_NOT_FOUND');
-    const attempt = row.attempt_status === null ? null
+    const attempt = row.attempt_status === null
+      ? null
       : { status: row.attempt_status, provider: row.attempt_provider, provider_ref: row.attempt_provider_ref, created_at: row.attempt_created_at };
     return send(res, 200, { status: 'success', data: paymentStatusJson(toPayment(row, attempt)) });
   }
   notFound(res, 'NOT_FOUND');
 }
+
+const { rows } = await pool.query('select id, payout_fee_cents, payment_fee_bps, payment_fee_fixed_cents from merchants');
+for (const r of rows) rates.set(r.id, { payout: r.payout_fee_cents, bps: r.payment_fee_bps, fixed: r.payment_fee_fixed_cents });
 
 const server = createServer((req, res) => {
   handle(req, res).catch(() => send(res, 500, { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'unexpected' } }));

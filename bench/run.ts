@@ -1,10 +1,12 @@
 /**
  * `npm run bench [-- --duration 10 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
  *
- * Creates a fresh PostgreSQL database, seeds it, starts zarpay (`node --import tsx src/main.ts`)
- * and the bare reference server as child processes, drives each scenario against zarpay, the bare
- * server and pgbench back to back, and writes the table to bench/results/latest.md (smoke.md
- * with --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it never fails on a number.
+ * Creates a fresh PostgreSQL database, seeds it through zarpay's services, records the statements
+ * zarpay sends for each measured operation (statements.ts), starts zarpay (`node --import tsx
+ * src/main.ts`) and the bare reference server as child processes, drives each scenario with wrk
+ * against zarpay, the bare server and pgbench back to back, and writes the table to
+ * bench/results/latest.md (smoke.md with --smoke, profile/profile.md with --profile). --smoke
+ * only checks that everything runs: it never fails on a number.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +17,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, RATE_LIMITED_OPERATIONS } from '../src/config.ts';
 import { ROOT } from '../test/support/processes.ts';
-import { load } from './load.ts';
+import { assertWrk, load } from './load.ts';
+import { assertPgbench } from './pgbench.ts';
 import { spawnServer } from './processes.ts';
 import { renderReport } from './report.ts';
 import { RssSampler, rssMiB } from './rss.ts';
@@ -23,7 +26,8 @@ import { webhookDispatch, sseFanout } from './scenarios/events.ts';
 import { graphqlReads, graphqlWrites } from './scenarios/graphql.ts';
 import { restReads, restWrites } from './scenarios/rest.ts';
 import type { BenchContext, Row, Scenario } from './scenarios/types.ts';
-import { seed } from './seed.ts';
+import { PAYOUT_BODY, seed } from './seed.ts';
+import { captureStatements, pgbenchScripts } from './statements.ts';
 
 const SCENARIOS: Record<string, Scenario> = {
   'rest-reads': restReads,
@@ -69,6 +73,9 @@ const env: Record<string, string> = {
   RATE_LIMITS: RATE_LIMITED_OPERATIONS.map((op) => `${op}=10000000`).join(','),
   LOG_LEVEL: 'info',
   SANDBOX_CONFIRM_DELAY_MS: '1000',
+  // Webhooks are delivered by a `zarpay dispatcher` of their own in the webhook scenario, so
+  // that it can be measured working off a backlog (the service's in-process one is the same code).
+  RUN_DISPATCHER: 'false',
 };
 
 async function admin(statement: string) {
@@ -84,6 +91,8 @@ async function admin(statement: string) {
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function main(): Promise<number> {
+  assertWrk();
+  assertPgbench();
   await admin(`create database "${dbName}"`);
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -91,13 +100,16 @@ async function main(): Promise<number> {
     const config = loadConfig({ ...env, PORT: '0' });
     const data = await seed(config, { merchants, payoutsPerMerchant: smoke ? 2 : 5, paymentsPerMerchant: smoke ? 1 : 2 });
     log(`seeded ${data.payouts.length} payouts, ${data.payments.length} payments; logs in ${work}`);
+    const statements = await captureStatements(config, data, PAYOUT_BODY);
+    const statementsFile = join(work, 'statements.json');
+    writeFileSync(statementsFile, JSON.stringify(statements, null, 2));
 
     const profileDir = join(ROOT, 'bench/results/profile');
     if (args.profile) mkdirSync(profileDir, { recursive: true });
     const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const zarpay = await spawnServer('src/main.ts', env, join(work, 'zarpay.log'), flags);
     stops.push(zarpay.stop);
-    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, SERVICE_SECRET: env.SERVICE_SECRET! }, join(work, 'bare.log'));
+    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
     stops.push(bare.stop);
     const rss = new RssSampler(zarpay.child.pid!);
     const idleRss = rssMiB(zarpay.child.pid!);
@@ -108,6 +120,9 @@ async function main(): Promise<number> {
       databaseUrl: benchUrl,
       operatorToken: env.OPERATOR_TOKEN!,
       seed: data,
+      scripts: pgbenchScripts(statements),
+      serviceEnv: env,
+      workDir: work,
       connections,
       pgbenchClients: Number(args['pgbench-clients']),
       durationSec,
@@ -116,7 +131,7 @@ async function main(): Promise<number> {
     };
     // Warm both servers' JIT and pools, so the first scenario is not the one that pays for it.
     const warm = (url: string, headers: Record<string, string>) =>
-      load({ url, connections, durationSec: smoke ? 1 : 3, request: () => ({ path: '/api/v1/payouts/balance', headers }) });
+      load({ url, connections, durationSec: smoke ? 1 : 3, distinct: 1, request: () => ({ path: '/api/v1/payouts/balance', headers }) });
     await warm(zarpay.url, { 'x-api-key': data.merchants[0]!.key });
     await warm(bare.url, { 'x-merchant-id': data.merchants[0]!.id });
     rss.reset();
@@ -135,7 +150,7 @@ async function main(): Promise<number> {
       commit: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
       date: new Date().toISOString(),
       settings:
-        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}${connections} HTTP connections, ${durationSec} s per run, ` +
+        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}wrk -t2, ${connections} HTTP connections, ${durationSec} s per run, ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min`,
       lifetimePeakRssMiB,

@@ -3,6 +3,7 @@ import type { Config } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services/index.ts';
+import { BENCH_RATES } from './statements.ts';
 
 /** What the scenarios rotate over. Index 0 is the "hot" merchant of the contended scenario. */
 export interface Seed {
@@ -45,7 +46,12 @@ export async function seed(config: Config, size: SeedSize): Promise<Seed> {
     const services = createServices({ db: database.db, config });
     const out: Seed = { merchants: [], payouts: [], payments: [] };
     await inParallel(size.merchants, 16, async (i) => {
-      const { merchant, fullKey } = await services.merchants.create({ name: `Bench shop ${i}` });
+      const { merchant, fullKey } = await services.merchants.create({
+        name: `Bench shop ${i}`,
+        payout_fee_cents: BENCH_RATES.payoutFeeCents,
+        payment_fee_bps: BENCH_RATES.paymentFeeBps,
+        payment_fee_fixed_cents: BENCH_RATES.paymentFeeFixedCents,
+      });
       // Well funded, so only the contended scenario can ever run a balance down.
       await services.balances.credit(merchant.id, { amount_cents: 1_000_000_000_000, memo: 'bench funding' });
       out.merchants[i] = { id: merchant.id, key: fullKey };
@@ -53,7 +59,7 @@ export async function seed(config: Config, size: SeedSize): Promise<Seed> {
     await inParallel(size.merchants, 16, async (m) => {
       const merchantId = out.merchants[m]!.id;
       for (let k = 0; k < size.payoutsPerMerchant; k++) {
-        const { payout } = await services.payouts.create(merchantId, PAYOUT_BODY);
+        const { payout } = await services.payouts.create(merchantId, PAYOUT_BODY, BENCH_RATES.payoutFeeCents);
         out.payouts.push({ id: payout.id, merchant: m });
       }
       for (let k = 0; k < size.paymentsPerMerchant; k++) {

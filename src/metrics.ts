@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from './db/index.ts';
+import type { EventBus } from './services/event-bus.ts';
 import type { StatsService } from './services/stats.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { StatsService } from './services/stats.ts';
  * process (tests) never share counters. Business gauges are read through the stats service at
  * scrape time, so they are right across restarts and across instances.
  */
-export function createMetrics(database: DatabaseHandle, stats: StatsService) {
+export function createMetrics(database: DatabaseHandle, stats: StatsService, events: EventBus) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
@@ -84,6 +85,15 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService) {
       this.set({ measure: 'p99' }, lag.p99);
       this.set({ measure: 'max' }, lag.max);
       this.set({ measure: 'oldest_pending' }, lag.oldestPending);
+    },
+  });
+
+  new Gauge({
+    name: 'zarpay_subscriptions',
+    help: 'Open GraphQL subscriptions (event streams) in this process',
+    registers: [registry],
+    collect() {
+      this.set(events.subscriberCount);
     },
   });
 

@@ -37,7 +37,7 @@ export interface AppOptions {
 /** Builds the whole HTTP surface over one database: REST, GraphQL, health, metrics. */
 export function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): App {
   const services = createServices({ db: database.db, config, database });
-  const metrics = createMetrics(database, services.stats);
+  const metrics = createMetrics(database, services.stats, services.events);
   // Stdout written asynchronously: a line goes out at once when the stream is idle, and under
   // load the lines that queue meanwhile go out together, instead of one blocking write(2) per
   // request (a third of a request's cost on the bench machine). pino flushes on exit.

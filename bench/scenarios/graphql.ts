@@ -1,5 +1,5 @@
 import { load, type Measurement } from '../load.ts';
-import { payoutBody, READS, restOnly } from './rest.ts';
+import { createCall, drive, READS } from './rest.ts';
 import { type BenchContext, pick, type Row, type Scenario } from './types.ts';
 
 const PAYOUT_FIELDS = 'id merchantId amountCents feeCents grossAmountCents currency status payoutMethod merchantReference description metadata createdAt updatedAt completedAt';
@@ -46,11 +46,10 @@ function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number;
     url: ctx.zarpayUrl,
     connections: ctx.connections,
     durationSec: ctx.durationSec,
-    method: 'POST',
     inspectBodies: true,
     request: (i) => {
       const b = body(i);
-      return { path: '/graphql', headers: { 'x-api-key': ctx.seed.merchants[b.merchant]!.key }, body: JSON.stringify(b.body) };
+      return { method: 'POST', path: '/graphql', headers: { 'x-api-key': ctx.seed.merchants[b.merchant]!.key }, body: JSON.stringify(b.body) };
     },
   });
 }
@@ -58,7 +57,7 @@ function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number;
 export const graphqlReads: Scenario = async (ctx) => {
   const rows: Row[] = [];
   for (const twin of READ_TWINS) {
-    const rest = await restOnly(ctx, 'GET', (i) => twin.rest.target(ctx, i));
+    const rest = await drive(ctx, 'zarpay', (i) => twin.rest.call(ctx, i));
     const zarpay = await graphqlLoad(ctx, (i) => twin.body(ctx, i));
     rows.push({
       group: 'graphql',
@@ -77,7 +76,7 @@ const CREATE = `mutation($input: CreatePayoutInput!) { createPayout(input: $inpu
 
 export const graphqlWrites: Scenario = async (ctx) => {
   const n = ctx.seed.merchants.length;
-  const rest = await restOnly(ctx, 'POST', (i) => ({ path: '/api/v1/payouts', merchant: i % n, body: payoutBody(i) }));
+  const rest = await drive(ctx, 'zarpay', createCall(n, (i) => i % n));
   const zarpay = await graphqlLoad(ctx, (i) => ({
     merchant: i % n,
     body: {

@@ -1,18 +1,25 @@
 import type { Measurement } from '../load.ts';
 import type { Seed } from '../seed.ts';
+import type { pgbenchScripts } from '../statements.ts';
 
-/** What every scenario is given: the two servers, the seed and the run's settings. */
+/** What every scenario is given: the servers, the seed, zarpay's statements and the run's settings. */
 export interface BenchContext {
   zarpayUrl: string;
   bareUrl: string;
   databaseUrl: string;
   operatorToken: string;
   seed: Seed;
+  /** pgbench's version of each of zarpay's statements. */
+  scripts: ReturnType<typeof pgbenchScripts>;
   connections: number;
   /** pgbench clients: the servers' pool size, so all three get the same database concurrency. */
   pgbenchClients: number;
   durationSec: number;
   runId: string;
+  /** Environment of the service processes, for a scenario that starts another (the dispatcher). */
+  serviceEnv: Record<string, string>;
+  /** Where scenarios write logs. */
+  workDir: string;
   /** Peak RSS of the zarpay process since the previous call (MiB). */
   takeRssPeak(): number;
 }
@@ -29,8 +36,6 @@ export interface Row {
   name: string;
   zarpay: Measurement | null;
   bare?: Measurement | null;
-  /** The bare server doing zarpay's key lookup too. */
-  bareAuth?: Measurement | null;
   pgbench?: Measurement | null;
   /** The name of the REST row a GraphQL row is compared with. */
   twinName?: string;

@@ -7,20 +7,22 @@ class Slot {
   constructor(readonly path: readonly (string | number)[]) {}
 }
 
-const isPlain = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+/** A list of objects is structure (each object's members are values); a list of plain values is one value (`= any(...)`). */
+const isList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isObject);
 
-/** The arguments' structure (keys, array lengths) with a slot in place of every value. */
+/** The arguments' structure (keys, lengths of lists of objects) with a slot in place of every value. */
 function slotsFor(value: unknown, path: (string | number)[] = []): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => slotsFor(v, [...path, i]));
-  if (isPlain(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, slotsFor(v, [...path, k])]));
+  if (isList(value)) return value.map((v, i) => slotsFor(v, [...path, i]));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, slotsFor(v, [...path, k])]));
   return new Slot(path);
 }
 
 /** A text naming the arguments' structure: one compiled query per structure. */
 function shapeOf(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(shapeOf).join(',')}]`;
-  if (isPlain(value)) return `{${Object.keys(value).map((k) => `${k}:${shapeOf(value[k])}`).join(',')}}`;
+  if (isList(value)) return `[${value.map(shapeOf).join(',')}]`;
+  // A member that is undefined is as absent as a missing one.
+  if (isObject(value)) return `{${Object.keys(value).filter((k) => value[k] !== undefined).map((k) => `${k}:${shapeOf(value[k])}`).join(',')}}`;
   return '';
 }
 
@@ -35,8 +37,9 @@ function valueAt(args: unknown, path: readonly (string | number)[]): unknown {
  * again with fresh values: the hot paths skip rebuilding the same SQL text on every request,
  * which was most of Kysely's share of a GET and more of a payout's creation. `build` receives
  * the arguments with a stand-in for every value and must use each only as a value
- * (`where(col, '=', a.id)`, `sql\`${a.x}::uuid\``, `limit(a.n)`): the query's shape may depend
- * on which members exist and on array lengths, never on values. Runs on a database or inside a
+ * (`where(col, '=', a.id)`, `sql\`${a.x}::uuid\``, `limit(a.n)`; a list of plain values is one
+ * value: `sql\`id = any(${a.ids}::uuid[])\``): the query's shape may depend on which members exist
+ * and on the length of lists of objects, never on values. Runs on a database or inside a
  * transaction alike.
  */
 export function compiledQuery<Args extends object, Row>(

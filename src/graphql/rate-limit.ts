@@ -40,8 +40,22 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
 
 type Counts = Map<RateLimitedOperation, number>;
 
-/** How many units of each budget an operation uses, following fragments. */
+/**
+ * The counts of each document, by operation name: Yoga's parser cache hands the same document
+ * object to every request with the same query text, so the walk runs once per query.
+ */
+const countsOf = new WeakMap<DocumentNode, Map<string, Counts>>();
+
+/** How many units of each budget an operation uses, following fragments (cached per document). */
 export function countOperations(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): Counts {
+  let byName = countsOf.get(document);
+  if (!byName) countsOf.set(document, (byName = new Map()));
+  let counts = byName.get(operationName ?? '');
+  if (!counts) byName.set(operationName ?? '', (counts = walkOperation(schema, document, operationName)));
+  return counts;
+}
+
+function walkOperation(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): Counts {
   const fragments = new Map<string, FragmentDefinitionNode>();
   let operation: OperationDefinitionNode | undefined;
   for (const def of document.definitions) {

@@ -76,6 +76,9 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
     graphiql: config.serviceEnv !== 'prd',
     landingPage: false,
     logging: false,
+    // Fastify has already read the body within its 64 KiB limit; Yoga's own limit would pipe
+    // every body through a stream to count its bytes again.
+    maxRequestBodySize: false,
     maskedErrors: { maskError },
     context: async ({ request, req }): Promise<GraphQLContext> => {
       const key = request.headers.get('x-api-key');

@@ -230,9 +230,8 @@ export class PayoutService {
   async getMany(ids: readonly string[], merchantId?: string): Promise<(Payout | null)[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return ids.map(() => null);
-    let q = this.deps.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', 'in', valid);
-    if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
-    const byId = new Map((await q.execute()).map((r) => [r.id, toPayout(r)]));
+    const rows = await payoutsByIds(this.deps.db, merchantId === undefined ? { ids: valid } : { ids: valid, merchantId });
+    const byId = new Map(rows.map((r) => [r.id, toPayout(r)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -442,6 +441,12 @@ const createPayoutStatement = compiledQuery((db, a: CreationValues) => {
 const merchantsPayout = compiledQuery((db, a: { id: string; merchantId: string }) =>
   db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', a.id).where('merchant_id', '=', a.merchantId),
 );
+
+/** A batch of payouts by id (DataLoader), the merchant's only when one is named. */
+const payoutsByIds = compiledQuery((db, a: { ids: string[]; merchantId?: string }) => {
+  const q = db.selectFrom('payouts').select(PAYOUT_COLUMNS).where(sql<boolean>`id = any(${a.ids}::uuid[])`);
+  return a.merchantId === undefined ? q : q.where('merchant_id', '=', a.merchantId);
+});
 
 type PageSlots = { merchantId: string; status: string; limit: number; offset: number };
 

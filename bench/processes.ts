@@ -9,11 +9,15 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Spawns `node --import tsx <entry>` with its output in `logFile`; waits until `readyPath` answers. */
+/**
+ * Spawns `node <entry>` (compiled JavaScript) or `node --import tsx <entry>` (TypeScript) with its
+ * output in `logFile`; waits until `/healthz` answers.
+ */
 export async function spawnServer(entry: string, env: Record<string, string>, logFile: string, nodeFlags: string[] = []): Promise<Child> {
   const port = await freePort();
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', entry], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
     stdio: ['ignore', log, log],

@@ -107,7 +107,10 @@ async function main(): Promise<number> {
     const profileDir = join(ROOT, 'bench/results/profile');
     if (args.profile) mkdirSync(profileDir, { recursive: true });
     const flags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const zarpay = await spawnServer('src/main.ts', env, join(work, 'zarpay.log'), flags);
+    // As in production: compiled once (npm run build), run by plain node without a TypeScript loader.
+    log('building (npm run build)');
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    const zarpay = await spawnServer('build/src/main.js', env, join(work, 'zarpay.log'), flags);
     stops.push(zarpay.stop);
     const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
     stops.push(bare.stop);

@@ -76,7 +76,8 @@ export const webhookDispatch: Scenario = async (ctx) => {
     // wrk does not count the answers still on their way when it stops: the database knows.
     const expected = await pendingDeliveries(ctx.databaseUrl);
     const log = openSync(join(ctx.workDir, 'dispatcher.log'), 'a');
-    const dispatcher = spawn(process.execPath, ['bin/zarpay.js', 'dispatcher'], {
+    // The compiled CLI, as the service itself runs in this benchmark (`npx zarpay dispatcher` is the same code).
+    const dispatcher = spawn(process.execPath, ['build/src/cli/index.js', 'dispatcher'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...ctx.serviceEnv },
       stdio: ['ignore', log, log],

@@ -37,6 +37,11 @@ export interface LoadOptions {
   distinct?: number;
   /** Read response bodies for error codes (writes, GraphQL); otherwise only statuses count. */
   inspectBodies?: boolean;
+  /**
+   * An unmeasured run first, so the measured one meets compiled code and warm caches; its
+   * requests are the next `distinct` after the measured run's (new ids stay new).
+   */
+  warmupSec?: number;
 }
 
 // Requests are written out beforehand and read by each wrk thread in init(). In `response`,
@@ -97,10 +102,14 @@ export function assertWrk() {
  * which leaves the CPU to the servers and the database being compared.
  */
 export async function load(options: LoadOptions): Promise<Measurement> {
+  const distinct = options.distinct ?? 2000;
+  if (options.warmupSec) {
+    await load({ ...options, warmupSec: 0, durationSec: options.warmupSec, request: (i) => options.request(i + distinct) });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'zarpay-wrk-'));
   try {
     const lines: string[] = [];
-    for (let i = 0; i < (options.distinct ?? 2000); i++) {
+    for (let i = 0; i < distinct; i++) {
       const r = options.request(i);
       const headers = { ...(r.body !== undefined && { 'content-type': 'application/json' }), ...r.headers };
       const h = Object.entries(headers).map(([k, v]) => `${k}\x02${v}`).join('\x01');

@@ -45,6 +45,7 @@ const POOL_SIZE = 20;
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '64' },
     scenario: { type: 'string', default: 'all' },
     merchants: { type: 'string' },
@@ -55,6 +56,7 @@ const { values: args } = parseArgs({
 });
 const smoke = args.smoke;
 const durationSec = smoke ? 1 : Number(args.duration);
+const warmupSec = smoke ? 0 : Number(args.warmup);
 const connections = smoke ? 8 : Number(args.connections);
 const merchants = Number(args.merchants ?? (smoke ? 20 : 1000));
 const chosen = args.scenario === 'all' ? Object.keys(SCENARIOS) : args.scenario.split(',');
@@ -135,6 +137,7 @@ async function main(): Promise<number> {
       connections,
       pgbenchClients: Number(args['pgbench-clients']),
       durationSec,
+      warmupSec,
       runId,
       takeRssPeak: () => rss.reset(),
     };
@@ -159,7 +162,7 @@ async function main(): Promise<number> {
       commit: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
       date: new Date().toISOString(),
       settings:
-        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}wrk -t2, ${connections} HTTP connections, ${durationSec} s per run, ` +
+        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}wrk -t2, ${connections} HTTP connections, ${durationSec} s per run after ${warmupSec} s unmeasured, ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min, ` +
         `zarpay compiled (npm run build) and run with node --max-old-space-size=${OLD_SPACE_MIB}`,

@@ -73,7 +73,9 @@ export const webhookDispatch: Scenario = async (ctx) => {
       },
     });
     if (Object.keys(created.errors).length > 0) throw new Error(`creating the backlog failed: ${JSON.stringify(created.errors)}`);
-    // wrk does not count the answers still on their way when it stops: the database knows.
+    // wrk does not count the answers still on their way when it stops: the database knows, once
+    // the last creations have committed.
+    await new Promise((r) => setTimeout(r, 1000));
     const expected = await pendingDeliveries(ctx.databaseUrl);
     const log = openSync(join(ctx.workDir, 'dispatcher.log'), 'a');
     // The compiled CLI, as the service itself runs in this benchmark (`npx zarpay dispatcher` is the same code).

@@ -46,6 +46,7 @@ function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number;
     url: ctx.zarpayUrl,
     connections: ctx.connections,
     durationSec: ctx.durationSec,
+    warmupSec: ctx.warmupSec,
     inspectBodies: true,
     request: (i) => {
       const b = body(i);

@@ -51,6 +51,7 @@ export function drive(ctx: BenchContext, target: 'zarpay' | 'bare', call: (i: nu
     url: target === 'zarpay' ? ctx.zarpayUrl : ctx.bareUrl,
     connections,
     durationSec: ctx.durationSec,
+    warmupSec: ctx.warmupSec,
     inspectBodies: call(0).method === 'POST',
     request: (i): LoadRequest => {
       const c = call(i);
@@ -144,6 +145,7 @@ async function threeWaysUnique(ctx: BenchContext, call: (tag: string) => (i: num
       url: target === 'zarpay' ? ctx.zarpayUrl : ctx.bareUrl,
       connections: ctx.connections,
       durationSec: ctx.durationSec,
+      warmupSec: ctx.warmupSec,
       inspectBodies: true,
       distinct,
       request: (i) => {

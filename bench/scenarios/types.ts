@@ -15,6 +15,8 @@ export interface BenchContext {
   /** pgbench clients: the servers' pool size, so all three get the same database concurrency. */
   pgbenchClients: number;
   durationSec: number;
+  /** An unmeasured run before each measured HTTP run (see load.ts). */
+  warmupSec: number;
   runId: string;
   /** Environment of the service processes, for a scenario that starts another (the dispatcher). */
   serviceEnv: Record<string, string>;

@@ -131,7 +131,8 @@ export class KeyService {
       const row = await this.findByKid(parsed.kid);
       return row && { merchantId: row.id, value: toKnownKey(row) };
     });
-    if (!known || !this.secretOf(known, parsed.secret)) throw unauthorized();
+    // secretOf runs first even for an unknown kid, so timing does not tell the two apart.
+    if (!this.secretOf(known, parsed.secret) || !known) throw unauthorized();
     const { key } = known.principal;
     if (key.status === 'revoked') throw new AppError('FORBIDDEN', 'API key has been revoked');
     if (key.status === 'expired' || (key.expiresAt !== null && key.expiresAt <= new Date())) {

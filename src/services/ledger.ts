@@ -100,21 +100,17 @@ export function postingValues(posting: Posting): PostingValues {
 }
 
 /**
- * A posting as the opening of one SQL statement: CTEs `posted_balance` (the merchant's balance
- * row after the posting; empty when the available amount does not cover it, or `onlyIf` is
- * false), `posted_transaction` and `posted_entries`, each written only if the balance moved.
- * A caller adds what must happen with the money in the same statement (a payout, an event) and
- * finishes it; `post` finishes it as it is. One statement is one round trip, and atomic.
+ * A posting (from `postingValues`) as the opening of one SQL statement: CTEs `posted_balance`
+ * (the merchant's balance row after the posting; empty when the available amount does not cover
+ * it, or `onlyIf` is false), `posted_transaction` and `posted_entries`, each written only if the
+ * balance moved. A caller adds what must happen with the money in the same statement (a payout,
+ * an event) and finishes it; `post` finishes it as it is. One statement is one round trip, and
+ * atomic.
  *
  * A posting that takes money out of `merchant_available` is conditional on the available amount
  * covering it: the check and the update are one UPDATE, so concurrent reservations serialise on
  * the balance row and the sum reserved can never exceed the balance.
  */
-export function postingStatement(db: DbOrTx, posting: Posting, onlyIf?: Expression<SqlBool>) {
-  return postingSql(db, postingValues(posting), onlyIf);
-}
-
-/** The SQL of `postingStatement`, from checked values. */
 export function postingSql(db: DbOrTx | Kysely<Database>, v: PostingValues, onlyIf?: Expression<SqlBool>) {
   return db
     .with('posted_balance', (qc) => {
@@ -168,12 +164,13 @@ export function postingSql(db: DbOrTx | Kysely<Database>, v: PostingValues, only
 }
 
 /**
- * Appends a posting and updates the projection in one statement (see `postingStatement`).
+ * Appends a posting and updates the projection in one statement (see `postingSql`).
  * Throws INSUFFICIENT_BALANCE when the available amount does not cover it.
  */
 export async function post(tx: Tx, posting: Posting): Promise<Balance> {
-  const row = await postingStatement(tx, posting).selectFrom('posted_balance').selectAll().executeTakeFirst();
-  if (!row) throw await insufficient(tx, posting.merchantId, -checkedDelta(posting).available);
+  const values = postingValues(posting);
+  const row = await postingSql(tx, values).selectFrom('posted_balance').selectAll().executeTakeFirst();
+  if (!row) throw await insufficient(tx, posting.merchantId, values.requiredAvailable ?? 0);
   return toBalance(row);
 }
 

@@ -22,7 +22,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** The columns of a payment that services hand out (not the customer's contact or the hash). */
-export const PAYMENT_COLUMNS = [
+const PAYMENT_COLUMNS = [
   'id',
   'merchant_id',
   'merchant_order_id',

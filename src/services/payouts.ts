@@ -20,7 +20,7 @@ import { isUuid } from './merchants.ts';
 import { type EventType, type EventValues, eventValues, recordEvent, transactionWithEvents, withRecordedEvent } from './outbox.ts';
 
 /** The columns a payout's public shape is made of (not its bank details or request hash). */
-export const PAYOUT_COLUMNS = [
+const PAYOUT_COLUMNS = [
   'id',
   'merchant_id',
   'amount_cents',

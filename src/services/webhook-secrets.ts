@@ -94,16 +94,10 @@ export class WebhookSecretService {
     }));
   }
 
-  /** The HMAC keys that sign a delivery now: the active secret first, then the rotating one. */
-  async signingKeys(merchantId: string, db: DbOrTx = this.deps.db): Promise<Buffer[]> {
-    const keys = (await this.signingKeysOf([merchantId], db)).get(merchantId)!;
-    if (keys instanceof Error) throw keys;
-    return keys;
-  }
-
   /**
-   * The signing keys of several merchants in one read (a dispatcher's batch): for each, its keys
-   * as `signingKeys` gives them, or the error that kept them from being read.
+   * The HMAC keys that sign a delivery now, for several merchants in one read (a dispatcher's
+   * batch): for each, the active secret first, then the rotating one, or the error that kept
+   * them from being read.
    */
   async signingKeysOf(merchantIds: readonly string[], db: DbOrTx = this.deps.db): Promise<Map<string, Buffer[] | Error>> {
     const rows = merchantIds.length

@@ -144,3 +144,20 @@ export async function load(options: LoadOptions): Promise<Measurement> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs each measurement `rounds` times, taking turns (a, b, c, a, b, c…), and keeps the median
+ * round of each (by req/s): a slow spell of the shared machine then touches every side alike,
+ * and one bad round does not decide a ratio. `run(round)` must measure a new round each call.
+ */
+export async function interleaved<K extends string>(
+  rounds: number,
+  runs: Record<K, (round: number) => Promise<Measurement>>,
+): Promise<Record<K, Measurement>> {
+  const seen = Object.fromEntries(Object.keys(runs).map((k) => [k, [] as Measurement[]])) as Record<K, Measurement[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const k of Object.keys(runs) as K[]) seen[k].push(await runs[k](round));
+  }
+  const median = (ms: Measurement[]) => [...ms].sort((a, b) => a.requestsPerSec - b.requestsPerSec)[Math.floor(ms.length / 2)]!;
+  return Object.fromEntries(Object.entries(seen).map(([k, ms]) => [k, median(ms as Measurement[])])) as Record<K, Measurement>;
+}

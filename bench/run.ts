@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --duration 10 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
+ * `npm run bench [-- --duration 4 --rounds 3 --warmup 2 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
  *
  * Creates a fresh PostgreSQL database, seeds it through zarpay's services, records the statements
  * zarpay sends for each measured operation (statements.ts), starts zarpay (`node --import tsx
@@ -44,7 +44,8 @@ const POOL_SIZE = 20;
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '64' },
     scenario: { type: 'string', default: 'all' },
@@ -57,6 +58,7 @@ const { values: args } = parseArgs({
 const smoke = args.smoke;
 const durationSec = smoke ? 1 : Number(args.duration);
 const warmupSec = smoke ? 0 : Number(args.warmup);
+const rounds = smoke ? 1 : Number(args.rounds);
 const connections = smoke ? 8 : Number(args.connections);
 const merchants = Number(args.merchants ?? (smoke ? 20 : 1000));
 const chosen = args.scenario === 'all' ? Object.keys(SCENARIOS) : args.scenario.split(',');
@@ -137,6 +139,7 @@ async function main(): Promise<number> {
       connections,
       pgbenchClients: Number(args['pgbench-clients']),
       durationSec,
+      rounds,
       warmupSec,
       runId,
       takeRssPeak: () => rss.reset(),
@@ -162,7 +165,8 @@ async function main(): Promise<number> {
       commit: execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim(),
       date: new Date().toISOString(),
       settings:
-        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}wrk -t2, ${connections} HTTP connections, ${durationSec} s per run after ${warmupSec} s unmeasured, ` +
+        `${smoke ? 'SMOKE (numbers meaningless) — ' : ''}wrk -t2, ${connections} HTTP connections, each side ${rounds} × ${durationSec} s in turns ` +
+        `(median round; ${warmupSec} s unmeasured first), ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min, ` +
         `zarpay compiled (npm run build) and run with node --max-old-space-size=${OLD_SPACE_MIB}`,

@@ -65,7 +65,8 @@ export const webhookDispatch: Scenario = async (ctx) => {
     const created = await load({
       url: ctx.zarpayUrl,
       connections: ctx.connections,
-      durationSec: ctx.durationSec,
+      // One stretch as long as a comparison's rounds together.
+      durationSec: ctx.durationSec * ctx.rounds,
       inspectBodies: true,
       request: (i) => {
         const c = createCall(n, (k) => k % n)(i);
@@ -153,7 +154,7 @@ export const sseFanout: Scenario = async (ctx) => {
     const created = await load({
       url: ctx.zarpayUrl,
       connections: Math.min(ctx.connections, 16),
-      durationSec: ctx.durationSec,
+      durationSec: ctx.durationSec * ctx.rounds,
       inspectBodies: true,
       request: (i) => {
         const c = createCall(n, (k) => k % n)(i);
@@ -170,7 +171,7 @@ export const sseFanout: Scenario = async (ctx) => {
       {
         group: 'events',
         name,
-        zarpay: { requestsPerSec: latencies.length / ctx.durationSec, p50: at(0.5), p99, max: at(1), errors, total: latencies.length },
+        zarpay: { requestsPerSec: latencies.length / (ctx.durationSec * ctx.rounds), p50: at(0.5), p99, max: at(1), errors, total: latencies.length },
         rssMiB: ctx.takeRssPeak(),
         target: { text: 'p99 < 100 ms', met: p99 !== null && p99 < 100 && Object.keys(errors).length === 0 },
         note: `${subscribed} subscribers open; req/s column = events received per second`,

@@ -1,4 +1,4 @@
-import { load, type Measurement } from '../load.ts';
+import { interleaved, load, type Measurement } from '../load.ts';
 import { createCall, drive, READS } from './rest.ts';
 import { type BenchContext, pick, type Row, type Scenario } from './types.ts';
 
@@ -41,12 +41,12 @@ const READ_TWINS: { name: string; rest: (typeof READS)[number]; body: (ctx: Benc
   },
 ];
 
-function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number; body: unknown }): Promise<Measurement> {
+function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number; body: unknown }, round: number): Promise<Measurement> {
   return load({
     url: ctx.zarpayUrl,
     connections: ctx.connections,
     durationSec: ctx.durationSec,
-    warmupSec: ctx.warmupSec,
+    warmupSec: round === 0 ? ctx.warmupSec : 0,
     inspectBodies: true,
     request: (i) => {
       const b = body(i);
@@ -58,8 +58,11 @@ function graphqlLoad(ctx: BenchContext, body: (i: number) => { merchant: number;
 export const graphqlReads: Scenario = async (ctx) => {
   const rows: Row[] = [];
   for (const twin of READ_TWINS) {
-    const rest = await drive(ctx, 'zarpay', (i) => twin.rest.call(ctx, i));
-    const zarpay = await graphqlLoad(ctx, (i) => twin.body(ctx, i));
+    // The REST twin and its GraphQL row in turns, so that the ratio is taken in the same minutes.
+    const { rest, zarpay } = await interleaved(ctx.rounds, {
+      rest: (round) => drive(ctx, 'zarpay', (i) => twin.rest.call(ctx, i), round),
+      zarpay: (round) => graphqlLoad(ctx, (i) => twin.body(ctx, i), round),
+    });
     rows.push({
       group: 'graphql',
       name: `GraphQL ${twin.name}`,
@@ -77,8 +80,7 @@ const CREATE = `mutation($input: CreatePayoutInput!) { createPayout(input: $inpu
 
 export const graphqlWrites: Scenario = async (ctx) => {
   const n = ctx.seed.merchants.length;
-  const rest = await drive(ctx, 'zarpay', createCall(n, (i) => i % n));
-  const zarpay = await graphqlLoad(ctx, (i) => ({
+  const create = (i: number) => ({
     merchant: i % n,
     body: {
       query: CREATE,
@@ -91,7 +93,11 @@ export const graphqlWrites: Scenario = async (ctx) => {
         },
       },
     },
-  }));
+  });
+  const { rest, zarpay } = await interleaved(ctx.rounds, {
+    rest: (round) => drive(ctx, 'zarpay', createCall(n, (i) => i % n), round),
+    zarpay: (round) => graphqlLoad(ctx, create, round),
+  });
   return [
     {
       group: 'graphql',

@@ -1,4 +1,4 @@
-import { load, type LoadRequest, type Measurement } from '../load.ts';
+import { interleaved, load, type LoadRequest, type Measurement } from '../load.ts';
 import { pgbench } from '../pgbench.ts';
 import { PAYOUT_BODY } from '../seed.ts';
 import { paymentBody } from '../statements.ts';
@@ -45,16 +45,24 @@ export const pgVars = (ctx: BenchContext) => ({
   payments: ctx.seed.payments.length,
 });
 
-/** Drives zarpay (merchant by API key) or the bare server (merchant by id) with `call`. */
-export function drive(ctx: BenchContext, target: 'zarpay' | 'bare', call: (i: number) => Call, connections = ctx.connections): Promise<Measurement> {
+/**
+ * One round of `call` against zarpay (merchant by API key) or the bare server (merchant by id);
+ * the first round is preceded by a warm-up. With `distinct`, each round (and the warm-up) takes
+ * its own stretch of requests, so that new ids stay new.
+ */
+export function drive(ctx: BenchContext, target: 'zarpay' | 'bare', call: (i: number) => Call, round = 0, distinct?: number): Promise<Measurement> {
+  // Each (target, round) has four stretches of `distinct` requests: its round, its warm-up (the
+  // next stretch, see load.ts), and two for the other target.
+  const offset = distinct === undefined ? 0 : (4 * round + (target === 'bare' ? 2 : 0)) * distinct;
   return load({
     url: target === 'zarpay' ? ctx.zarpayUrl : ctx.bareUrl,
-    connections,
+    connections: ctx.connections,
     durationSec: ctx.durationSec,
-    warmupSec: ctx.warmupSec,
+    warmupSec: round === 0 ? ctx.warmupSec : 0,
     inspectBodies: call(0).method === 'POST',
+    ...(distinct !== undefined && { distinct }),
     request: (i): LoadRequest => {
-      const c = call(i);
+      const c = call(i + offset);
       const m = ctx.seed.merchants[c.merchant]!;
       return {
         method: c.method ?? 'GET',
@@ -66,13 +74,20 @@ export function drive(ctx: BenchContext, target: 'zarpay' | 'bare', call: (i: nu
   });
 }
 
-/** zarpay, then the bare server, then pgbench, back to back on the same case. */
-async function threeWays(ctx: BenchContext, call: (i: number) => Call, script: keyof BenchContext['scripts'], vars: Record<string, number>) {
-  const zarpay = await drive(ctx, 'zarpay', call);
-  const rssMiB = ctx.takeRssPeak();
-  const bare = await drive(ctx, 'bare', call);
-  const pg = await pgbench({ databaseUrl: ctx.databaseUrl, script: ctx.scripts[script], clients: ctx.pgbenchClients, durationSec: ctx.durationSec, vars });
-  return { zarpay, bare, pgbench: pg, rssMiB };
+/** zarpay, the bare server and pgbench on the same case, in turns (see `interleaved`). */
+async function threeWays(
+  ctx: BenchContext,
+  call: (i: number) => Call,
+  script: keyof BenchContext['scripts'],
+  vars: Record<string, number>,
+  distinct?: number,
+) {
+  const { zarpay, bare, pgbench: pg } = await interleaved(ctx.rounds, {
+    zarpay: (round) => drive(ctx, 'zarpay', call, round, distinct),
+    bare: (round) => drive(ctx, 'bare', call, round, distinct),
+    pgbench: () => pgbench({ databaseUrl: ctx.databaseUrl, script: ctx.scripts[script], clients: ctx.pgbenchClients, durationSec: ctx.durationSec, vars }),
+  });
+  return { zarpay, bare, pgbench: pg, rssMiB: ctx.takeRssPeak() };
 }
 
 const readTarget = (m: Measurement, bare: Measurement) => {
@@ -105,15 +120,15 @@ export const restWrites: Scenario = async (ctx) => {
   const many = await threeWays(ctx, createCall(n, (i) => i % n), 'payoutCreate', pgVars(ctx));
   const manyRatio = ratio(many.zarpay, many.pgbench) ?? 0;
   const one = await threeWays(ctx, createCall(n, () => 0), 'payoutCreate', { ...pgVars(ctx), merchants: 1 });
-  // Unique order ids per run and per target, so that every request creates a payment.
-  const initCall = (tag: string) => (i: number): Call => ({
+  // A new order id for every request of the run, so that every request creates a payment (wrk
+  // cycles through its list: the list is long enough for the whole round).
+  const initCall = (i: number): Call => ({
     method: 'POST',
     path: '/api/v1/payments/init',
     merchant: i % n,
-    body: JSON.stringify(paymentBody(10_000 + (i % 1000), `bench-${ctx.runId}-${tag}-${i}`)),
+    body: JSON.stringify(paymentBody(10_000 + (i % 1000), `bench-${ctx.runId}-${i}`)),
   });
-  // wrk cycles through its requests: enough distinct order ids for the whole run.
-  const init = await threeWaysUnique(ctx, initCall);
+  const init = await threeWays(ctx, initCall, 'paymentInit', pgVars(ctx), Math.max(2000, ctx.durationSec * 5000));
   return [
     {
       group: 'rest-writes',
@@ -135,30 +150,3 @@ export const restWrites: Scenario = async (ctx) => {
     },
   ];
 };
-
-/** As threeWays, for a call whose requests must each be new (wrk repeats its list, so it is long). */
-async function threeWaysUnique(ctx: BenchContext, call: (tag: string) => (i: number) => Call) {
-  const distinct = Math.max(2000, ctx.durationSec * 5000);
-  const run = (target: 'zarpay' | 'bare') => {
-    const c = call(target);
-    return load({
-      url: target === 'zarpay' ? ctx.zarpayUrl : ctx.bareUrl,
-      connections: ctx.connections,
-      durationSec: ctx.durationSec,
-      warmupSec: ctx.warmupSec,
-      inspectBodies: true,
-      distinct,
-      request: (i) => {
-        const r = c(i);
-        const m = ctx.seed.merchants[r.merchant]!;
-        const headers: Record<string, string> = target === 'zarpay' ? { 'x-api-key': m.key } : { 'x-merchant-id': m.id };
-        return { method: 'POST', path: r.path, headers, body: r.body! };
-      },
-    });
-  };
-  const zarpay = await run('zarpay');
-  const rssMiB = ctx.takeRssPeak();
-  const bare = await run('bare');
-  const pg = await pgbench({ databaseUrl: ctx.databaseUrl, script: ctx.scripts.paymentInit, clients: ctx.pgbenchClients, durationSec: ctx.durationSec, vars: pgVars(ctx) });
-  return { zarpay, bare, pgbench: pg, rssMiB };
-}

@@ -14,8 +14,10 @@ export interface BenchContext {
   connections: number;
   /** pgbench clients: the servers' pool size, so all three get the same database concurrency. */
   pgbenchClients: number;
+  /** Seconds of one measured round; each side of a comparison is measured `rounds` times, taking turns. */
   durationSec: number;
-  /** An unmeasured run before each measured HTTP run (see load.ts). */
+  rounds: number;
+  /** An unmeasured run before a side's first round (see load.ts). */
   warmupSec: number;
   runId: string;
   /** Environment of the service processes, for a scenario that starts another (the dispatcher). */

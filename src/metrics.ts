@@ -12,18 +12,28 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
-  const httpRequests = new Counter({
-    name: 'zarpay_http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
   const httpDuration = new Histogram({
     name: 'zarpay_http_request_duration_seconds',
     help: 'HTTP request latency by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
+  });
+  // Every request is counted by the histogram under the same labels; the counter is read from it
+  // at scrape time. prom-client builds and looks up a label key on every call, and a second call
+  // per request cost ~3% of the service's CPU on a cached read (bench --profile).
+  new Counter({
+    name: 'zarpay_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      const { values } = await httpDuration.get();
+      this.reset();
+      for (const { metricName, labels, value } of values) {
+        if (metricName === 'zarpay_http_request_duration_seconds_count' && value > 0) this.inc(labels, value);
+      }
+    },
   });
   const graphqlOperations = new Counter({
     name: 'zarpay_graphql_operations_total',
@@ -116,9 +126,7 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
     registry,
     /** Records one finished HTTP request; `route` is the route pattern, never the raw URL. */
     httpRequest(method: string, route: string, status: number, seconds: number) {
-      const labels = { method, route, status: String(status) };
-      httpRequests.inc(labels);
-      httpDuration.observe(labels, seconds);
+      httpDuration.observe({ method, route, status: String(status) }, seconds);
       if (status === 429) rateLimitRefusals.inc({ route });
     },
     graphqlOperation(type: string, name: string, outcome: 'ok' | 'error' | 'refused') {

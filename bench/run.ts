@@ -116,7 +116,9 @@ async function main(): Promise<number> {
     // production instance caps it to fit its container (docs/production.md). zarpay lives in
     // ~30 MB, ~70 MB with 1,000 open subscriptions.
     const heapCap = [`--max-old-space-size=${OLD_SPACE_MIB}`];
-    const flags = [...heapCap, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    // For experiments (--trace-gc, --max-semi-space-size=…); a published table is run without.
+    const extraFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const flags = [...heapCap, ...extraFlags, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
     // As in production: compiled once (npm run build), run by plain node without a TypeScript loader.
     log('building (npm run build)');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -169,7 +171,7 @@ async function main(): Promise<number> {
         `(median round; ${warmupSec} s unmeasured first), ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min, ` +
-        `zarpay compiled (npm run build) and run with node --max-old-space-size=${OLD_SPACE_MIB}`,
+        `zarpay compiled (npm run build) and run with node ${[...heapCap, ...extraFlags].join(' ')}`,
       lifetimePeakRssMiB,
       idleRssMiB: idleRss,
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { compiledQuery } from '../db/compiled.ts';
-import type { Db, DbOrTx, Tx } from '../db/index.ts';
+import type { DbOrTx, Tx } from '../db/index.ts';
 import type { Database, PayoutRow } from '../db/types.ts';
 import { payloadHash } from '../domain/canonical.ts';
 import { AppError } from '../domain/errors.ts';
@@ -218,10 +218,7 @@ export class PayoutService {
   /** One payout; another merchant's or an unknown id is 404 PAYOUT_NOT_FOUND. */
   async get(id: string, merchantId?: string): Promise<Payout> {
     if (!isUuid(id)) throw notFound();
-    const [row] =
-      merchantId === undefined
-        ? await this.deps.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', id).execute()
-        : await merchantsPayout(this.deps.db, { id, merchantId });
+    const [row] = await payoutById(this.deps.db, { id, merchantId });
     if (!row) throw notFound();
     return toPayout(row);
   }
@@ -230,7 +227,7 @@ export class PayoutService {
   async getMany(ids: readonly string[], merchantId?: string): Promise<(Payout | null)[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return ids.map(() => null);
-    const rows = await payoutsByIds(this.deps.db, merchantId === undefined ? { ids: valid } : { ids: valid, merchantId });
+    const rows = await payoutsByIds(this.deps.db, { ids: valid, merchantId });
     const byId = new Map(rows.map((r) => [r.id, toPayout(r)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -238,17 +235,8 @@ export class PayoutService {
   /** REST listing: newest first, `limit`/`offset`, `total` counting every match. */
   async list(filter: PayoutFilter, query: unknown): Promise<{ payouts: Payout[]; total: number }> {
     const { limit, offset, status } = parseInput(listPayoutsSchema, query ?? {});
-    const where = { ...filter, ...(status && { status }) };
-    if (where.merchantId === undefined) {
-      const [rows, total] = await Promise.all([
-        this.filtered(where).select(PAYOUT_COLUMNS).orderBy('seq', 'desc').limit(limit).offset(offset).execute(),
-        this.count(where),
-      ]);
-      return { payouts: rows.map(toPayout), total };
-    }
-    // A merchant's page and its total in one statement: one round trip per listing.
-    const args = { merchantId: where.merchantId, status: where.status ?? '', limit, offset };
-    const rows = await (where.status === undefined ? merchantsPage : merchantsPageByStatus)(this.deps.db, args);
+    // The page and its total in one statement: one round trip per listing.
+    const rows = await pageWithTotal(this.deps.db, { ...filter, ...(status && { status }), limit, offset });
     return {
       payouts: rows.filter((r) => r.id !== null).map((r) => toPayout(r as Pick<PayoutRow, (typeof PAYOUT_COLUMNS)[number]>)),
       total: Number(rows[0]?.total ?? 0),
@@ -437,10 +425,11 @@ const createPayoutStatement = compiledQuery((db, a: CreationValues) => {
   ]);
 });
 
-/** The hot reads, compiled once (see db/compiled.ts). */
-const merchantsPayout = compiledQuery((db, a: { id: string; merchantId: string }) =>
-  db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', a.id).where('merchant_id', '=', a.merchantId),
-);
+/** One payout, the merchant's only when one is named; compiled once (see db/compiled.ts). */
+const payoutById = compiledQuery((db, a: { id: string; merchantId?: string }) => {
+  const q = db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('id', '=', a.id);
+  return a.merchantId === undefined ? q : q.where('merchant_id', '=', a.merchantId);
+});
 
 /** A batch of payouts by id (DataLoader), the merchant's only when one is named. */
 const payoutsByIds = compiledQuery((db, a: { ids: string[]; merchantId?: string }) => {
@@ -448,16 +437,14 @@ const payoutsByIds = compiledQuery((db, a: { ids: string[]; merchantId?: string 
   return a.merchantId === undefined ? q : q.where('merchant_id', '=', a.merchantId);
 });
 
-type PageSlots = { merchantId: string; status: string; limit: number; offset: number };
-
 /**
- * A merchant's page of payouts, newest first, beside the count of all that match: always at
+ * A page of payouts, newest first, beside the count of all that match the filter: always at
  * least one row (the total), with the payout's columns null when the page is empty.
  */
-function pageWithTotal(db: Db, a: PageSlots, byStatus: boolean) {
+const pageWithTotal = compiledQuery((db, a: PayoutFilter & { limit: number; offset: number }) => {
   const matching = (q: SelectQueryBuilder<Database, 'payouts', object>) => {
-    const mine = q.where('merchant_id', '=', a.merchantId);
-    return byStatus ? mine.where('status', '=', a.status) : mine;
+    const mine = a.merchantId === undefined ? q : q.where('merchant_id', '=', a.merchantId);
+    return a.status === undefined ? mine : mine.where('status', '=', a.status);
   };
   return db
     .selectFrom((eb) => matching(eb.selectFrom('payouts')).select((e) => e.fn.countAll<number>().as('total')).as('t'))
@@ -466,9 +453,7 @@ function pageWithTotal(db: Db, a: PageSlots, byStatus: boolean) {
       (join) => join.onTrue(),
     )
     .select(['t.total', ...PAYOUT_COLUMNS.map((c) => `p.${c}` as const)]);
-}
-const merchantsPage = compiledQuery((db, a: PageSlots) => pageWithTotal(db, a, false));
-const merchantsPageByStatus = compiledQuery((db, a: PageSlots) => pageWithTotal(db, a, true));
+});
 
 function isUniqueViolation(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505';

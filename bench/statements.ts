@@ -6,6 +6,7 @@ import { parseCreatePayout } from '../src/domain/validation.ts';
 import { payoutJson } from '../src/domain/wire.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { createServices } from '../src/services/index.ts';
+import { feeRatesOf } from '../src/services/payments.ts';
 import type { Payout } from '../src/domain/payout.ts';
 import type { Seed } from './seed.ts';
 
@@ -73,7 +74,7 @@ export async function captureStatements(config: Config, seed: Seed, payoutBody: 
     const gross = SAMPLE_PAYOUT_AMOUNT + payoutFee;
 
     const paymentSample = paymentBody(SAMPLE_PAYMENT_AMOUNT, `capture-${Date.now()}`);
-    const rates = { bps: BENCH_RATES.paymentFeeBps, fixedCents: BENCH_RATES.paymentFeeFixedCents };
+    const rates = feeRatesOf(BENCH_RATES);
     const init = await one('POST /payments/init', () => services.payments.init(m, paymentSample, undefined, rates));
     const fee = paymentFee(SAMPLE_PAYMENT_AMOUNT, rates.bps, rates.fixedCents);
 

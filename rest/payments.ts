@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../src/domain/errors.ts';
 import { paymentStatusJson } from '../src/domain/payment.ts';
 import type { Services } from '../src/services/index.ts';
+import { feeRatesOf } from '../src/services/payments.ts';
 import { principal } from './auth.ts';
 import { jsonObjectBody } from './body.ts';
 import { success } from './envelope.ts';
@@ -17,8 +18,7 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
   app.post('/payments/init', { config: { rateLimit: 'payment_init' } }, async (req) => {
     const body = jsonObjectBody(req);
     const { merchant } = principal(req);
-    const rates = { bps: merchant.paymentFeeBps, fixedCents: merchant.paymentFeeFixedCents };
-    const data = await services.payments.init(merchant.id, body, idempotencyKey(req), rates);
+    const data = await services.payments.init(merchant.id, body, idempotencyKey(req), feeRatesOf(merchant));
     return success(data, true);
   });
 

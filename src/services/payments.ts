@@ -7,6 +7,7 @@ import { payloadHash } from '../domain/canonical.ts';
 import { AppError } from '../domain/errors.ts';
 import { paymentFee } from '../domain/money.ts';
 import { type AttemptStatus, type Payment, type PaymentInitiation, type PaymentStatus, paymentNotFound } from '../domain/payment.ts';
+import type { Merchant } from '../domain/payout.ts';
 import { idempotencyKeySchema, type InitPaymentInput, parseInitPayment } from '../domain/payment-input.ts';
 import { deriveKey } from '../domain/signing.ts';
 import { parseInput } from '../domain/validation.ts';
@@ -151,37 +152,44 @@ export class PaymentService {
    * again from the row.
    */
   private async insertAlone(merchantId: string, input: InitPaymentInput, paramsHash: string, knownRates?: FeeRates): Promise<Payment> {
-    let rates = knownRates ?? (await this.ratesOf(merchantId));
+    let rates = knownRates ?? (await this.ratesOf(this.deps.db, merchantId));
     for (let attempt = 0; ; attempt++) {
-      const fee = paymentFee(input.amount, rates.bps, rates.fixedCents);
-      if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
+      const fee = feeFor(input, rates);
       const [row] = await insertPayment(this.deps.db, { ...paymentValues(merchantId, input, fee, paramsHash), rates });
       if (row) return toPayment(row, null);
-      const existing = await this.deps.db
-        .selectFrom('payments')
-        .select(['id', 'params_hash'])
-        .where('merchant_id', '=', merchantId)
-        .where('merchant_order_id', '=', input.merchant_order_id)
-        .executeTakeFirst();
-      if (existing) {
-        if (existing.params_hash !== paramsHash) {
-          throw new AppError('DUPLICATE_ORDER_ID', 'merchant_order_id was already used with different parameters');
-        }
-        return this.load(this.deps.db, existing.id);
-      }
+      const replayed = await this.replayOrder(this.deps.db, merchantId, input, paramsHash);
+      if (replayed) return replayed;
       if (attempt >= 2) throw new Error(`the payment fees of merchant ${merchantId} keep changing`);
-      rates = await this.ratesOf(merchantId);
+      rates = await this.ratesOf(this.deps.db, merchantId);
     }
   }
 
-  private async ratesOf(merchantId: string): Promise<FeeRates> {
-    const m = await this.deps.db
+  private async ratesOf(db: DbOrTx, merchantId: string): Promise<FeeRates> {
+    const m = await db
       .selectFrom('merchants')
       .select(['payment_fee_bps', 'payment_fee_fixed_cents'])
       .where('id', '=', merchantId)
       .executeTakeFirst();
     if (!m) throw new AppError('NOT_FOUND', 'merchant not found');
     return { bps: m.payment_fee_bps, fixedCents: m.payment_fee_fixed_cents };
+  }
+
+  /**
+   * The payment already made for this order id: the same parameters replay it, others are 409
+   * DUPLICATE_ORDER_ID. Undefined when the order id is new.
+   */
+  private async replayOrder(db: DbOrTx, merchantId: string, input: InitPaymentInput, paramsHash: string): Promise<Payment | undefined> {
+    const existing = await db
+      .selectFrom('payments')
+      .select(['id', 'params_hash'])
+      .where('merchant_id', '=', merchantId)
+      .where('merchant_order_id', '=', input.merchant_order_id)
+      .executeTakeFirst();
+    if (!existing) return undefined;
+    if (existing.params_hash !== paramsHash) {
+      throw new AppError('DUPLICATE_ORDER_ID', 'merchant_order_id was already used with different parameters');
+    }
+    return this.load(db, existing.id);
   }
 
   /** Takes the key for this request: true when it was new or had expired. */
@@ -215,13 +223,7 @@ export class PaymentService {
   }
 
   private async insertOrReplay(tx: Tx, merchantId: string, input: InitPaymentInput, paramsHash: string): Promise<Payment> {
-    const merchant = await tx
-      .selectFrom('merchants')
-      .select(['payment_fee_bps', 'payment_fee_fixed_cents'])
-      .where('id', '=', merchantId)
-      .executeTakeFirstOrThrow();
-    const fee = paymentFee(input.amount, merchant.payment_fee_bps, merchant.payment_fee_fixed_cents);
-    if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
+    const fee = feeFor(input, await this.ratesOf(tx, merchantId));
     const row = await tx
       .insertInto('payments')
       .values(paymentValues(merchantId, input, fee, paramsHash))
@@ -230,16 +232,9 @@ export class PaymentService {
       .returning(PAYMENT_COLUMNS)
       .executeTakeFirst();
     if (row) return toPayment(row, null);
-    const existing = await tx
-      .selectFrom('payments')
-      .select(['id', 'params_hash'])
-      .where('merchant_id', '=', merchantId)
-      .where('merchant_order_id', '=', input.merchant_order_id)
-      .executeTakeFirstOrThrow();
-    if (existing.params_hash !== paramsHash) {
-      throw new AppError('DUPLICATE_ORDER_ID', 'merchant_order_id was already used with different parameters');
-    }
-    return this.load(tx, existing.id);
+    const replayed = await this.replayOrder(tx, merchantId, input, paramsHash);
+    if (!replayed) throw new Error(`payment order ${input.merchant_order_id} conflicted but cannot be found`);
+    return replayed;
   }
 
   /** Forgets Idempotency-Keys past their 24 hours (expired ones are ignored anyway). */
@@ -316,6 +311,18 @@ export class PaymentService {
 export interface FeeRates {
   bps: number;
   fixedCents: number;
+}
+
+/** The rates of a merchant as its caller knows it (the authenticated principal's). */
+export function feeRatesOf(merchant: Pick<Merchant, 'paymentFeeBps' | 'paymentFeeFixedCents'>): FeeRates {
+  return { bps: merchant.paymentFeeBps, fixedCents: merchant.paymentFeeFixedCents };
+}
+
+/** The fee of a new payment at `rates`; refused when the amount does not cover it. */
+function feeFor(input: InitPaymentInput, rates: FeeRates): number {
+  const fee = paymentFee(input.amount, rates.bps, rates.fixedCents);
+  if (fee > input.amount) throw new AppError('INVALID_AMOUNT', `amount: must cover the fee of ${fee} cents`);
+  return fee;
 }
 
 /** The row of a new payment. */

@@ -1,6 +1,6 @@
 import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { INTENT_TYPES, PAYMENT_STATUSES, type Payment, type PaymentAttempt, type PaymentStatus, TERMINAL_PAYMENT_STATUSES } from '../../domain/payment.ts';
-import type { PaymentFilter } from '../../services/payments.ts';
+import { feeRatesOf, type PaymentFilter } from '../../services/payments.ts';
 import { builder } from '../builder.ts';
 import type { GraphQLContext } from '../context.ts';
 import { keysetConnection } from '../keyset.ts';
@@ -163,8 +163,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const { merchant } = ctx.principal!;
       const merchantId = merchant.id;
-      const rates = { bps: merchant.paymentFeeBps, fixedCents: merchant.paymentFeeFixedCents };
-      const data = await ctx.services.payments.init(merchantId, restBody(input), input.idempotencyKey ?? undefined, rates);
+      const data = await ctx.services.payments.init(merchantId, restBody(input), input.idempotencyKey ?? undefined, feeRatesOf(merchant));
       return {
         payment: await ctx.services.payments.get(data.payment_id, merchantId),
         paymentUrl: data.payment_url,

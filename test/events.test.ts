@@ -160,6 +160,24 @@ describe('webhook GraphQL fields', () => {
     expect(codeOf(missing)).toBe('NOT_FOUND');
     await receiver.close();
   });
+
+  it('records an event without a delivery when there is no URL, and redelivers it once the merchant sets one', async () => {
+    const receiver = await startReceiver();
+    const m = await createMerchant(t);
+    await credit(t, m.id, 10_000);
+    const payout = await pay(m);
+    const [event] = (await gql(t, `{ payout(id: "${payout.id}") { events { id type } } }`, {}, { key: m.key })).body.data.payout.events;
+    expect(event).toMatchObject({ type: 'payout.created' });
+    expect((await gql(t, '{ webhookDeliveries { id } }', {}, { key: m.key })).body.data.webhookDeliveries).toEqual([]);
+    const nowhere = await gql(t, `mutation { redeliverEvent(eventId: "${event.id}") { delivery { id } } }`, {}, { operator: true });
+    expect(codeOf(nowhere)).toBe('VALIDATION_FAILED');
+    await gql(t, 'mutation($u: String) { updateWebhookUrl(url: $u) { merchant { id } } }', { u: receiver.url }, { key: m.key });
+    const redo = await op(t, `mutation { redeliverEvent(eventId: "${event.id}") { delivery { url eventId } } }`);
+    expect(redo.redeliverEvent.delivery).toEqual({ url: receiver.url, eventId: event.id });
+    const [sent] = await receiver.waitFor(1);
+    expect(sent!.headers['webhook-id']).toBe(event.id);
+    await receiver.close();
+  });
 });
 
 describe.skipIf(!usingPostgres)('the event log read by position (needs PostgreSQL: set DATABASE_URL)', () => {

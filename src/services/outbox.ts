@@ -113,7 +113,7 @@ export function eventValues(event: NewEvent): EventValues {
 export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, event: NewEvent | EventValues, gate?: string): S {
   const v = 'deliveryId' in event ? event : eventValues(event);
   const qc = statement as unknown as QueryCreator<any>;
-  const url = sql`coalesce(${v.webhookUrl}::text, "merchants"."webhook_url")`;
+  const url = deliveryUrl(v.webhookUrl);
   const row = [
     sql`${v.id}::uuid`.as('id'),
     sql`${v.merchantId}::uuid`.as('merchant_id'),
@@ -145,15 +145,28 @@ export function withRecordedEvent<S extends QueryCreator<any>>(statement: S, eve
     ) as unknown as S;
 }
 
+/**
+ * Where an event's delivery goes: the event's own URL, else the merchant's as it is now (in a
+ * statement that reads `merchants`); null when there is nowhere to send it.
+ */
+function deliveryUrl(eventUrl: unknown) {
+  return sql<string | null>`coalesce(${eventUrl}::text, "merchants"."webhook_url")`;
+}
+
 /** Queues one webhook delivery of an event, due now; `null` when there is nowhere to send it. */
 export async function queueDelivery(tx: Tx, eventId: string, merchantId: string, eventUrl: string | null): Promise<string | null> {
-  let url = eventUrl;
-  if (!url) {
-    const merchant = await tx.selectFrom('merchants').select('webhook_url').where('id', '=', merchantId).executeTakeFirst();
-    url = merchant?.webhook_url ?? null;
-  }
-  if (!url) return null;
-  const id = randomUUID();
-  await tx.insertInto('webhook_deliveries').values({ id, event_id: eventId, merchant_id: merchantId, url, status: 'pending' }).execute();
-  return id;
+  const url = deliveryUrl(eventUrl);
+  const row = await tx
+    .insertInto('webhook_deliveries')
+    .columns(['id', 'event_id', 'merchant_id', 'url', 'status'])
+    .expression(
+      tx
+        .selectFrom('merchants')
+        .select([sql`${randomUUID()}::uuid`.as('id'), sql`${eventId}::uuid`.as('event_id'), 'merchants.id', url.as('url'), sql`'pending'`.as('status')])
+        .where('merchants.id', '=', merchantId)
+        .where(url, 'is not', null),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }

@@ -13,14 +13,14 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import '../src/db/index.ts'; // int8 → number, as in zarpay
+import { toBalance } from '../src/db/ledger.ts';
+import { toPayment } from '../src/db/payments.ts';
+import { toPayout } from '../src/db/payouts.ts';
+import { balanceJson } from '../src/domain/balance.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
-import { paymentFee } from '../src/domain/money.ts';
-import { paymentStatusJson } from '../src/domain/payment.ts';
 import type { Payout } from '../src/domain/payout.ts';
-import { balanceJson, payoutJson } from '../src/domain/wire.ts';
-import { toBalance } from '../src/services/ledger.ts';
-import { toPayment } from '../src/services/payments.ts';
-import { toPayout } from '../src/services/payouts.ts';
+import { paymentJson } from '../src/domain/payment-json.ts';
+import { payoutJson } from '../src/domain/payout-json.ts';
 import type { Statement, Statements } from './statements.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
@@ -28,8 +28,8 @@ const statements = JSON.parse(readFileSync(process.env.BENCH_STATEMENTS!, 'utf8'
   typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(v) ? new Date(v) : v,
 ) as Statements;
 
-/** Each merchant's rates, read once: the statements need them as zarpay's cached merchant gives them. */
-const rates = new Map<string, { payout: number; bps: number; fixed: number }>();
+/** The merchants, read once: the stand-in for authentication. */
+const merchants = new Set<string>();
 
 /** Runs a captured statement with the request's values for its roles; fresh ids are drawn here. */
 function run(name: keyof Statements, roles: Record<string, unknown>) {
@@ -64,32 +64,28 @@ async function readBody(req: IncomingMessage): Promise<any> {
 
 /** PayoutService.create's statement, with the values zarpay would give it. */
 async function createPayout(merchantId: string, body: any, res: ServerResponse) {
-  const fee = rates.get(merchantId)!.payout;
-  const gross = body.amount_cents + fee;
   const now = new Date();
   const payout: Payout = {
-    id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: fee, grossAmountCents: gross, currency: body.currency,
-    status: 'pending', payoutMethod: body.payout_method, merchantReference: null, description: null, metadata: null,
+    id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: 0, grossAmountCents: 0, currency: 'ZAR',
+    status: 'pending', payoutMethod: 'eft', merchantReference: null, description: null, metadata: null,
     externalTransferId: null, failureReason: null, rejectionReason: null, createdAt: now, updatedAt: now, completedAt: null,
   };
-  const json = payoutJson(payout);
+  const { fee_cents: _fee, gross_amount_cents: _gross, ...eventData } = payoutJson(payout);
   const { rows: [row] } = await run('payoutCreate', {
-    merchant: merchantId, payout: payout.id, amount: body.amount_cents, fee, gross, negativeGross: -gross, now,
-    paymentDetails: JSON.stringify(body.payment_details), requestHash: payloadHash(body), eventData: JSON.stringify(json),
+    merchant: merchantId, payout: payout.id, amount: body.amount_cents, now,
+    paymentDetails: JSON.stringify(body.payment_details), requestHash: payloadHash(body), eventData: JSON.stringify(eventData),
   });
   if (!row?.id) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
-  send(res, 201, { status: 'success', data: json });
+  send(res, 201, { status: 'success', data: payoutJson(toPayout(row)) });
 }
 
 /** PaymentService.init's statement (no Idempotency-Key), with the values zarpay would give it. */
 async function initPayment(merchantId: string, body: any, res: ServerResponse) {
-  const r = rates.get(merchantId)!;
-  const fee = paymentFee(body.amount, r.bps, r.fixed);
   const id = randomUUID();
   const { rows: [row] } = await run('paymentInit', {
-    merchant: merchantId, payment: id, orderId: body.merchant_order_id, amount: body.amount, fee, net: body.amount - fee, paramsHash: payloadHash(body),
+    merchant: merchantId, payment: id, orderId: body.merchant_order_id, amount: body.amount, paramsHash: payloadHash(body),
   });
-  if (!row) return send(res, 409, { status: 'error', error: { code: 'DUPLICATE_ORDER_ID', message: 'used' } });
+  if (!row?.id) return send(res, 409, { status: 'error', error: { code: 'DUPLICATE_ORDER_ID', message: 'used' } });
   send(res, 200, {
     status: 'success',
     data: { payment_id: id, status: 'created', payment_url: `http://localhost/pay/${id}` },
@@ -100,7 +96,7 @@ async function initPayment(merchantId: string, body: any, res: ServerResponse) {
 async function handle(req: IncomingMessage, res: ServerResponse) {
   if (req.url === '/healthz') return send(res, 200, { status: 'success', data: { ok: true } });
   const merchantId = String(req.headers['x-merchant-id'] ?? '');
-  if (!rates.has(merchantId)) return send(res, 401, { status: 'error', error: { code: 'UNAUTHORIZED', message: 'unauthorized' } });
+  if (!merchants.has(merchantId)) return send(res, 401, { status: 'error', error: { code: 'UNAUTHORIZED', message: 'unauthorized' } });
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
   if (req.method === 'POST' && path === '/api/v1/payouts') return createPayout(merchantId, await readBody(req), res);
@@ -121,17 +117,14 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   if (path.startsWith('/api/v1/payments/')) {
     const { rows: [row] } = await run('paymentGet', { payment: path.slice('/api/v1/payments/'.length), merchant: merchantId });
-    if (!row || row.merchant_id !== merchantId) return notFound(res, 'PAYMENT_NOT_FOUND');
-    const attempt = row.attempt_status === null
-      ? null
-      : { status: row.attempt_status, provider: row.attempt_provider, provider_ref: row.attempt_provider_ref, created_at: row.attempt_created_at };
-    return send(res, 200, { status: 'success', data: paymentStatusJson(toPayment(row, attempt)) });
+    if (!row) return notFound(res, 'PAYMENT_NOT_FOUND');
+    return send(res, 200, { status: 'success', data: paymentJson(toPayment(row)) });
   }
   notFound(res, 'NOT_FOUND');
 }
 
-const { rows } = await pool.query('select id, payout_fee_cents, payment_fee_bps, payment_fee_fixed_cents from merchants');
-for (const r of rows) rates.set(r.id, { payout: r.payout_fee_cents, bps: r.payment_fee_bps, fixed: r.payment_fee_fixed_cents });
+const { rows } = await pool.query('select id from merchants');
+for (const r of rows) merchants.add(r.id);
 
 const server = createServer((req, res) => {
   handle(req, res).catch(() => send(res, 500, { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'unexpected' } }));

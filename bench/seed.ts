@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import type { Config } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { parseWire } from '../rest/wire.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
+import { initiatePaymentInput } from '../src/domain/payment-input.ts';
+import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { createServices } from '../src/services/index.ts';
 import { BENCH_RATES } from './statements.ts';
 
@@ -41,38 +45,41 @@ async function inParallel(n: number, width: number, task: (i: number) => Promise
  */
 export async function seed(config: Config, size: SeedSize): Promise<Seed> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'unused', poolSize: 16 });
+  const services = createServices(config, database);
   try {
     await migrateToLatest(database.db);
-    const services = createServices({ db: database.db, config });
     const out: Seed = { merchants: [], payouts: [], payments: [] };
     await inParallel(size.merchants, 16, async (i) => {
-      const { merchant, fullKey } = await services.merchants.create({
+      const { merchant, fullKey } = await services.merchants.create(OPERATOR, {
         name: `Bench shop ${i}`,
-        payout_fee_cents: BENCH_RATES.payoutFeeCents,
-        payment_fee_bps: BENCH_RATES.paymentFeeBps,
-        payment_fee_fixed_cents: BENCH_RATES.paymentFeeFixedCents,
+        webhookUrl: null,
+        payoutFeeCents: BENCH_RATES.payoutFeeCents,
+        paymentFeeBps: BENCH_RATES.paymentFeeBps,
+        paymentFeeFixedCents: BENCH_RATES.paymentFeeFixedCents,
       });
       // Well funded, so only the contended scenario can ever run a balance down.
-      await services.balances.credit(merchant.id, { amount_cents: 1_000_000_000_000, memo: 'bench funding' });
+      await services.balances.credit(OPERATOR, merchant.id, { amountCents: 1_000_000_000_000, memo: 'bench funding' });
       out.merchants[i] = { id: merchant.id, key: fullKey };
     });
+    const payout = parseWire(createPayoutInput, PAYOUT_BODY);
     await inParallel(size.merchants, 16, async (m) => {
-      const merchantId = out.merchants[m]!.id;
+      const actor = await services.keys.authenticate(out.merchants[m]!.key);
       for (let k = 0; k < size.payoutsPerMerchant; k++) {
-        const { payout } = await services.payouts.create(merchantId, PAYOUT_BODY, BENCH_RATES.payoutFeeCents);
-        out.payouts.push({ id: payout.id, merchant: m });
+        const created = await services.payouts.create(actor, payout);
+        out.payouts.push({ id: created.payout.id, merchant: m });
       }
       for (let k = 0; k < size.paymentsPerMerchant; k++) {
         const body = { amount: 10_000, currency: 'ZAR', merchant_order_id: `seed-${m}-${k}` };
-        const { payment_id } = await services.payments.init(merchantId, body);
-        out.payments.push({ id: payment_id, merchant: m });
+        const { payment } = await services.payments.init(actor, parseWire(initiatePaymentInput, body));
+        out.payments.push({ id: payment.id, merchant: m });
       }
     });
     await writeLookupTables(database.db, out);
     await sql`vacuum analyze`.execute(database.db);
     return out;
   } finally {
-    await database.close();
+    // Closes the database too.
+    await services.stop();
   }
 }
 

@@ -1,13 +1,12 @@
+import { parseWire } from '../rest/wire.ts';
 import type { Config } from '../src/config.ts';
-import { canonicalJson, payloadHash } from '../src/domain/canonical.ts';
-import { paymentFee } from '../src/domain/money.ts';
-import { parseInitPayment } from '../src/domain/payment-input.ts';
-import { parseCreatePayout } from '../src/domain/validation.ts';
-import { payoutJson } from '../src/domain/wire.ts';
 import { openDatabase } from '../src/db/index.ts';
-import { createServices } from '../src/services/index.ts';
-import { feeRatesOf } from '../src/services/payments.ts';
+import { canonicalJson, payloadHash } from '../src/domain/canonical.ts';
+import { initiatePaymentInput, withDefaults } from '../src/domain/payment-input.ts';
 import type { Payout } from '../src/domain/payout.ts';
+import { createPayoutInput } from '../src/domain/payout-input.ts';
+import { payoutJson } from '../src/domain/payout-json.ts';
+import { createServices } from '../src/services/index.ts';
 import type { Seed } from './seed.ts';
 
 /**
@@ -50,8 +49,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export async function captureStatements(config: Config, seed: Seed, payoutBody: Record<string, unknown>): Promise<Statements> {
   const sent: { sql: string; parameters: readonly unknown[] }[] = [];
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'unused', onQuery: (sql, parameters) => sent.push({ sql, parameters }) });
+  const services = createServices(config, database);
   try {
-    const services = createServices({ db: database.db, config });
+    const actor = await services.keys.authenticate(seed.merchants[0]!.key);
     const one = async <T>(what: string, op: () => Promise<T>) => {
       sent.length = 0;
       const result = await op();
@@ -61,22 +61,19 @@ export async function captureStatements(config: Config, seed: Seed, payoutBody: 
     const m = seed.merchants[0]!.id;
     const payout = seed.payouts.find((p) => p.merchant === 0)!.id;
     const payment = seed.payments.find((p) => p.merchant === 0)!.id;
-    const payoutFee = BENCH_RATES.payoutFeeCents;
 
-    const get = await one('GET /payouts/{id}', () => services.payouts.get(payout, m));
-    const pay = await one('GET /payments/{id}', () => services.payments.get(payment, m));
-    const bal = await one('GET /payouts/balance', () => services.balances.get(m));
-    const list = await one('GET /payouts', () => services.payouts.list({ merchantId: m }, { limit: '50' }));
+    const get = await one('GET /payouts/{id}', () => services.payouts.get(actor, payout));
+    const pay = await one('GET /payments/{id}', () => services.payments.get(actor, payment));
+    const bal = await one('GET /payouts/balance', () => services.balances.get(actor));
+    const list = await one('GET /payouts', () => services.payouts.list(actor, { limit: 50, offset: 0 }));
 
-    const payoutSample = { ...payoutBody, amount_cents: SAMPLE_PAYOUT_AMOUNT };
-    const create = await one('POST /payouts', () => services.payouts.create(m, payoutSample, payoutFee));
+    const payoutSample = parseWire(createPayoutInput, { ...payoutBody, amount_cents: SAMPLE_PAYOUT_AMOUNT });
+    const create = await one('POST /payouts', () => services.payouts.create(actor, payoutSample));
     const created: Payout = create.result.payout;
-    const gross = SAMPLE_PAYOUT_AMOUNT + payoutFee;
+    const { fee_cents: _fee, gross_amount_cents: _gross, ...eventData } = payoutJson({ ...created, feeCents: 0, grossAmountCents: 0 });
 
-    const paymentSample = paymentBody(SAMPLE_PAYMENT_AMOUNT, `capture-${Date.now()}`);
-    const rates = feeRatesOf(BENCH_RATES);
-    const init = await one('POST /payments/init', () => services.payments.init(m, paymentSample, undefined, rates));
-    const fee = paymentFee(SAMPLE_PAYMENT_AMOUNT, rates.bps, rates.fixedCents);
+    const paymentSample = parseWire(initiatePaymentInput, paymentBody(SAMPLE_PAYMENT_AMOUNT, `capture-${Date.now()}`));
+    const init = await one('POST /payments/init', () => services.payments.init(actor, paymentSample));
 
     return {
       payoutGet: named(get.sent, { payout, merchant: m }),
@@ -87,26 +84,22 @@ export async function captureStatements(config: Config, seed: Seed, payoutBody: 
         merchant: m,
         payout: created.id,
         amount: SAMPLE_PAYOUT_AMOUNT,
-        fee: payoutFee,
-        gross,
-        negativeGross: -gross,
         now: created.createdAt,
-        paymentDetails: JSON.stringify(parseCreatePayout(payoutSample).payment_details),
-        requestHash: payloadHash(parseCreatePayout(payoutSample)),
-        eventData: JSON.stringify(payoutJson(created)),
+        paymentDetails: JSON.stringify(payoutSample.paymentDetails),
+        requestHash: payloadHash(payoutSample),
+        eventData: JSON.stringify(eventData),
       }),
       paymentInit: named(init.sent, {
         merchant: m,
-        payment: init.result.payment_id,
-        orderId: paymentSample.merchant_order_id,
+        payment: init.result.payment.id,
+        orderId: paymentSample.merchantOrderId,
         amount: SAMPLE_PAYMENT_AMOUNT,
-        fee,
-        net: SAMPLE_PAYMENT_AMOUNT - fee,
-        paramsHash: payloadHash(parseInitPayment(paymentSample, false)),
+        paramsHash: payloadHash(withDefaults(paymentSample)),
       }),
     };
   } finally {
-    await database.close();
+    // Closes the database too.
+    await services.stop();
   }
 }
 
@@ -170,7 +163,9 @@ export function pgbenchScript(
     defines[`c${n}`] = asText(value);
     return `:c${n}`;
   });
-  return { script: [...prelude, `${sql.replace(/\s+/g, ' ')};`, ''].join('\n'), defines };
+  // One line per statement for pgbench, so zarpay's `--` comments go first.
+  const oneLine = sql.replace(/--[^\n]*/g, ' ').replace(/\s+/g, ' ');
+  return { script: [...prelude, `${oneLine};`, ''].join('\n'), defines };
 }
 
 /**
@@ -181,7 +176,6 @@ export function pgbenchScripts(s: Statements) {
   const merchant = '(select id from bench_merchants where n = :n)';
   const fresh = "md5(:client_id::text || '.' || :r::text || '.{n}')::uuid";
   const pick = (count: string) => [`\\set n random(1, :${count})`];
-  const { payoutFeeCents: fee, paymentFeeBps: bps, paymentFeeFixedCents: fixed } = BENCH_RATES;
   return {
     payoutGet: pgbenchScript(s.payoutGet, {
       payout: '(select id from bench_payouts where n = :n)',
@@ -192,22 +186,16 @@ export function pgbenchScripts(s: Statements) {
     payoutList: pgbenchScript(s.payoutList, { merchant }, pick('merchants')),
     payoutCreate: pgbenchScript(
       s.payoutCreate,
-      { merchant, payout: fresh.replace('{n}', 'p'), fresh, amount: ':amount', fee: String(fee), gross: ':gross', negativeGross: ':neg' },
-      [...pick('merchants'), '\\set amount random(100, 1000)', `\\set gross :amount + ${fee}`, '\\set neg -1 * :gross', '\\set r random(1, 1000000000000000000)'],
+      { merchant, payout: fresh.replace('{n}', 'p'), fresh, amount: ':amount' },
+      [...pick('merchants'), '\\set amount random(100, 1000)', '\\set r random(1, 1000000000000000000)'],
       // The payout's time, details and hash, and its event's JSON, are the sample's every time.
       ['now', 'paymentDetails', 'requestHash', 'eventData'],
     ),
     paymentInit: pgbenchScript(
       s.paymentInit,
-      { merchant, payment: fresh.replace('{n}', 'p'), fresh, orderId: "(:client_id::text || '-' || :r::text)", amount: ':amount', fee: ':fee', net: ':net' },
-      [
-        ...pick('merchants'),
-        '\\set amount random(10000, 20000)',
-        // zarpay's paymentFee: round half up of amount × bps / 10000, plus the fixed part.
-        `\\set fee (:amount * ${bps} + 5000) / 10000 + ${fixed}`,
-        '\\set net :amount - :fee',
-        '\\set r random(1, 1000000000000000000)',
-      ],
+      // The statement computes the fee from the merchant's row itself.
+      { merchant, payment: fresh.replace('{n}', 'p'), fresh, orderId: "(:client_id::text || '-' || :r::text)", amount: ':amount' },
+      [...pick('merchants'), '\\set amount random(10000, 20000)', '\\set r random(1, 1000000000000000000)'],
       ['paramsHash'],
     ),
   };

@@ -1,25 +1,44 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitedOperation } from '../src/config.ts';
+import { sendError } from '../src/http/reply.ts';
+import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts';
 import type { Services } from '../src/services/index.ts';
-import { requireMerchant } from './auth.ts';
 import { merchantRoutes } from './merchant.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
-import { rateLimit } from './rate-limit.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { restField } from './wire.ts';
 
-/** The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The budget this route counts against: `app.get(url, { config: { rateLimit: 'balance' } }, handler)`. */
+    rateLimit?: RateLimitedOperation;
+  }
+}
+
+/**
+ * The `/api/v1` adapter: authenticate, parse, call a service, wrap in the envelope. Every route
+ * needs a valid, active key of this environment. Authentication and counting run in one
+ * onRequest hook, before the body is read: an unauthenticated caller learns nothing about its
+ * body's validity, malformed bodies count too, and every response of a limited route (success,
+ * 4xx, 429) carries the RateLimit headers.
+ */
 export async function restApi(app: FastifyInstance, opts: { services: Services }) {
-  const authenticate = requireMerchant(opts.services);
-  const countRequest = rateLimit(opts.services);
-  // onRequest, so an unauthenticated caller learns nothing about its body's validity. After
-  // authentication, routes declaring `config: { rateLimit }` count against the merchant's budget.
-  // One hook for both: each hook costs every request a turn of Fastify's hook runner.
-  app.addHook('onRequest', async (req, reply) => {
-    await authenticate(req);
-    await countRequest(req, reply);
+  const { services } = opts;
+  // Problems with a use case's input name its fields as REST callers know them (`payment_details.branch_code`).
+  app.setErrorHandler((error, req, reply) => sendError(error, req, reply, restField));
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const header = req.headers['x-api-key'];
+    req.actor = await services.keys.authenticate(typeof header === 'string' ? header : undefined);
+    const operation = req.routeOptions.config.rateLimit;
+    if (!operation) return;
+    const decision = await services.rateLimits.consume(req.actor.merchant.id, operation);
+    if (!decision) return;
+    reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitExceeded(decision);
   });
-  payoutRoutes(app, opts.services);
-  merchantRoutes(app, opts.services);
-  paymentRoutes(app, opts.services);
-  webhookRoutes(app, opts.services);
+  payoutRoutes(app, services);
+  paymentRoutes(app, services);
+  merchantRoutes(app, services);
+  webhookRoutes(app, services);
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { apiKeyJson } from '../src/domain/api-key.ts';
+import { success } from '../src/http/envelope.ts';
 import type { Services } from '../src/services/index.ts';
-import { apiKeyJson } from '../src/domain/wire.ts';
-import { principal } from './auth.ts';
-import { success } from './envelope.ts';
+import { merchantOf } from './request.ts';
 
 export function merchantRoutes(app: FastifyInstance, services: Services) {
   app.post('/merchant/api-keys/secret/regenerate', { config: { rateLimit: 'credentials' } }, async (req, reply) => {
-    const { apiKey, fullKey } = await services.keys.regenerate(principal(req).key.id);
+    const { apiKey, fullKey } = await services.keys.regenerate(merchantOf(req));
     reply.code(201);
     return success({ api_key: apiKeyJson(apiKey), full_key: fullKey });
   });

@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { exitOnSignal } from './lifecycle.ts';
 import { createApp } from './server.ts';
+import { createServices } from './services/index.ts';
 
-/** `npm start`: settings, database, migrations, then the HTTP server until SIGTERM/SIGINT. */
+/** `npm start`: settings, database, migrations, then the whole service until SIGTERM/SIGINT. */
 async function main() {
   let config;
   try {
@@ -17,26 +19,10 @@ async function main() {
   }
   const database = await openConfiguredDatabase(config);
   await migrateToLatest(database.db);
-  const service = createApp(config, database);
+  const service = createApp(createServices(config, database));
   const url = await service.start();
   service.app.log.info({ url, env: config.serviceEnv, database: database.kind }, 'zarpay listening');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    service.app.log.info({ signal }, 'draining in-flight requests');
-    try {
-      await service.stop();
-      await database.close();
-      process.exit(0);
-    } catch (e) {
-      service.app.log.error({ err: e }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  exitOnSignal(() => service.stop(), (message, err) => service.app.log.info({ err }, message));
 }
 
 await main();

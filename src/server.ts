@@ -1,31 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { restApi } from '../rest/index.ts';
 import { docsRoutes } from '../rest/openapi/routes.ts';
-import { classify, failure, success } from '../rest/envelope.ts';
-import type { Config } from './config.ts';
-import type { DatabaseHandle } from './db/index.ts';
 import { AppError } from './domain/errors.ts';
-import { bearerMatches, createGraphQL } from './graphql/yoga.ts';
+import { graphqlRoutes } from './graphql/http.ts';
+import { bearerMatches } from './http/auth.ts';
+import { failure, success } from './http/envelope.ts';
+import { sendError } from './http/reply.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
-import { createServices, type Services } from './services/index.ts';
-import { securityHeaders } from './security-headers.ts';
+import type { ServiceRuntime } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
-/** How long stop() waits for requests in flight before cutting connections. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** How long stop() lets requests in flight finish before cutting connections. */
+const DRAIN_MS = 3_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface App {
   app: FastifyInstance;
-  services: Services;
-  /** Listens on `config.port` (0 for any) and returns the base URL. */
+  services: ServiceRuntime;
+  /** Starts the services' background work and listens on `config.port` (0 for any); returns the base URL. */
   start(): Promise<string>;
-  /** Stops taking requests, lets in-flight ones finish, stops background work. */
+  /**
+   * Stops taking requests, lets those in flight finish (up to 3 s), then stops the services,
+   * which closes every connection. Within 5 s whatever is under way.
+   */
   stop(): Promise<void>;
 }
 
@@ -34,9 +36,9 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-/** Builds the whole HTTP surface over one database: REST, GraphQL, health, metrics. */
-export function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): App {
-  const services = createServices({ db: database.db, config, database });
+/** The whole HTTP surface over the services: REST, GraphQL, the hosted pages, docs, health, metrics. */
+export function createApp(services: ServiceRuntime, options: AppOptions = {}): App {
+  const { config, database } = services;
   const metrics = createMetrics(database, services.stats, services.events);
   // Stdout written asynchronously: a line goes out at once when the stream is idle, and under
   // load the lines that queue meanwhile go out together, instead of one blocking write(2) per
@@ -77,6 +79,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
           '*.secret',
           '*.api_key',
           '*.payment_details',
+          '*.paymentDetails',
           '*.account_number',
           '*.accountNumber',
         ],
@@ -129,7 +132,7 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
         route,
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-        merchant_id: req.principal?.merchant.id,
+        merchant_id: req.actor?.kind === 'merchant' ? req.actor.merchant.id : undefined,
       },
       'request',
     );
@@ -161,87 +164,43 @@ export function createApp(config: Config, database: DatabaseHandle, options: App
     return metrics.registry.metrics();
   });
   app.register(pages, { services, config });
-  app.addHook('onClose', () => services.rateLimits.close());
-
   app.register(restApi, { prefix: '/api/v1', services });
   app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
+  const graphql = graphqlRoutes(app, services, config, metrics);
 
-  const yoga = createGraphQL(services, config, metrics);
-  const graphqlHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
-    response.headers.forEach((value, key) => void reply.header(key, value));
-    reply.status(response.status);
-    // An answer that is not a stream (JSON) goes out as a string: piping it as a stream cost an
-    // AbortController and a DOMException per request, a third of a GraphQL read.
-    const type = response.headers.get('content-type') ?? '';
-    reply.send(type.includes('event-stream') || type.includes('multipart') ? response.body : await response.text());
-    return reply;
-  };
-  // Yoga reads GraphQL bodies itself, whatever their content type, so that one it cannot read is
-  // answered as GraphQL over HTTP wants (a JSON `errors` list, 400 or 415). Refusals before that
-  // (plain HTTP in prd, a body over 64 KiB) stay in the envelope, as on every route.
-  // Event streams live until the client leaves; stop() cuts the ones still open so close() can finish.
-  const streamSockets = new Set<Socket>();
-  const streamHandler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const socket = req.raw.socket;
-    streamSockets.add(socket);
-    socket.once('close', () => streamSockets.delete(socket));
-    return graphqlHandler(req, reply);
-  };
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: graphqlHandler });
-    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: streamHandler });
-  });
-
-  let started = false;
+  let listening = false;
   return {
     app,
     services,
     async start() {
-      await services.notifications.start();
-      await services.events.start();
-      if (config.runDispatcher) services.dispatcher.start((err) => app.log.warn({ err }, 'webhook dispatcher'));
+      await services.start({ dispatcher: config.runDispatcher, onError: (message, err) => app.log.warn({ err }, message) });
       const address = await app.listen({ port: config.port, host: config.host });
-      started = true;
-      services.payments.attach(address, (message, err) => app.log.warn({ err }, message));
+      listening = true;
+      services.listeningAt(address);
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
-      if (!started) {
-        await services.dispatcher.stop();
-        await services.events.stop();
-        await services.notifications.stop();
-        return;
-      }
-      started = false;
-      draining = true;
-      // Background work first: pending sandbox confirmations and webhook deliveries stop, and
-      // ending the event streams lets open subscriptions finish, so close() can drain.
-      await services.payments.stop();
-      await services.dispatcher.stop();
-      await services.events.stop();
-      await services.notifications.stop();
-      for (const socket of streamSockets) socket.destroy();
-      // Requests in flight finish; idle keep-alive sockets close at once. Whatever is still open
-      // after the grace period (a stuck client) is cut.
-      const grace = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      grace.unref();
-      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(grace);
-        clearInterval(closeIdle);
-      }
+      const closing = async () => {
+        if (!listening) return;
+        listening = false;
+        draining = true;
+        // Open event streams end now (their clients reconnect elsewhere); requests in flight
+        // finish, idle keep-alive sockets close at once, and whatever is still open after the
+        // drain (a stuck client) is cut.
+        graphql.closeStreams();
+        const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
+        const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cut);
+          clearInterval(closeIdle);
+        }
+      };
+      // Requests and webhook deliveries under way finish side by side, each within the drain;
+      // then the services close their connections, the database last.
+      await Promise.all([closing(), services.dispatcher.stop(DRAIN_MS)]);
+      await services.stop();
     },
   };
-}
-
-function sendError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
-  const { status, code, message, unexpected } = classify(error);
-  if (unexpected) req.log.error({ err: error }, 'unexpected error');
-  else if (status >= 500) req.log.warn({ code }, message);
-  reply.code(status).send(failure(code, message));
 }

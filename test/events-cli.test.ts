@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, payoutBody } from './support/client.ts';
 import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
 
 let t: TestApp;
 let receiver: Receiver;
@@ -47,7 +48,7 @@ it('events tail prints committed events as NDJSON; webhooks deliveries and redel
   expect(await exited).toBe(0);
 
   await receiver.waitFor(1);
-  await eventually(async () => (await t.app.services.webhookDeliveries.list({ eventId: event.id }))[0]?.status === 'succeeded');
+  await eventually(async () => (await t.app.services.webhookDeliveries.list(OPERATOR, { eventId: event.id }))[0]?.status === 'succeeded');
   const log = await zarpay(['webhooks', 'deliveries', '--event', event.id]);
   expect(log.code).toBe(0);
   expect(JSON.parse(log.stdout)).toEqual([

@@ -122,9 +122,14 @@ describe('fields for both', () => {
     expect(named.body.data.balance.merchantId).toBe(shop.id);
   });
 
-  it('a merchant giving merchantId still gets only its own balance and payouts', async () => {
+  it('a merchant naming another merchant is FORBIDDEN; naming itself is its own data', async () => {
     const other = await createMerchant(t);
-    const own = await gql(t, `{ balance(merchantId: "${shop.id}") { merchantId } payouts(merchantId: "${shop.id}") { totalCount } }`, {}, { key: other.key });
+    for (const doc of [`{ balance(merchantId: "${shop.id}") { merchantId } }`, `{ payouts(merchantId: "${shop.id}") { totalCount } }`]) {
+      const res = await gql(t, doc, {}, { key: other.key });
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors?.[0]?.extensions?.code, doc).toBe('FORBIDDEN');
+    }
+    const own = await gql(t, `{ balance(merchantId: "${other.id}") { merchantId } payouts(merchantId: "${other.id}") { totalCount } }`, {}, { key: other.key });
     expect(own.body.data).toEqual({ balance: { merchantId: other.id }, payouts: { totalCount: 0 } });
   });
 });

@@ -153,9 +153,9 @@ describe('payouts: a Relay connection over a keyset cursor', () => {
   });
 
   it.each([
-    [{ first: 101 }, /first must be 0 to 100/],
-    [{ last: 101 }, /last must be 0 to 100/],
-    [{ first: -1 }, /first must be 0 to 100/],
+    [{ first: 101 }, /first: must be 0 to 100/],
+    [{ last: 101 }, /last: must be 0 to 100/],
+    [{ first: -1 }, /first: must be 0 to 100/],
     [{ first: 2, after: 'not-a-cursor' }, /invalid cursor/],
     [{ first: 2, after: Buffer.from('payout:-4').toString('base64url') }, /invalid cursor/],
     [{ last: 2, before: 'x'.repeat(201) }, /200/],

@@ -3,7 +3,6 @@ import { auditServer } from 'graphql-http';
 import { createClient } from 'graphql-sse';
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/services/index.ts';
 import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
 import { createGraphQL } from '../src/graphql/yoga.ts';
 import { startApp, type TestApp } from './support/app.ts';
@@ -54,7 +53,7 @@ describe('introspection', () => {
 
   it('is refused in prd, before execution, with VALIDATION_FAILED', async () => {
     const config = { ...t.config, serviceEnv: 'prd' as const };
-    const res = await call(createGraphQL(createServices({ db: t.database.db, config }), config));
+    const res = await call(createGraphQL(t.app.services, config));
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.data).toBeUndefined();

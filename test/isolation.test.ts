@@ -59,16 +59,18 @@ describe('another merchant\'s ids', () => {
     expect(own.code).toBeUndefined();
   });
 
-  it('ignores the operator-only merchantId of payouts and balance for a merchant', async () => {
+  it('refuses a merchant naming another merchant in payouts and balance, leaking nothing', async () => {
     const r = await gql(
       t,
       'query($m: UUID!) { payouts(merchantId: $m) { totalCount edges { node { id merchantId } } } balance(merchantId: $m) { balanceCents } }',
       { m: bob.id },
       { key: alice.key },
     );
-    expect(r.body.data.payouts.totalCount).toBe(1);
-    expect(r.body.data.payouts.edges.map((e: any) => e.node.id)).toEqual([alicePayout]);
-    expect(r.body.data.balance.balanceCents).toBe(50_000);
+    expect(r.body.data).toBeNull();
+    // Non-null root fields: the first refusal nulls the whole answer.
+    expect(new Set(r.body.errors!.map((e: any) => e.extensions.code))).toEqual(new Set(['FORBIDDEN']));
+    expect(JSON.stringify(r.body)).not.toContain(bobPayout);
+    expect(JSON.stringify(r.body)).not.toContain('70000');
     const list = await http(t, 'GET', `/api/v1/payouts?merchant_id=${bob.id}`, { key: alice.key });
     expect(list.status).toBe(400);
     expect(JSON.stringify(list.body)).not.toContain(bobPayout);

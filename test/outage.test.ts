@@ -8,6 +8,7 @@ import { createApp } from '../src/server.ts';
 import { freshDatabase, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';
+import { createServices } from '../src/services/index.ts';
 
 // The outage is simulated by cutting a TCP proxy between the service and PostgreSQL, so the
 // shared server keeps running for the other test files. Embedded PGlite cannot go away.
@@ -34,7 +35,7 @@ describe.skipIf(!usingPostgres)('PostgreSQL outage', () => {
       DATABASE_URL: viaProxy.toString(),
       ...(process.env.DBG_RL && { RATE_LIMITS: 'off' }),
     });
-    const app = createApp(config, database);
+    const app = createApp(createServices(config, database));
     const url = await app.start();
     t = { url, config, app, database, close: async () => {} };
     shop = await createMerchant(t);

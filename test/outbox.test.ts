@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordEvent } from '../src/services/outbox.ts';
+import { recordEvent } from '../src/db/outbox.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, op } from './support/client.ts';
 import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
@@ -84,7 +85,7 @@ it('counts a receiver that does not answer in time as a failed attempt, then ret
     recordEvent(tx, { merchantId: shop.id, type: 'payment.cancelled', paymentId: crypto.randomUUID(), data: { status: 'cancelled' } }),
   );
   const [d] = await eventually(async () => {
-    const list = await t.app.services.webhookDeliveries.list({ eventId: event.id });
+    const list = await t.app.services.webhookDeliveries.list(OPERATOR, { eventId: event.id });
     return list[0]?.status === 'succeeded' ? list : undefined;
   });
   expect(d!.attemptLog.map((a) => [a.statusCode, a.succeeded])).toEqual([
@@ -113,7 +114,7 @@ it('never sends unsigned when the merchant\'s secret cannot be read; the deliver
     recordEvent(tx, { merchantId: shop.id, type: 'payment.failed', paymentId: crypto.randomUUID(), data: { status: 'failed' } }),
   );
   const [d] = await eventually(async () => {
-    const list = await t.app.services.webhookDeliveries.list({ eventId: event.id });
+    const list = await t.app.services.webhookDeliveries.list(OPERATOR, { eventId: event.id });
     return list[0]?.status === 'failed' ? list : undefined;
   });
   expect(d!.attemptLog).toHaveLength(5);

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/domain/signing.ts';
@@ -259,12 +260,12 @@ describe('operator and GraphQL', () => {
   });
 
   it('settle is FORBIDDEN in prd', async () => {
-    const { PaymentService } = await import('../src/services/payments.ts');
-    const prd = new PaymentService({ db: t.database.db, config: { ...t.config, serviceEnv: 'prd' } });
+    const { PaymentFlow } = await import('../src/services/payment-flow.ts');
+    const { providers } = t.app.services;
+    const prd = new PaymentFlow({ db: t.database.db, config: { ...t.config, serviceEnv: 'prd' } }, providers, providers.get('sandbox')!);
     const p = await newPayment(t, shop);
-    await expect(prd.flow.settle(p.payment_id, 'captured')).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(prd.flow.pay(p.payment_id, { simulate: 'decline' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await prd.stop();
+    await expect(prd.settle(OPERATOR, p.payment_id, 'captured')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(prd.pay({ kind: 'customer', paymentId: p.payment_id }, p.payment_id, { simulate: 'decline' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect((await getPayment(t, shop, p.payment_id)).body.data.status).toBe('created');
   });
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR } from '../src/domain/actor.ts';
 import { type App, createApp } from '../src/server.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
-import { paymentBody, pathOf } from './support/payments.ts';
+import { newPayment, paymentBody, pathOf } from './support/payments.ts';
 
 /**
  * The production rules, on a second service in `prd` over the test database: config loading
@@ -18,7 +20,7 @@ beforeAll(async () => {
   t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
   shop = await createMerchant(t);
   await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { addRedirectDomains: ["shop.example"] }) { merchant { id } } }`);
-  prd = createApp({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, t.database);
+  prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, borrowed(t.database)));
   prdUrl = await prd.start();
 });
 afterAll(async () => {
@@ -32,7 +34,7 @@ const prdHttp = (method: string, path: string, opts: Parameters<typeof http>[3] 
 
 describe('payments in prd', () => {
   it('refuses http URLs at initiation and hands out https payment URLs', async () => {
-    const { fullKey } = await prd.services.keys.issueIn(t.database.db, shop.id);
+    const { fullKey } = await prd.services.keys.issue(OPERATOR, shop.id);
     expect(fullKey.startsWith('sec1-prd-')).toBe(true);
     for (const field of ['success_url', 'cancel_url', 'failure_url', 'webhook_url']) {
       const res = await prdHttp('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ [field]: 'http://shop.example/x' }) });
@@ -55,7 +57,7 @@ describe('payments in prd', () => {
       { url: 'https://evil.example/thanks', redirect: false },
     ];
     for (const c of cases) {
-      const p = await t.app.services.payments.init(shop.id, paymentBody({ success_url: c.url }));
+      const p = await newPayment(t, shop, { success_url: c.url });
       const page = await prdHttp('GET', `/pay/${p.payment_id}`);
       expect(page.status).toBe(200);
       expect(String(page.body)).not.toContain('data-testid="decline"');
@@ -74,7 +76,7 @@ describe('payments in prd', () => {
   });
 
   it('refuses plain HTTP and answers the operator\'s settlePayment with FORBIDDEN', async () => {
-    const p = await t.app.services.payments.init(shop.id, paymentBody({ include_qr: true }));
+    const p = await newPayment(t, shop, { include_qr: true });
     expect((await http({ url: prdUrl }, 'GET', `/pay/${p.payment_id}`)).status).toBe(403);
     expect((await http({ url: prdUrl }, 'GET', pathOf(p.qr_code!.image_url))).status).toBe(403);
     const plain = await gql({ ...t, url: prdUrl }, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`, {}, { operator: true });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseInitPayment } from '../src/domain/payment-input.ts';
+import { initiatePaymentInput } from '../src/domain/payment-input.ts';
+import { PaymentService } from '../src/services/payments.ts';
+import { parseWire } from '../rest/wire.ts';
 import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { getPayment, initPayment, newPayment, paymentBody } from './support/payments.ts';
@@ -130,10 +132,12 @@ describe('payment initiation', () => {
 
   it('computes the fee from the merchant\'s current rates even when the caller knew older ones', async () => {
     const m = await createMerchant(t, { paymentFeeBps: 100 });
+    // As a request authenticated just before the change would: its merchant has the old rates.
+    const stale = await t.app.services.keys.authenticate(m.key);
     await op(t, `mutation { updateMerchant(id: "${m.id}", input: { paymentFeeBps: 300, paymentFeeFixedCents: 50 }) { merchant { id } } }`);
-    // As a request authenticated just before the change would: with the rates it knew.
-    const data = await t.app.services.payments.init(m.id, paymentBody({ amount: 10_000 }), undefined, { bps: 100, fixedCents: 0 });
-    const got = (await getPayment(t, m, data.payment_id)).body.data;
+    expect(stale.merchant.paymentFeeBps).toBe(100);
+    const { payment } = await t.app.services.payments.init(stale, parseWire(initiatePaymentInput, paymentBody({ amount: 10_000 })));
+    const got = (await getPayment(t, m, payment.id)).body.data;
     expect(got).toMatchObject({ amount: 10_000, fee_cents: 350, net_amount_cents: 9_650 });
   });
 
@@ -144,14 +148,20 @@ describe('payment initiation', () => {
     expect(res.body.error.code).toBe('INVALID_AMOUNT');
   });
 
-  it('requires https URLs in prd only (sandbox allows http)', () => {
-    const body = paymentBody({ success_url: 'http://shop.example/ok' });
-    expect(() => parseInitPayment(body, false)).not.toThrow();
-    expect(() => parseInitPayment(body, true)).toThrowError(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
-    expect(() => parseInitPayment(paymentBody({ webhook_url: 'http://shop.example/h' }), true)).toThrowError(
-      expect.objectContaining({ code: 'VALIDATION_FAILED' }),
-    );
-    expect(parseInitPayment(paymentBody({ success_url: 'https://shop.example/ok' }), true).success_url).toBe('https://shop.example/ok');
+  it('requires https URLs in prd only (sandbox allows http), naming every field that is not', async () => {
+    const actor = await t.app.services.keys.authenticate(shop.key);
+    const prd = new PaymentService({ db: t.database.db, config: { ...t.config, serviceEnv: 'prd' } }, t.app.services.paymentLinks);
+    const input = (extra: Record<string, unknown>) => parseWire(initiatePaymentInput, paymentBody(extra));
+    const refused = prd.init(actor, input({ success_url: 'http://shop.example/ok', webhook_url: 'http://shop.example/h' }));
+    await expect(refused).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: [
+        { path: ['successUrl'], message: 'must be an https URL' },
+        { path: ['webhookUrl'], message: 'must be an https URL' },
+      ],
+    });
+    expect((await prd.init(actor, input({ success_url: 'https://shop.example/ok' }))).payment.successUrl).toBe('https://shop.example/ok');
+    expect((await initPayment(t, shop, paymentBody({ success_url: 'http://shop.example/ok' }))).status).toBe(200);
   });
 });
 

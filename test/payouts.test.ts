@@ -1,3 +1,5 @@
+import { parseWire } from '../rest/wire.ts';
+import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
@@ -53,16 +55,18 @@ describe('payout creation', () => {
   it('charges the merchant\'s current fee even when the caller knew an older one', async () => {
     const m = await createMerchant(t, { payoutFeeCents: 100 });
     await credit(t, m.id, 10_000);
+    // As a request authenticated just before the change would: its merchant has the old fee.
+    const stale = await t.app.services.keys.authenticate(m.key);
     await op(t, `mutation { updateMerchant(id: "${m.id}", input: { payoutFeeCents: 250 }) { merchant { id } } }`);
-    // As a request authenticated just before the change would: with the fee it knew.
-    const { payout, created } = await t.app.services.payouts.create(m.id, payoutBody(1_000), 100);
+    expect(stale.merchant.payoutFeeCents).toBe(100);
+    const { payout, created } = await t.app.services.payouts.create(stale, parseWire(createPayoutInput, payoutBody(1_000)));
     expect(created).toBe(true);
     expect(payout).toMatchObject({ feeCents: 250, grossAmountCents: 1_250 });
     const stored = (await http(t, 'GET', `/api/v1/payouts/${payout.id}`, { key: m.key })).body.data;
     expect(stored).toMatchObject({ fee_cents: 250, gross_amount_cents: 1_250, created_at: payout.createdAt.toISOString() });
     expect((await balance(m.key)).reserved_cents).toBe(1_250);
     // And the shortfall is measured with the current fee too.
-    await expect(t.app.services.payouts.create(m.id, payoutBody(8_700), 100)).rejects.toMatchObject({
+    await expect(t.app.services.payouts.create(stale, parseWire(createPayoutInput, payoutBody(8_700)))).rejects.toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
       message: 'available balance is 8750 cents; 8950 cents are required',
     });

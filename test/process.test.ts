@@ -1,3 +1,4 @@
+import { OPERATOR } from '../src/domain/actor.ts';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
@@ -55,15 +56,15 @@ describe('the service process (npm start)', () => {
 describe('draining', () => {
   it('lets a request in flight finish before stop() resolves, and refuses new ones', async () => {
     const t = await startApp();
-    const m = await t.app.services.merchants.create({ name: 'Drain' });
+    const m = await t.app.services.merchants.create(OPERATOR, { name: 'Drain', webhookUrl: null });
     const balances = t.app.services.balances;
     const original = balances.get.bind(balances);
     let entered!: () => void;
     const inHandler = new Promise<void>((r) => (entered = r));
-    balances.get = async (id: string) => {
+    balances.get = async (actor, merchantId) => {
       entered();
       await new Promise((r) => setTimeout(r, 400));
-      return original(id);
+      return original(actor, merchantId);
     };
     const inflight = http(t, 'GET', '/api/v1/payouts/balance', { key: m.fullKey });
     await inHandler;

@@ -81,9 +81,9 @@ describe('QR codes', () => {
     const expires = Number(new URL(p.qr_code!.image_url).searchParams.get('expires'));
     expect(expires).toBe(Math.floor((row.created_at.getTime() + t.config.qrUrlTtlMs) / 1000));
     // The link of a payment initiated one TTL ago (plus a second) no longer works.
-    const old = t.app.services.payments.links.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs - 1000) });
+    const old = t.app.services.paymentLinks.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs - 1000) });
     expect((await http(t, 'GET', pathOf(old))).status).toBe(403);
-    const fresh = t.app.services.payments.links.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs + 60_000) });
+    const fresh = t.app.services.paymentLinks.qrImageUrl({ id: p.payment_id, createdAt: new Date(Date.now() - t.config.qrUrlTtlMs + 60_000) });
     expect((await http(t, 'GET', pathOf(fresh))).status).toBe(200);
   });
 });

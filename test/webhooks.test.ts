@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { eventually, type Received, type Receiver, sleep, startReceiver } from './support/receiver.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
 
 const FAST = { WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
 
@@ -78,7 +79,7 @@ describe('webhook secrets over REST', () => {
     expect(Date.parse(b.rotating_until) - Date.now()).toBeGreaterThan(86_000_000);
     const c = (await rotate(shop)).body.data;
     expect(c.rotating_kid).toBe(b.kid);
-    const list = await t.app.services.webhookSecrets.list(shop.id);
+    const list = await t.app.services.webhookSecrets.list(OPERATOR, shop.id);
     expect(Object.fromEntries(list.map((s) => [s.kid, s.status]))).toEqual({ [a.kid]: 'disabled', [b.kid]: 'rotating', [c.kid]: 'active' });
     expect(list.some((s) => 'secret' in s)).toBe(false);
   });
@@ -176,7 +177,7 @@ describe('delivery', () => {
     expect(new Set(got.map((r) => r.body)).size).toBe(1);
     const [eventId] = [...ids];
     const [delivery] = await eventually(async () => {
-      const d = await t.app.services.webhookDeliveries.list({ eventId: eventId! });
+      const d = await t.app.services.webhookDeliveries.list(OPERATOR, { eventId: eventId! });
       return d[0]?.status === 'succeeded' ? d : undefined;
     });
     expect(delivery!.attemptLog.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
@@ -197,7 +198,7 @@ describe('delivery', () => {
     await receiver.waitFor(5);
     const eventId = headers(receiver.received[0]!)['webhook-id']!;
     const [failed] = await eventually(async () => {
-      const d = await t.app.services.webhookDeliveries.list({ eventId });
+      const d = await t.app.services.webhookDeliveries.list(OPERATOR, { eventId });
       return d[0]?.status === 'failed' ? d : undefined;
     });
     expect(failed!.attempts).toBe(5);
@@ -207,12 +208,12 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(5);
 
     receiver.fallback = 200;
-    const again = await t.app.services.webhookDeliveries.redeliver(eventId);
+    const again = await t.app.services.webhookDeliveries.redeliver(OPERATOR, eventId);
     expect(again.status).toBe('pending');
     const [r] = (await receiver.waitFor(6)).slice(5);
     expect(headers(r!)['webhook-id']).toBe(eventId);
     expect(r!.body).toBe(receiver.received[0]!.body);
-    await eventually(async () => (await t.app.services.webhookDeliveries.list({ eventId })).find((d) => d.status === 'succeeded'));
+    await eventually(async () => (await t.app.services.webhookDeliveries.list(OPERATOR, { eventId })).find((d) => d.status === 'succeeded'));
     await receiver.close();
   });
 
@@ -221,8 +222,8 @@ describe('delivery', () => {
     await credit(t, shop.id, 10_000);
     await createPayout(shop);
     const event = await t.database.db.selectFrom('events').select('id').where('merchant_id', '=', shop.id).executeTakeFirstOrThrow();
-    expect(await t.app.services.webhookDeliveries.list({ eventId: event.id })).toEqual([]);
-    await expect(t.app.services.webhookDeliveries.redeliver(event.id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await t.app.services.webhookDeliveries.list(OPERATOR, { eventId: event.id })).toEqual([]);
+    await expect(t.app.services.webhookDeliveries.redeliver(OPERATOR, event.id)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('records the failure when the receiver is down', async () => {
@@ -230,7 +231,7 @@ describe('delivery', () => {
     await receiver.close();
     await createPayout(shop);
     const [d] = await eventually(async () => {
-      const list = await t.app.services.webhookDeliveries.list({ merchantId: shop.id });
+      const list = await t.app.services.webhookDeliveries.list(OPERATOR, { merchantId: shop.id });
       return list[0] && list[0].attemptLog.length >= 1 ? list : undefined;
     });
     expect(d!.attemptLog[0]).toMatchObject({ statusCode: null, succeeded: false });
@@ -272,7 +273,7 @@ describe('rotation window', () => {
     expect(() => new Webhook(newSecret).verify(after!.body, headers(after!))).not.toThrow();
     expect(() => new Webhook(oldSecret).verify(after!.body, headers(after!))).toThrow();
     expect(handVerify(oldSecret, after!)).toBe(false);
-    const states = await short.app.services.webhookSecrets.list(shop.id);
+    const states = await short.app.services.webhookSecrets.list(OPERATOR, shop.id);
     expect(states.map((s) => s.status)).toEqual(['active', 'disabled']);
     await receiver.close();
   });

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
+import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
+import { balanceJsonSchema } from '../../src/domain/balance.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
-import { initPaymentSchema } from '../../src/domain/payment-input.ts';
-import { createPayoutSchema, listPayoutsSchema } from '../../src/domain/validation.ts';
-import {
-  apiKeySchema,
-  balanceSchema,
-  errorSchema,
-  paymentInitiationSchema,
-  paymentSchema,
-  payoutSchema,
-  rotatedWebhookSecretSchema,
-  successOf,
-  webhookSecretSchema,
-} from './schemas.ts';
+import { initiatePaymentInput } from '../../src/domain/payment-input.ts';
+import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
+import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
+import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
+import { wire } from '../wire.ts';
+import { errorSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
 
 /** One documented operation: its responses by status, with the error codes each can carry. */
 interface ResponseDoc {
@@ -42,8 +37,8 @@ export const OPERATIONS = {
       operationId: 'initiatePayment',
       summary: 'Initiate a payment and get its hosted payment page (and QR code)',
       tags: ['Payments'],
-      // The production rules (https URLs only); the sandbox also accepts http.
-      body: initPaymentSchema(true).meta({ id: 'InitiatePaymentRequest' }),
+      // In prd every URL must be https; the sandbox also accepts http.
+      body: wire(initiatePaymentInput),
       headers: z.object({
         'Idempotency-Key': z
           .string()
@@ -51,7 +46,7 @@ export const OPERATIONS = {
           .meta({ description: 'Recommended: {merchant_order_id}-{timestamp}-{random}; kept 24 hours', example: 'ORD-1001-1795316000-x7' }),
       }),
       responses: {
-        '200': { description: 'Created (or replayed by Idempotency-Key or merchant_order_id)', schema: successOf(paymentInitiationSchema, true) },
+        '200': { description: 'Created (or replayed by Idempotency-Key or merchant_order_id)', schema: successOf(paymentInitiationJsonSchema, true) },
         '400': error('Invalid request', ['INVALID_INPUT', 'VALIDATION_FAILED', 'INVALID_AMOUNT', 'INVALID_CURRENCY']),
         '409': error('Idempotency-Key reused with another payload (CONFLICT), or merchant_order_id with other parameters (DUPLICATE_ORDER_ID)', [
           'CONFLICT',
@@ -69,7 +64,7 @@ export const OPERATIONS = {
       tags: ['Payments'],
       path: paymentId,
       responses: {
-        '200': { description: 'The payment', schema: successOf(paymentSchema) },
+        '200': { description: 'The payment', schema: successOf(paymentJsonSchema) },
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYMENT_NOT_FOUND']),
         ...common,
       },
@@ -80,7 +75,7 @@ export const OPERATIONS = {
       operationId: 'getBalance',
       summary: 'Read the payout balance',
       tags: ['Payouts'],
-      responses: { '200': { description: 'The balance', schema: successOf(balanceSchema) }, ...common },
+      responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, ...common },
     },
   },
   '/api/v1/payouts': {
@@ -88,10 +83,10 @@ export const OPERATIONS = {
       operationId: 'createPayout',
       summary: 'Create an EFT payout (reserves the gross amount at once)',
       tags: ['Payouts'],
-      body: createPayoutSchema,
+      body: wire(createPayoutInput),
       responses: {
-        '200': { description: 'Replay: the existing payout with this merchant_reference and identical parameters', schema: successOf(payoutSchema) },
-        '201': { description: 'Created, status pending', schema: successOf(payoutSchema) },
+        '200': { description: 'Replay: the existing payout with this merchant_reference and identical parameters', schema: successOf(payoutJsonSchema) },
+        '201': { description: 'Created, status pending', schema: successOf(payoutJsonSchema) },
         '400': error('Invalid request or insufficient balance', [
           'INVALID_INPUT',
           'VALIDATION_FAILED',
@@ -109,11 +104,11 @@ export const OPERATIONS = {
       operationId: 'listPayouts',
       summary: 'List payouts, newest first',
       tags: ['Payouts'],
-      query: listPayoutsSchema,
+      query: listPayoutsQuery,
       responses: {
         '200': {
           description: 'A page of payouts and the number matching the filter',
-          schema: successOf(z.object({ payouts: z.array(payoutSchema), total: z.number().int() }).strict()),
+          schema: successOf(z.object({ payouts: z.array(payoutJsonSchema), total: z.number().int() }).strict()),
         },
         '400': error('Bad query parameter', ['VALIDATION_FAILED']),
         ...common,
@@ -127,7 +122,7 @@ export const OPERATIONS = {
       tags: ['Payouts'],
       path: payoutId,
       responses: {
-        '200': { description: 'The payout; optional members by state', schema: successOf(payoutSchema) },
+        '200': { description: 'The payout; optional members by state', schema: successOf(payoutJsonSchema) },
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYOUT_NOT_FOUND']),
         ...common,
       },
@@ -141,7 +136,7 @@ export const OPERATIONS = {
       responses: {
         '201': {
           description: 'The new key record and the full key (shown once)',
-          schema: successOf(z.object({ api_key: apiKeySchema, full_key: z.string().meta({ example: 'sec1-tst-…' }) }).strict()),
+          schema: successOf(z.object({ api_key: apiKeyRecordJson, full_key: z.string().meta({ example: 'sec1-tst-…' }) }).strict()),
         },
         ...common,
       },

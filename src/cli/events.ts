@@ -3,6 +3,7 @@ import { createClient } from 'graphql-sse';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { exitOnSignal } from '../lifecycle.ts';
 import { createServices } from '../services/index.ts';
 import { CliError, graphql, resolveTarget, restShape } from './client.ts';
 
@@ -25,7 +26,8 @@ function attemptRows(d: Delivery): Record<string, unknown>[] {
   return attemptLog.map((a) => ({ ...base, ...(restShape(a) as object) }));
 }
 
-const wait = () =>
+/** Until the operator interrupts. */
+const interrupted = () =>
   new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -66,7 +68,7 @@ export function eventCommands(program: Command) {
         }
       });
       try {
-        await Promise.race([wait(), failed]);
+        await Promise.race([interrupted(), failed]);
       } finally {
         client.dispose();
       }
@@ -100,19 +102,18 @@ export function eventCommands(program: Command) {
     .action(async () => {
       const config = loadConfig();
       const database = await openConfiguredDatabase(config);
+      const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
       try {
         await migrateToLatest(database.db);
-        const services = createServices({ db: database.db, config, database });
-        await services.notifications.start();
-        await services.events.start();
-        services.dispatcher.start((e) => process.stderr.write(JSON.stringify({ level: 'warn', msg: 'webhook dispatcher', error: String((e as Error)?.message ?? e) }) + '\n'));
-        process.stderr.write(JSON.stringify({ level: 'info', msg: 'dispatcher running', database: database.kind, lease_ms: services.dispatcher.leaseMs }) + '\n');
-        await wait();
-        await services.dispatcher.stop();
-        await services.events.stop();
-        await services.notifications.stop();
-      } finally {
+      } catch (e) {
         await database.close();
+        throw e;
       }
+      const services = createServices(config, database);
+      await services.start({ dispatcher: true, onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }) });
+      log('info', 'dispatcher running', { database: database.kind, lease_ms: services.dispatcher.leaseMs });
+      exitOnSignal(() => services.stop(), (message, e) => log('info', message, e ? { error: String(e) } : {}));
+      // Runs until the signal: exitOnSignal ends the process.
+      await new Promise<never>(() => {});
     });
 }

@@ -43,7 +43,7 @@ export interface BalancesTable {
   updated_at: Timestamp;
 }
 
-export type LedgerAccount = 'merchant_available' | 'merchant_reserved' | 'funding' | 'fees' | 'bank_transfers';
+import type { LedgerAccount } from '../domain/ledger.ts';
 
 export interface LedgerTransactionsTable {
   id: string;

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { z } from 'zod';
 
 /**
  * Secret API keys, CONTRACT §3: `sec1-{env}-{kid}-{secret}-{checksum}`.
@@ -82,4 +83,51 @@ export function hashSecret(pepper: Buffer, secret: string): Buffer {
 export function secretMatches(pepper: Buffer, secret: string, storedHash: Uint8Array): boolean {
   const presented = hashSecret(pepper, secret);
   return storedHash.length === presented.length && timingSafeEqual(presented, storedHash);
+}
+
+export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
+export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
+
+/** A secret key's record; the key itself exists only in the answer that issued it. */
+export interface ApiKeyRecord {
+  id: string;
+  merchantId: string;
+  kid: string;
+  env: string;
+  type: string;
+  status: ApiKeyStatus;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  displayMask: string;
+}
+
+/** The public JSON shape of a key record (spec "API key record"). */
+export const apiKeyRecordJson = z
+  .object({
+    id: z.uuid(),
+    kid: z.string().meta({ example: 'nq6r2bxkbbi3' }),
+    env: z.enum(['prd', 'tst', 'dev']),
+    type: z.literal('secret'),
+    status: z.enum(API_KEY_STATUSES),
+    created_at: z.iso.datetime(),
+    display_mask: z.string().meta({ example: 'sec1-tst-nq6r2bxkbbi3…3pgar0' }),
+    expires_at: z.iso.datetime().optional(),
+    revoked_at: z.iso.datetime().optional(),
+  })
+  .strict()
+  .meta({ id: 'ApiKey' });
+
+export function apiKeyJson(k: ApiKeyRecord): z.input<typeof apiKeyRecordJson> {
+  return {
+    id: k.id,
+    kid: k.kid,
+    env: k.env as 'prd' | 'tst' | 'dev',
+    type: 'secret',
+    status: k.status,
+    created_at: k.createdAt.toISOString(),
+    display_mask: k.displayMask,
+    ...(k.expiresAt && { expires_at: k.expiresAt.toISOString() }),
+    ...(k.revokedAt && { revoked_at: k.revokedAt.toISOString() }),
+  };
 }

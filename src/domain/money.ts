@@ -2,13 +2,6 @@
 
 export const CURRENCY = 'ZAR' as const;
 
-/** Converts a database `bigint` (string from `pg`, number from PGlite) to a safe integer. */
-export function toCents(value: string | number | bigint): number {
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`amount out of safe integer range: ${String(value)}`);
-  return n;
-}
-
 /** `R 123.45`, as the hosted page shows an amount. */
 export function formatRand(cents: number): string {
   const sign = cents < 0 ? '-' : '';
@@ -17,7 +10,11 @@ export function formatRand(cents: number): string {
   return `${sign}R ${rands}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** The payment fee of CONTRACT §4: round(amount × bps / 10000) + fixed, in integer arithmetic. */
+/**
+ * The payment fee of CONTRACT §4: round(amount × bps / 10000) + fixed, in integer arithmetic.
+ * The initiation statement computes the same expression in SQL from the merchant's row as it
+ * commits (db/payments.ts, `PAYMENT_FEE_SQL`); a test holds the two to each other.
+ */
 export function paymentFee(amountCents: number, feeBps: number, fixedCents: number): number {
   // Round half up without floats: (a*b + 5000) / 10000, floored.
   const proportional = Math.floor((amountCents * feeBps + 5000) / 10000);

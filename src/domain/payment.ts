@@ -1,6 +1,6 @@
 import { AppError } from './errors.ts';
 
-/** Payments as services return them, their states, and their public JSON shape. */
+/** Payments as services return them, and their states (spec "Payment states"). */
 
 export const PAYMENT_STATUSES = ['created', 'initiated', 'awaiting_webhook', 'captured', 'failed', 'cancelled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -14,7 +14,8 @@ export const isTerminal = (s: PaymentStatus): s is PaymentOutcome => (TERMINAL_P
 export const INTENT_TYPES = ['purchase', 'purchase_and_redeem'] as const;
 export type IntentType = (typeof INTENT_TYPES)[number];
 
-export type AttemptStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 export interface PaymentAttempt {
   status: AttemptStatus;
@@ -30,7 +31,7 @@ export interface Payment {
   merchantOrderId: string;
   intentType: IntentType;
   amountCents: number;
-  currency: string;
+  currency: 'ZAR';
   feeCents: number;
   netAmountCents: number;
   status: PaymentStatus;
@@ -45,38 +46,18 @@ export interface Payment {
   latestAttempt: PaymentAttempt | null;
 }
 
-/** The initiation response's `data` (spec "Fields returned by payment initiation"). */
+/** The addresses a payment hands out: its hosted page, and a signed QR image when asked for. */
+export interface PaymentLinks {
+  paymentUrl: string;
+  qrCode: { content: string; imageUrl: string } | null;
+}
+
+/** What initiation answers: the payment, and where the customer pays it. */
 export interface PaymentInitiation {
-  payment_id: string;
-  status: 'created';
-  payment_url: string;
-  qr_code?: { content: string; image_url: string };
-}
-
-/** The status object of `GET /api/v1/payments/{id}`; `latest_attempt` is absent before any attempt. */
-export function paymentStatusJson(p: Payment): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    payment_id: p.id,
-    status: p.status,
-    amount: p.amountCents,
-    currency: p.currency,
-    fee_cents: p.feeCents,
-    net_amount_cents: p.netAmountCents,
-  };
-  if (p.latestAttempt) {
-    out.latest_attempt = {
-      status: p.latestAttempt.status,
-      provider: p.latestAttempt.provider,
-      provider_ref: p.latestAttempt.providerRef,
-      created_at: p.latestAttempt.createdAt.toISOString(),
-    };
-  }
-  return out;
-}
-
-/** A payment event's `data` (CONTRACT §6): the status object plus `merchant_order_id`. */
-export function paymentEventData(p: Payment): Record<string, unknown> {
-  return { ...paymentStatusJson(p), merchant_order_id: p.merchantOrderId };
+  payment: Payment;
+  links: PaymentLinks;
+  /** False when an Idempotency-Key or merchant_order_id replayed an earlier initiation. */
+  created: boolean;
 }
 
 export const paymentNotFound = () => new AppError('PAYMENT_NOT_FOUND', 'payment not found');

@@ -1,13 +1,20 @@
-import type { PayoutStatus } from './payout-state.ts';
+import { AppError } from './errors.ts';
 
-/** A payout as services return it; adapters shape it for REST (snake_case) or GraphQL. */
+/** Payouts as services return them, their states and the moves between them (spec "Payout transitions"). */
+
+export const PAYOUT_STATUSES = ['pending', 'approved', 'processing', 'completed', 'failed', 'rejected'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** States whose gross amount is still held in `reserved_cents`. */
+export const RESERVED_STATUSES = ['pending', 'approved', 'processing'] as const satisfies readonly PayoutStatus[];
+
 export interface Payout {
   id: string;
   merchantId: string;
   amountCents: number;
   feeCents: number;
   grossAmountCents: number;
-  currency: string;
+  currency: 'ZAR';
   status: PayoutStatus;
   payoutMethod: 'eft';
   merchantReference: string | null;
@@ -21,39 +28,53 @@ export interface Payout {
   completedAt: Date | null;
 }
 
-export interface Balance {
-  merchantId: string;
-  balanceCents: number;
-  reservedCents: number;
-  availableCents: number;
-  totals: { grossCents: number; feesCents: number; withdrawalsCents: number };
-  currency: string;
+/** What happens to the reserved gross amount when a payout enters a state. */
+export type BalanceEffect = 'none' | 'release' | 'deduct';
+
+export type PayoutAction = 'approve' | 'reject' | 'start_transfer' | 'complete' | 'fail';
+
+export interface PayoutMove {
+  from: readonly PayoutStatus[];
+  to: PayoutStatus;
+  effect: BalanceEffect;
 }
 
-export interface Merchant {
-  id: string;
-  name: string;
-  webhookUrl: string | null;
-  paymentFeeBps: number;
-  paymentFeeFixedCents: number;
-  payoutFeeCents: number;
-  autoTopup: boolean;
-  redirectDomains: string[];
-  createdAt: Date;
-  updatedAt: Date;
+/**
+ * The payout transitions of the specification, and no others. Cancelling a pending payout
+ * (CONTRACT §5) is a rejection with a fixed reason, so it is `reject` from `pending` only.
+ */
+export const PAYOUT_MOVES: Record<PayoutAction, PayoutMove> = {
+  approve: { from: ['pending'], to: 'approved', effect: 'none' },
+  reject: { from: ['pending', 'approved'], to: 'rejected', effect: 'release' },
+  start_transfer: { from: ['approved'], to: 'processing', effect: 'none' },
+  complete: { from: ['processing'], to: 'completed', effect: 'deduct' },
+  fail: { from: ['processing'], to: 'failed', effect: 'release' },
+};
+
+/** The rejection reason of a payout cancelled by the account manager (CONTRACT §5). */
+export const CANCELLED_REASON = 'cancelled by account manager';
+
+/** The event each target state emits (spec "Payout events"). */
+export const PAYOUT_EVENT_FOR = {
+  pending: 'payout.created',
+  approved: 'payout.approved',
+  processing: 'payout.processing',
+  completed: 'payout.completed',
+  failed: 'payout.failed',
+  rejected: 'payout.rejected',
+} as const satisfies Record<PayoutStatus, string>;
+
+/** Returns the move for `action` from `current`, or throws INVALID_STATUS_TRANSITION. */
+export function planPayoutMove(current: PayoutStatus, action: PayoutAction, allowedFrom?: readonly PayoutStatus[]): PayoutMove {
+  const move = PAYOUT_MOVES[action];
+  const from = allowedFrom ?? move.from;
+  if (!from.includes(current)) {
+    throw new AppError(
+      'INVALID_STATUS_TRANSITION',
+      `cannot ${action.replace('_', ' ')} a payout that is ${current} (allowed from: ${from.join(', ')})`,
+    );
+  }
+  return move;
 }
 
-export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
-
-export interface ApiKeyRecord {
-  id: string;
-  merchantId: string;
-  kid: string;
-  env: string;
-  type: string;
-  status: ApiKeyStatus;
-  createdAt: Date;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  displayMask: string;
-}
+export const payoutNotFound = () => new AppError('PAYOUT_NOT_FOUND', 'payout not found');

@@ -1,146 +1,209 @@
 import { z } from 'zod';
-import { AppError, type ErrorCode } from './errors.ts';
-import { PAYOUT_STATUSES } from './payout-state.ts';
+import { AppError, type ErrorCode, type ProblemDetail } from './errors.ts';
 
 /**
- * The input schemas shared by REST and GraphQL, so that both refuse the same inputs with the
- * same code. Field names are the REST (snake_case) ones; GraphQL maps its camelCase input onto them.
+ * How inputs are checked, for every adapter alike. Input schemas live in the domain (one per use
+ * case, camelCase); REST parses its snake_case bodies with a renamed copy of them, GraphQL its
+ * arguments with them as they are (through @pothos/plugin-zod). Whatever refused the input, the
+ * answer is the same: the contract's error code, every problem in plain words, and the first
+ * one as the message.
  */
 
-/** Which error code a failed field gets, when it is not plain VALIDATION_FAILED (CONTRACT §2). */
-export type CodeRule = (path: readonly PropertyKey[], issue: z.core.$ZodIssue) => ErrorCode | undefined;
+/** When a field's own contract code applies (CONTRACT §2), rather than VALIDATION_FAILED. */
+export interface FieldCode {
+  code: ErrorCode;
+  /**
+   * `value`: the field is present with the right JSON type but its value is refused (`currency`
+   * "USD" is INVALID_CURRENCY; a missing or numeric currency is VALIDATION_FAILED).
+   * `inside`: a problem inside the field's object (`payment_details.branch_code`).
+   */
+  applies: 'value' | 'inside';
+}
 
-const isTypeOrMissing = (issue: z.core.$ZodIssue) => issue.code === 'invalid_type';
+/** The fields that carry a contract code of their own; REST's renamed schemas register theirs too. */
+export const fieldCodes = z.registry<FieldCode>();
 
-const payoutCodes: CodeRule = (path, issue) => {
-  const [field] = path;
-  if (field === 'currency' && !isTypeOrMissing(issue)) return 'INVALID_CURRENCY';
-  if (field === 'payout_method' && !isTypeOrMissing(issue)) return 'INVALID_PAYOUT_METHOD';
-  if (field === 'payment_details' && path.length > 1) return 'INVALID_PAYMENT_DETAILS';
+/** Marks `schema` as a field whose refusals carry `code` (see `FieldCode`). */
+export function withCode<S extends z.ZodType>(schema: S, code: ErrorCode, applies: FieldCode['applies'] = 'value'): S {
+  fieldCodes.add(schema, { code, applies });
+  return schema;
+}
+
+/** One step inside a schema: what a property name or index leads to, through wrappers. */
+function child(schema: z.ZodType, key: PropertyKey): z.ZodType | undefined {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodObject) return inner.shape[String(key)] as z.ZodType | undefined;
+  if (inner instanceof z.ZodRecord) return inner._zod.def.valueType as z.ZodType;
+  if (inner instanceof z.ZodArray) return inner.element as z.ZodType;
   return undefined;
+}
+
+/** The schema under optional, nullable, default and pipe wrappers (a pipe's object side). */
+export function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (;;) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) {
+      const { in: from, out: to } = s._zod.def;
+      s = (to instanceof z.ZodTransform ? from : unwrap(to as z.ZodType) instanceof z.ZodObject ? to : from) as z.ZodType;
+    } else return s;
+  }
+}
+
+/** The code registered on `schema` or on any of its wrappers. */
+function codeOf(schema: z.ZodType | undefined): FieldCode | undefined {
+  let s = schema;
+  while (s) {
+    const found = fieldCodes.get(s);
+    if (found) return found;
+    const next = unwrapOnce(s);
+    if (next === s) return undefined;
+    s = next;
+  }
+  return undefined;
+}
+
+function unwrapOnce(s: z.ZodType): z.ZodType {
+  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) return s.unwrap() as z.ZodType;
+  if (s instanceof z.ZodPipe) return s._zod.def.in as z.ZodType;
+  return s;
+}
+
+/** A refusal of the value's JSON type (or its absence), as opposed to a refusal of its value. */
+const isTypeProblem = (issue: z.core.$ZodIssue) =>
+  issue.code === 'invalid_type' && (issue as z.core.$ZodIssueInvalidType).expected !== 'int';
+
+/** The contract code of one problem found by `root` (CONTRACT §2). */
+export function contractCode(root: z.ZodType, issue: z.core.$ZodIssue): ErrorCode {
+  let schema: z.ZodType | undefined = root;
+  for (let i = 0; i < issue.path.length && schema; i++) {
+    schema = child(schema, issue.path[i]!);
+    const code = codeOf(schema);
+    const last = i === issue.path.length - 1;
+    if (code?.applies === 'inside' && !last) return code.code;
+    if (code?.applies === 'value' && last && !isTypeProblem(issue)) return code.code;
+  }
+  return 'VALIDATION_FAILED';
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
 };
+
+/** A problem in plain words, without zod's vocabulary. */
+export function plainMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const { expected } = issue as z.core.$ZodIssueInvalidType;
+      if ((issue as { input?: unknown }).input === undefined) return 'is required';
+      const input = (issue as { input?: unknown }).input;
+      if (expected === 'int' && typeof input === 'number' && Number.isInteger(input)) return 'is too large';
+      if (expected === 'int') return 'must be a whole number';
+      return `must be ${TYPE_NAMES[expected] ?? expected}`;
+    }
+    case 'unrecognized_keys':
+      return `${issue.keys.length === 1 ? 'is not a known field' : 'are not known fields'}: ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return issue.message.startsWith('Invalid') ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message;
+    case 'too_big':
+      if (issue.message.startsWith('Too big')) return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+      return issue.message;
+    case 'too_small':
+      if (issue.message.startsWith('Too small')) return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
+      return issue.message;
+    default:
+      return issue.message.startsWith('Invalid') ? 'is not valid' : issue.message;
+  }
+}
+
+/** How a problem's place is written: `payment_details.branch_code`, `input.amountCents`. */
+export function fieldName(path: readonly PropertyKey[], whole = 'body'): string {
+  return path.length === 0 ? whole : path.map(String).join('.');
+}
+
+/**
+ * The refusal of an input that `schema` did not accept: the code of the first problem, its
+ * message as `field: problem`, and every problem in `details`. An unrecognised key is named in
+ * the field (`body.foo`), so each detail points at one place.
+ */
+export function refusal(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], whole = 'body'): AppError {
+  const details: ProblemDetail[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) details.push({ field: fieldName([...issue.path, key], whole), message: 'is not a known field' });
+    } else details.push({ field: fieldName(issue.path, whole), message: plainMessage(issue) });
+  }
+  const first = details[0]!;
+  return new AppError(contractCode(schema, issues[0]!), `${first.field}: ${first.message}`, { details });
+}
 
 const MAX_DEPTH = 32;
 // A NUL or an unpaired surrogate cannot be stored in PostgreSQL text or jsonb (the insert fails).
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The first place in `value` (keys included) that the database could not store, if any. */
-function unstorable(value: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; why: string } | undefined {
+export function unstorable(value: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; why: string } | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? { path, why: 'must not contain NUL characters or unpaired surrogates' } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
-  if (path.length >= MAX_DEPTH) return { path, why: `nested more than ${MAX_DEPTH} levels deep` };
+  if (path.length >= MAX_DEPTH) return { path, why: `is nested more than ${MAX_DEPTH} levels deep` };
   for (const [k, v] of Object.entries(value)) {
     const at = [...path, Array.isArray(value) ? Number(k) : k];
-    if (UNSTORABLE.test(k)) return { path: at, why: 'keys must not contain NUL characters or unpaired surrogates' };
+    if (UNSTORABLE.test(k)) return { path: at, why: 'has a key with NUL characters or unpaired surrogates' };
     const found = unstorable(v, at);
     if (found) return found;
   }
   return undefined;
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, codes?: CodeRule): z.output<S> {
+/**
+ * Parses `input` with `schema`, or throws its refusal (see `refusal`). `whole` names the input
+ * as a field when a problem is about all of it.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, whole = 'body'): z.output<S> {
   const bad = unstorable(input);
-  if (bad) throw new AppError('VALIDATION_FAILED', `${bad.path.length > 0 ? bad.path.join('.') : 'body'}: ${bad.why}`);
-  const result = schema.safeParse(input);
+  if (bad) throw new AppError('VALIDATION_FAILED', `${fieldName(bad.path, whole)}: ${bad.why}`);
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const code = codes?.(issue.path, issue) ?? 'VALIDATION_FAILED';
-  const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
-  throw new AppError(code, `${where}: ${issue.message}`);
+  throw refusal(schema, result.error.issues, whole);
 }
 
-const nonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+/** A string that must hold something besides white space, trimmed. */
+export const nonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-export const paymentDetailsSchema = z
-  .strictObject({
-    account_number: z.string().regex(/^\d{5,20}$/, 'account_number must be 5 to 20 digits').meta({ example: '62012345678' }),
-    branch_code: z.string().regex(/^\d{6}$/, 'branch_code must be exactly 6 digits').meta({ example: '250655' }),
-    account_holder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
-    bank_name: nonBlank(100).meta({ example: 'First National Bank' }),
-  })
-  .meta({ id: 'EftPaymentDetails', description: 'Bank account for an EFT payout' });
+/** An optional field: absent and null mean the same (GraphQL sends null for an omitted nullable). */
+export const optional = <S extends z.ZodType>(schema: S) =>
+  schema
+    .nullish()
+    .transform((v) => (v ?? undefined) as z.output<S> | undefined)
+    .optional();
 
-export const createPayoutSchema = z
-  .strictObject({
-    amount_cents: z
-      .number()
-      .int('must be a whole number of cents')
-      .positive('amount_cents must be greater than 0')
-      .max(Number.MAX_SAFE_INTEGER)
-      .meta({ description: 'What the recipient receives, in cents', example: 25000 }),
-    currency: z
-      .string()
-      .length(3, 'must be 3 letters')
-      .refine((c) => c === 'ZAR', 'only ZAR is supported')
-      .meta({ description: 'Must be `ZAR`', example: 'ZAR' }),
-    payout_method: z
-      .string()
-      .refine((m) => m === 'eft', 'only eft is supported')
-      .meta({ description: 'Must be `eft`', example: 'eft' }),
-    payment_details: z.record(z.string(), z.unknown()).pipe(paymentDetailsSchema),
-    merchant_reference: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(100, 'must be at most 100 characters')
-      .optional()
-      .meta({ description: 'Unique per merchant: a replay with identical parameters returns the payout', example: 'INV-1001' }),
-    description: z.string().max(500, 'must be at most 500 characters').optional().meta({ example: 'Supplier invoice 1001' }),
-    metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'Free-form data, returned as given' }),
-  })
-  .meta({ id: 'CreatePayoutRequest' });
-export type CreatePayoutInput = z.output<typeof createPayoutSchema>;
+/** A whole number from a JSON number or, in a query string, its digits. */
+export const wholeNumber = z.union([z.number(), z.string().regex(/^-?\d+$/, 'must be a whole number').transform(Number)]);
 
-export const parseCreatePayout = (input: unknown) => parseInput(createPayoutSchema, input, payoutCodes);
-
-const intString = z.union([z.number(), z.string().regex(/^-?\d+$/, 'must be a whole number').transform(Number)]);
-
-export const listPayoutsSchema = z.strictObject({
-  limit: intString.pipe(z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100')).default(50),
-  offset: intString.pipe(z.number().int().min(0, 'offset must not be negative').max(1e9)).default(0),
-  status: z.enum(PAYOUT_STATUSES, { error: `status must be one of ${PAYOUT_STATUSES.join(', ')}` }).optional(),
-});
-export type ListPayoutsInput = z.output<typeof listPayoutsSchema>;
-
-const pageSize = (name: string) =>
-  z.number().int().min(0, `${name} must be 0 to 100`).max(100, `${name} must be 0 to 100`).nullish();
+/** Offset paging (REST lists): `limit` 1..100, default 50; `offset` from 0. */
+export const offsetPage = {
+  limit: wholeNumber.pipe(z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100')).default(50),
+  offset: wholeNumber.pipe(z.number().int().min(0, 'must not be negative').max(1e9, 'must be at most 1000000000')).default(0),
+};
 
 /**
- * The page arguments of a GraphQL connection: GraphQL's twin of `limit`, with the same bound of
- * 100 rows. Other arguments of the field (filters) pass through untouched.
+ * The page arguments of a GraphQL connection: its twin of `limit`, with the same bound. The
+ * default (50 rows) is what an omitted `first` and `last` mean.
  */
-export const connectionArgsSchema = z.looseObject({
-  first: pageSize('first'),
-  last: pageSize('last'),
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 100;
+const pageSize = z.number().int().min(0, `must be 0 to ${PAGE_MAX}`).max(PAGE_MAX, `must be 0 to ${PAGE_MAX}`).nullish();
+export const connectionArgs = {
+  first: pageSize,
+  last: pageSize,
   after: z.string().max(200, 'must be at most 200 characters').nullish(),
   before: z.string().max(200, 'must be at most 200 characters').nullish(),
-});
-
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const domain = z
-  .string()
-  .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/, 'must be a domain name');
-
-export const merchantFieldsSchema = z.strictObject({
-  name: nonBlank(200),
-  webhook_url: httpUrl.nullable().optional(),
-  payment_fee_bps: z.number().int().min(0).max(10000).optional(),
-  payment_fee_fixed_cents: z.number().int().min(0).max(1_000_000).optional(),
-  payout_fee_cents: z.number().int().min(0).max(1_000_000).optional(),
-  auto_topup: z.boolean().optional(),
-  redirect_domains: z.array(domain).max(50).optional(),
-});
-export const createMerchantSchema = merchantFieldsSchema;
-export const updateMerchantSchema = merchantFieldsSchema.partial().extend({
-  /** Added to the allow-list (`zarpay merchant update --allow-redirect-domain D`), after any replacement. */
-  add_redirect_domains: z.array(domain).max(50).optional(),
-});
-export type CreateMerchantInput = z.output<typeof createMerchantSchema>;
-export type UpdateMerchantInput = z.output<typeof updateMerchantSchema>;
-
-export const creditSchema = z.strictObject({
-  amount_cents: z.number().int().positive('amount_cents must be greater than 0').max(1e13),
-  memo: z.string().max(500).optional(),
-});
+};
 
 export const reasonSchema = nonBlank(500);

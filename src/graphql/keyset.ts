@@ -1,23 +1,29 @@
 import { type DefaultConnectionArguments, resolveCursorConnection } from '@pothos/plugin-relay';
+import { z } from 'zod';
 import { AppError } from '../domain/errors.ts';
+import { connectionArgs, PAGE_DEFAULT, PAGE_MAX } from '../domain/validation.ts';
 
-/** A keyset position (a creation sequence) and how to read pages around it. */
-export interface KeysetPageArgs {
-  before?: number;
-  after?: number;
+/** A keyset page request over a creation sequence (what the statements of db/ read). */
+export interface KeysetRequest {
+  after: number | null;
+  before: number | null;
   limit: number;
-  inverted?: boolean;
+  inverted: boolean;
 }
+
+/** The page arguments of a connection field (`first` 0..100 …), leaving its filters alone. */
+export const connectionArgsSchema = z.looseObject(connectionArgs);
 
 /**
  * A Relay connection over a keyset query: cursors are opaque encodings of `{kind}:{seq}`, so a
- * cursor of one list is refused by another, and pages never shift when rows are added.
+ * cursor of one list is refused by another, and pages never shift when rows are added. An
+ * omitted `first` and `last` mean the first PAGE_DEFAULT rows.
  */
 export async function keysetConnection<T>(
   kind: string,
   args: DefaultConnectionArguments,
-  page: (args: KeysetPageArgs) => Promise<{ node: T; seq: number }[]>,
-  count: () => Promise<number>,
+  page: (request: KeysetRequest) => Promise<{ node: T; seq: number }[]>,
+  totalCount: () => Promise<number>,
 ) {
   const prefix = `${kind}:`;
   const encode = (seq: number) => Buffer.from(prefix + seq).toString('base64url');
@@ -27,22 +33,16 @@ export async function keysetConnection<T>(
     if (!text.startsWith(prefix) || !Number.isSafeInteger(seq) || seq < 0) throw new AppError('VALIDATION_FAILED', 'invalid cursor');
     return seq;
   };
-  const connection = await resolveCursorConnection<Promise<{ node: T; seq: number }[]>>(
-    { args, toCursor: (item: { seq: number }) => encode(item.seq), defaultSize: 50, maxSize: 100 },
-    ({ before, after, limit, inverted }) =>
-      page({
-        limit,
-        inverted,
-        ...(after !== undefined && { after: decode(after) }),
-        ...(before !== undefined && { before: decode(before) }),
-      }),
+  const connection = await resolveCursorConnection(
+    { args, toCursor: (item: { seq: number }) => encode(item.seq), defaultSize: PAGE_DEFAULT, maxSize: PAGE_MAX },
+    ({ before, after, limit, inverted }: { before?: string; after?: string; limit: number; inverted: boolean }) =>
+      page({ limit, inverted, after: after === undefined ? null : decode(after), before: before === undefined ? null : decode(before) }),
   );
   const { startCursor, endCursor } = connection.pageInfo;
   return {
-    ...connection,
     // Relay: an empty page has null cursors (Pothos gives empty strings).
     pageInfo: { ...connection.pageInfo, startCursor: startCursor || null, endCursor: endCursor || null },
     edges: connection.edges.map((e) => e && { cursor: e.cursor, node: e.node.node }),
-    totalCount: count,
+    totalCount,
   };
 }

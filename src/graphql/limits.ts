@@ -6,7 +6,7 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
-import { tag } from './error-codes.ts';
+import { tag } from './errors.ts';
 
 /**
  * Reports a limit as an ordinary validation (or parse) error instead of throwing, so the

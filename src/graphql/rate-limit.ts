@@ -14,8 +14,8 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimitedOperation } from '../config.ts';
 import type { RateLimitDecision } from '../services/rate-limits.ts';
-import { rateLimitExceeded, rateLimitHeaders } from '../../rest/rate-limit.ts';
-import type { GraphQLContext } from './context.ts';
+import { rateLimitExceeded, rateLimitHeaders } from '../http/rate-limits.ts';
+import type { GraphQLContext } from './builder.ts';
 
 /**
  * Which GraphQL fields count against which REST budget (CONTRACT §8: GraphQL is no way around
@@ -106,12 +106,13 @@ export function useRateLimits(): Plugin<GraphQLContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
-      if (!ctx.principal) return;
+      if (ctx.actor?.kind !== 'merchant') return;
+      const merchantId = ctx.actor.merchant.id;
       let shown: RateLimitDecision | undefined;
       let refused: RateLimitDecision | undefined;
       for (const [op, n] of countOperations(args.schema, args.document, args.operationName)) {
         for (let i = 0; i < n; i++) {
-          const d = await ctx.services.rateLimits.consume(ctx.principal.merchant.id, op);
+          const d = await ctx.services.rateLimits.consume(merchantId, op);
           if (!d) break;
           shown = tighter(shown, d);
           if (!d.allowed) refused ??= d;

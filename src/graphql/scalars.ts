@@ -1,24 +1,24 @@
 import { GraphQLError, Kind } from 'graphql';
+import { UUID_PATTERN } from '../domain/ids.ts';
 import { builder } from './builder.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const invalid = (message: string) => new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED' } });
 
 builder.scalarType('UUID', {
-  description: 'A UUID, as in the REST API.',
+  description: 'An id of a payment, payout, merchant or event: a UUID, the same as in the REST API.',
   serialize: (v) => String(v),
   parseValue: (v) => {
-    if (typeof v !== 'string' || !UUID.test(v)) throw invalid('expected a UUID');
+    if (typeof v !== 'string' || !UUID_PATTERN.test(v)) throw invalid('expected a UUID');
     return v.toLowerCase();
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING || !UUID.test(ast.value)) throw invalid('expected a UUID');
+    if (ast.kind !== Kind.STRING || !UUID_PATTERN.test(ast.value)) throw invalid('expected a UUID');
     return ast.value.toLowerCase();
   },
 });
 
 builder.scalarType('DateTime', {
-  description: 'An ISO 8601 UTC timestamp.',
+  description: 'An ISO 8601 UTC timestamp, e.g. `2026-11-22T10:15:30.000Z`.',
   serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString()),
   parseValue: (v) => {
     const d = new Date(String(v));
@@ -33,7 +33,7 @@ const money = (v: unknown) => {
 };
 
 builder.scalarType('Money', {
-  description: 'An amount in cents: a whole number, exact up to 2^53 (not limited to 32 bits like Int).',
+  description: 'An amount of South African rand in cents: a whole number, exact up to 2^53 (not limited to 32 bits like Int). R 123.45 is 12345.',
   serialize: (v) => money(typeof v === 'string' ? Number(v) : v),
   parseValue: money,
   parseLiteral: (ast) => {
@@ -43,7 +43,7 @@ builder.scalarType('Money', {
 });
 
 builder.scalarType('JSON', {
-  description: 'Free-form JSON.',
+  description: 'Free-form JSON: a payout\'s metadata as the merchant gave it, an event\'s data in the REST shape.',
   serialize: (v) => v,
   parseValue: (v) => v,
 });

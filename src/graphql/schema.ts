@@ -8,7 +8,6 @@ import './types/merchant.ts';
 import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
-import './types/payout-history.ts';
 import './types/events.ts';
 import './types/webhooks.ts';
 

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { classify } from '../../rest/envelope.ts';
 import type { Config } from '../config.ts';
+import type { Actor } from '../domain/actor.ts';
 import { AppError, isAppError } from '../domain/errors.ts';
 import { formatRand } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
+import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
 import { actionForm, esc, heading, layout, note, statusLine } from './templates.ts';
 
@@ -65,33 +66,36 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
   });
 
   const allowed = (view: PaymentView, url: string | null) => redirectAllowed(url, view.redirectDomains, production);
+  // Whoever holds the page's address is its customer: the unguessable id is the capability.
+  const customer = (id: string): Actor => ({ kind: 'customer', paymentId: id });
 
   app.get<{ Params: { id: string } }>('/pay/:id', async (req, reply) => {
-    const view = await services.payments.flow.view(req.params.id);
+    const view = await services.paymentFlow.view(customer(req.params.id), req.params.id);
     const target = redirectTarget(view);
     if (target && allowed(view, target)) return reply.code(303).redirect(target);
-    send(reply, render(view, services.payments.links.formToken(view.payment.id), !production, allowed));
+    send(reply, render(view, services.paymentLinks.formToken(view.payment.id), !production, allowed));
     return reply;
   });
 
-  const action = (name: 'pay' | 'cancel' | 'decline', run: (id: string) => Promise<unknown>) =>
+  const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string) => Promise<unknown>) =>
     app.post<{ Params: { id: string } }>(`/pay/:id/${name}`, async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
-      const payment = await services.payments.get(req.params.id);
+      const actor = customer(req.params.id);
+      const { payment } = await services.paymentFlow.view(actor, req.params.id);
       const token = (req.body as Record<string, unknown> | undefined)?.token;
-      if (!services.payments.links.formTokenMatches(payment.id, token)) {
+      if (!services.paymentLinks.formTokenMatches(payment.id, token)) {
         throw new AppError('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
       }
       try {
-        await run(payment.id);
+        await run(actor, payment.id);
       } catch (e) {
         // Pressed after the payment moved on (another tab, a double submit): just show it.
         if (!isAppError(e) || e.code !== 'INVALID_STATUS_TRANSITION') throw e;
       }
       return reply.code(303).redirect(`/pay/${payment.id}`);
     });
-  action('pay', (id) => services.payments.flow.pay(id));
-  action('cancel', (id) => services.payments.flow.cancel(id));
-  if (!production) action('decline', (id) => services.payments.flow.pay(id, { simulate: 'decline' }));
+  action('pay', (actor, id) => services.paymentFlow.pay(actor, id));
+  action('cancel', (actor, id) => services.paymentFlow.cancel(actor, id));
+  if (!production) action('decline', (actor, id) => services.paymentFlow.pay(actor, id, { simulate: 'decline' }));
 }
 
 /** Where a finished payment sends the customer, before the allow-list check. */

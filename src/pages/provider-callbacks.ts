@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { success } from '../../rest/envelope.ts';
+import { success } from '../http/envelope.ts';
 import type { Services } from '../services/index.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function providerCallbacks(app: FastifyInstance, opts: { services: 
 
   app.post<{ Params: { provider: string } }>('/providers/:provider/callback', async (req) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const payment = await opts.services.payments.flow.confirm(req.params.provider, raw, req.headers);
+    const payment = await opts.services.paymentFlow.confirm({ kind: 'provider', provider: req.params.provider }, raw, req.headers);
     return success({ received: true, payment_id: payment.id, status: payment.status });
   });
 }

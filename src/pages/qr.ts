@@ -16,7 +16,7 @@ export async function qrRoutes(app: FastifyInstance, opts: { services: Services 
     const match = FILE.exec(req.params.file);
     if (!match) throw new AppError('FORBIDDEN', 'invalid or expired QR code link');
     const [, id, format] = match;
-    const paymentUrl = opts.services.payments.links.verifyQr(id!, req.query.expires, req.query.signature);
+    const paymentUrl = opts.services.paymentLinks.verifyQr(id!, req.query.expires, req.query.signature);
     reply.header('Cache-Control', 'private, max-age=300').header('X-Content-Type-Options', 'nosniff');
     if (format === 'svg') {
       const svg = await QRCode.toString(paymentUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });

@@ -1,46 +1,48 @@
+import * as ledger from '../db/ledger.ts';
+import { type Actor, oneMerchant, requireOperator, scope, covers } from '../domain/actor.ts';
+import type { Balance, CreditInput } from '../domain/balance.ts';
 import { AppError } from '../domain/errors.ts';
-import type { Balance } from '../domain/payout.ts';
-import { creditSchema, parseInput } from '../domain/validation.ts';
+import { isUuid } from '../domain/ids.ts';
+import { creditLegs } from '../domain/ledger.ts';
 import type { ServiceDeps } from './deps.ts';
-import * as ledger from './ledger.ts';
-import { isUuid } from './merchants.ts';
+
+const notFound = () => new AppError('NOT_FOUND', 'merchant not found');
 
 /** The merchant's payout balance: reads, operator credits and the ledger check. */
 export class BalanceService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  get(merchantId: string): Promise<Balance> {
-    return ledger.getBalance(this.deps.db, merchantId);
+  /** The merchant's own balance, or the one of the merchant the operator names. */
+  async get(actor: Actor, merchantId?: string | null): Promise<Balance> {
+    const id = oneMerchant(actor, merchantId);
+    const balance = isUuid(id) ? await ledger.balanceOf(this.deps.db, id.toLowerCase()) : undefined;
+    if (!balance) throw notFound();
+    return balance;
   }
 
-  /** Balances in the order of `merchantIds`, `null` where there is none (a DataLoader batch). */
-  async getMany(merchantIds: readonly string[]): Promise<(Balance | null)[]> {
-    const valid = merchantIds.filter(isUuid);
-    const rows = valid.length ? await this.deps.db.selectFrom('balances').selectAll().where('merchant_id', 'in', valid).execute() : [];
-    const byId = new Map(rows.map((r) => [r.merchant_id, ledger.toBalance(r)]));
-    return merchantIds.map((id) => byId.get(id) ?? null);
+  /** Balances in the order of `merchantIds`, null where there is none or it is outside the scope (a DataLoader batch). */
+  async getMany(actor: Actor, merchantIds: readonly string[]): Promise<(Balance | null)[]> {
+    const s = scope(actor);
+    const valid = merchantIds.map((id) => id.toLowerCase()).filter((id) => isUuid(id) && covers(s, id));
+    const found = await ledger.balancesOf(this.deps.db, valid);
+    const byId = new Map(found.filter((b) => b !== null).map((b) => [b.merchantId, b]));
+    return merchantIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
   /** An operator credit: money arriving from outside (funding) into the available balance. */
-  async credit(merchantId: string, input: unknown): Promise<Balance> {
-    const { amount_cents, memo } = parseInput(creditSchema, input);
-    if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
+  async credit(actor: Actor, merchantId: string, input: CreditInput): Promise<Balance> {
+    requireOperator(actor);
+    if (!isUuid(merchantId)) throw notFound();
     return this.deps.db.transaction().execute(async (tx) => {
-      const exists = await tx.selectFrom('balances').select('merchant_id').where('merchant_id', '=', merchantId).executeTakeFirst();
-      if (!exists) throw new AppError('NOT_FOUND', 'merchant not found');
-      return ledger.post(tx, {
-        merchantId,
-        kind: 'credit',
-        memo: memo ?? 'operator credit',
-        legs: [
-          { account: 'funding', amountCents: -amount_cents },
-          { account: 'merchant_available', amountCents: amount_cents },
-        ],
-      });
+      const exists = await ledger.balanceOf(tx, merchantId.toLowerCase());
+      if (!exists) throw notFound();
+      return ledger.post(tx, { merchantId: merchantId.toLowerCase(), kind: 'credit', memo: input.memo ?? 'operator credit', legs: creditLegs(input.amountCents) });
     });
   }
 
-  verify(): Promise<ledger.VerifyReport> {
+  /** Recomputes every balance from the journal (CONTRACT §5 invariants); the operator's `ledger verify`. */
+  verify(actor: Actor): Promise<ledger.VerifyReport> {
+    requireOperator(actor);
     return ledger.verifyLedger(this.deps.db);
   }
 }

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { EventRow } from '../db/types.ts';
+import type { Actor } from '../domain/actor.ts';
+import { type EventType, webhookBody } from '../domain/events.ts';
 import { signatureHeader } from '../domain/webhook-signature.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { EventBus } from './event-bus.ts';
 import type { WebhookSecretService } from './webhook-secrets.ts';
 import { postWebhook, type PostResult } from './webhook-http.ts';
+
+/** The dispatcher delivers every merchant's events: it acts as zarpay itself. */
+const DELIVERY: Actor = Object.freeze({ kind: 'system', task: 'webhook delivery' });
 
 /** How many deliveries one dispatcher has in flight at most. */
 const CONCURRENCY = 64;
@@ -23,12 +27,6 @@ const RECORD_WITHIN_MS = 5;
  */
 const LEASE_MARGIN_MS = 5_000;
 
-/** The webhook body of CONTRACT §6, identical on every attempt of one event. */
-export function webhookBody(event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): string {
-  const data = typeof event.data === 'string' ? JSON.parse(event.data) : event.data;
-  return JSON.stringify({ id: event.id, type: event.type, created_at: new Date(event.created_at).toISOString(), api_version: 'v1', data });
-}
-
 export interface DispatcherOptions {
   onError?: (error: unknown) => void;
 }
@@ -36,6 +34,8 @@ export interface DispatcherOptions {
 /** A claimed delivery with what its POST needs. */
 interface Claimed {
   id: string;
+  /** The claim's token: only its holder writes the outcome. */
+  token: string;
   merchant_id: string;
   url: string;
   attempts: number;
@@ -48,7 +48,6 @@ interface Claimed {
 /** One attempt's outcome, waiting to be written. */
 interface Outcome {
   delivery: Claimed;
-  token: string;
   attemptedAt: Date;
   result: PostResult;
 }
@@ -72,6 +71,10 @@ export class Dispatcher {
   private outcomes: Outcome[] = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private recording: Promise<void> = Promise.resolve();
+  /** Aborts the POSTs still under way when stop()'s grace runs out. */
+  private abort = new AbortController();
+  /** Claims given up on at shutdown: released for another dispatcher, no attempt counted. */
+  private interrupted: Claimed[] = [];
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -89,13 +92,18 @@ export class Dispatcher {
     if (this.running) return;
     if (onError) this.options.onError = onError;
     this.running = true;
+    this.abort = new AbortController();
     // Events committed anywhere on the database wake us: their delivery rows committed with them.
     this.unsubscribe = this.bus.onCommit(() => this.wake());
     this.loopDone = this.loop();
   }
 
-  /** Stops claiming, then waits for attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and writes their outcomes. */
-  async stop() {
+  /**
+   * Stops claiming, lets the attempts in flight finish for up to `graceMs`, then aborts the rest
+   * and releases their claims (no attempt is counted: another dispatcher, or this one after a
+   * restart, delivers them at once), and writes every outcome.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY) {
     if (!this.running) return;
     this.running = false;
     this.unsubscribe?.();
@@ -103,8 +111,23 @@ export class Dispatcher {
     this.timers.clear();
     this.wake();
     await this.loopDone;
-    await Promise.allSettled([...this.inFlight]);
+    const settled = Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = Number.isFinite(graceMs) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))) : new Promise<void>(() => {});
+    await Promise.race([settled, graceOver.then(() => this.abort.abort())]);
+    await settled;
+    clearTimeout(timer);
     await this.flushOutcomes();
+    await this.releaseInterrupted();
+  }
+
+  private async releaseInterrupted() {
+    const claims = this.interrupted.splice(0);
+    if (claims.length === 0) return;
+    await sql`update webhook_deliveries set locked_until = null, locked_by = null, updated_at = now()
+               where id = any(${claims.map((c) => c.id)}::uuid[]) and locked_by = any(${claims.map((c) => c.token)}::uuid[])`
+      .execute(this.deps.db)
+      .catch((e) => this.options.onError?.(e));
   }
 
   wake() {
@@ -153,14 +176,14 @@ export class Dispatcher {
     if (claimed.length === 0) return 0;
     let keys: Map<string, Buffer[] | Error>;
     try {
-      keys = await this.secrets.signingKeysOf([...new Set(claimed.map((d) => d.merchant_id))]);
+      keys = await this.secrets.signingKeys(DELIVERY, [...new Set(claimed.map((d) => d.merchant_id))]);
     } catch (e) {
       // The secrets could not be read at all (database trouble): the leases expire and another try follows.
       this.options.onError?.(e);
       return claimed.length;
     }
     for (const delivery of claimed) {
-      const work = this.send(delivery, token, keys.get(delivery.merchant_id) ?? [])
+      const work = this.send({ ...delivery, token }, keys.get(delivery.merchant_id) ?? [])
         .catch((e) => this.options.onError?.(e))
         .finally(() => {
           this.inFlight.delete(work);
@@ -172,7 +195,7 @@ export class Dispatcher {
   }
 
   /** One statement: take the due deliveries nobody holds, write our lease, return them with their events. */
-  private async claim(token: string, limit: number): Promise<Claimed[]> {
+  private async claim(token: string, limit: number): Promise<Omit<Claimed, 'token'>[]> {
     const { db } = this.deps;
     const due = db
       .selectFrom('webhook_deliveries')
@@ -194,16 +217,17 @@ export class Dispatcher {
       .execute();
   }
 
-  private async send(d: Claimed, token: string, keys: Buffer[] | Error) {
+  private async send(d: Claimed, keys: Buffer[] | Error) {
     const { config } = this.deps;
     const attemptedAt = new Date();
     if (keys instanceof Error) {
       // Never send unsigned in place of signed (e.g. SERVICE_SECRET changed and the secrets no
       // longer decrypt): count a failed attempt, so the delivery ends up failed and visible.
-      this.record({ delivery: d, token, attemptedAt, result: { ok: false, statusCode: null, durationMs: 0, error: 'the webhook secret could not be read' } });
+      this.record({ delivery: d, attemptedAt, result: { ok: false, statusCode: null, durationMs: 0, error: 'the webhook secret could not be read' } });
       return;
     }
-    const body = webhookBody({ id: d.event_id, type: d.type, created_at: d.created_at, data: d.data as EventRow['data'] });
+    const data = (typeof d.data === 'string' ? JSON.parse(d.data) : d.data) as Record<string, unknown>;
+    const body = webhookBody({ id: d.event_id, type: d.type as EventType, createdAt: new Date(d.created_at), data });
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -213,8 +237,13 @@ export class Dispatcher {
     };
     const signature = signatureHeader(keys, d.event_id, timestamp, body);
     if (signature) headers['webhook-signature'] = signature;
-    const result = await postWebhook(d.url, headers, body, { timeoutMs: config.webhookTimeoutMs, publicOnly: config.serviceEnv === 'prd' });
-    this.record({ delivery: d, token, attemptedAt, result });
+    const result = await postWebhook(d.url, headers, body, {
+      timeoutMs: config.webhookTimeoutMs,
+      publicOnly: config.serviceEnv === 'prd',
+      signal: this.abort.signal,
+    });
+    if (result === 'aborted') this.interrupted.push(d);
+    else this.record({ delivery: d, attemptedAt, result });
   }
 
   /** Queues an outcome; the queue is written soon, in one statement with its neighbours. */
@@ -236,10 +265,10 @@ export class Dispatcher {
 
   private async writeOutcomes(batch: Outcome[]) {
     const delays = this.deps.config.webhookRetryDelaysMs;
-    const rows = batch.map(({ delivery, token, attemptedAt, result }) => {
+    const rows = batch.map(({ delivery, attemptedAt, result }) => {
       const attempt = delivery.attempts + 1;
       const retryIn = result.ok || attempt > delays.length ? null : delays[attempt - 1]!;
-      return { id: delivery.id, token, attempt, attemptedAt, result, retryIn, status: result.ok ? 'succeeded' : retryIn === null ? 'failed' : 'pending' };
+      return { id: delivery.id, token: delivery.token, attempt, attemptedAt, result, retryIn, status: result.ok ? 'succeeded' : retryIn === null ? 'failed' : 'pending' };
     });
     const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
     // Every attempt is logged; only the holder of the claim moves the delivery on (a dispatcher

@@ -1,32 +1,27 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
-import type { EventRow } from '../db/types.ts';
+import { toRecordedEvent } from '../db/outbox.ts';
+import { type Actor, covers, type MerchantScope, scope } from '../domain/actor.ts';
+import type { RecordedEvent } from '../domain/events.ts';
 import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
-import type { EventType, OutboxEvent } from './outbox.ts';
 
 export interface EventFilter {
-  merchantId?: string;
+  /** The merchant asked for: a merchant may name only itself; the operator any, or none for all. */
+  merchantId?: string | null;
   /** Only these exact types (empty or absent: all). */
   types?: readonly string[];
   /** Only types starting with this (`payout.`, `payment.`). */
   prefix?: string;
 }
 
-export function toOutboxEvent(row: Omit<EventRow, 'webhook_url' | 'xact_id'>): OutboxEvent {
-  return {
-    id: row.id,
-    seq: row.seq,
-    merchantId: row.merchant_id,
-    type: row.type as EventType,
-    payoutId: row.payout_id,
-    paymentId: row.payment_id,
-    data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
-    createdAt: row.created_at,
-  };
+interface StreamFilter {
+  scope: MerchantScope;
+  types: readonly string[];
+  prefix: string;
 }
 
-const matches = (f: EventFilter, e: OutboxEvent) =>
-  (!f.merchantId || f.merchantId === e.merchantId) && (!f.prefix || e.type.startsWith(f.prefix)) && (!f.types?.length || f.types.includes(e.type));
+const matches = (f: StreamFilter, e: RecordedEvent) =>
+  covers(f.scope, e.merchantId) && e.type.startsWith(f.prefix) && (f.types.length === 0 || f.types.includes(e.type));
 
 /** How many events one read takes at most; a full page is followed at once by the next. */
 const PAGE = 500;
@@ -112,9 +107,10 @@ export class EventBus {
     return () => this.commitListeners.delete(listener);
   }
 
-  /** A live stream of the committed events that match `filter`, until it is returned or the bus stops. */
-  subscribe(filter: EventFilter): AsyncIterableIterator<OutboxEvent> {
-    const key = filter.merchantId ?? '*';
+  /** A live stream of the committed events in the actor's scope that match `filter`, until it is returned or the bus stops. */
+  subscribe(actor: Actor, request: EventFilter): AsyncIterableIterator<RecordedEvent> {
+    const filter: StreamFilter = { scope: scope(actor, request.merchantId), types: request.types ?? [], prefix: request.prefix ?? '' };
+    const key = 'all' in filter.scope ? '*' : filter.scope.merchantId;
     let set = this.streams.get(key);
     if (!set) this.streams.set(key, (set = new Set()));
     const stream: EventStream = new EventStream(filter, () => {
@@ -152,7 +148,7 @@ export class EventBus {
       if (this.position !== from) continue;
       for (const row of rows) {
         this.position = { xact: row.xact_id, seq: row.seq };
-        this.publish(toOutboxEvent(row));
+        this.publish(toRecordedEvent(row));
       }
       if (rows.length === PAGE) this.readAgain = true;
     } while (this.readAgain && this.streams.size > 0);
@@ -175,7 +171,7 @@ export class EventBus {
       .execute();
   }
 
-  private publish(event: OutboxEvent) {
+  private publish(event: RecordedEvent) {
     for (const key of [event.merchantId, '*']) {
       for (const s of this.streams.get(key) ?? []) if (matches(s.filter, event)) s.push(event);
     }
@@ -183,17 +179,17 @@ export class EventBus {
 }
 
 /** An async iterator fed by the bus; `return()` (a client going away) unsubscribes it. */
-class EventStream implements AsyncIterableIterator<OutboxEvent> {
-  private readonly queue: OutboxEvent[] = [];
-  private waiting: ((r: IteratorResult<OutboxEvent>) => void) | undefined;
+class EventStream implements AsyncIterableIterator<RecordedEvent> {
+  private readonly queue: RecordedEvent[] = [];
+  private waiting: ((r: IteratorResult<RecordedEvent>) => void) | undefined;
   private done = false;
 
   constructor(
-    readonly filter: EventFilter,
+    readonly filter: StreamFilter,
     private readonly onEnd: () => void,
   ) {}
 
-  push(event: OutboxEvent) {
+  push(event: RecordedEvent) {
     if (this.done) return;
     if (this.waiting) {
       const resolve = this.waiting;
@@ -210,14 +206,14 @@ class EventStream implements AsyncIterableIterator<OutboxEvent> {
     this.waiting = undefined;
   }
 
-  next(): Promise<IteratorResult<OutboxEvent>> {
+  next(): Promise<IteratorResult<RecordedEvent>> {
     const next = this.queue.shift();
     if (next) return Promise.resolve({ value: next, done: false });
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
-  return(): Promise<IteratorResult<OutboxEvent>> {
+  return(): Promise<IteratorResult<RecordedEvent>> {
     this.end();
     return Promise.resolve({ value: undefined, done: true });
   }

@@ -1,47 +1,31 @@
+import { type Actor, merchantFilter, scope } from '../domain/actor.ts';
+import type { RecordedEvent } from '../domain/events.ts';
+import { isUuid } from '../domain/ids.ts';
+import { toRecordedEvent } from '../db/outbox.ts';
 import type { ServiceDeps } from './deps.ts';
-import { isUuid } from './merchants.ts';
-
-/** An outbox event as a payout's history shows it: what was sent, and when. */
-export interface EventRecord {
-  id: string;
-  /** `payout.created`, `payout.approved`, … (CONTRACT §8: a string, as in the webhook body). */
-  type: string;
-  payoutId: string | null;
-  merchantId: string;
-  /** The webhook body's `data`: the resource in its public JSON shape at that moment. */
-  data: Record<string, unknown>;
-  createdAt: Date;
-}
 
 /** Reads of the event outbox for dashboards; nothing here writes or delivers events. */
 export class EventHistoryService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
-   * The events of each payout, oldest first, in the order of `payoutIds` (a DataLoader batch:
-   * one statement for any number of payouts). With `merchantId`, another merchant's events are
-   * never returned, whatever ids are asked for.
+   * The events of each payout, oldest first, in the order of `payoutIds` (a DataLoader batch: one
+   * statement for any number of payouts). Events outside the actor's scope are never returned,
+   * whatever ids are asked for.
    */
-  async forPayouts(payoutIds: readonly string[], merchantId?: string): Promise<EventRecord[][]> {
+  async forPayouts(actor: Actor, payoutIds: readonly string[]): Promise<RecordedEvent[][]> {
+    const merchantId = merchantFilter(scope(actor));
     const valid = [...new Set(payoutIds.filter(isUuid))];
-    const byPayout = new Map<string, EventRecord[]>();
+    const byPayout = new Map<string, RecordedEvent[]>();
     if (valid.length > 0) {
       let q = this.deps.db
         .selectFrom('events')
-        .select(['id', 'type', 'payout_id', 'merchant_id', 'data', 'created_at'])
+        .select(['id', 'merchant_id', 'type', 'payout_id', 'payment_id', 'data', 'created_at'])
         .where('payout_id', 'in', valid);
-      if (merchantId !== undefined) q = q.where('merchant_id', '=', merchantId);
+      if (merchantId !== null) q = q.where('merchant_id', '=', merchantId);
       for (const row of await q.orderBy('seq').execute()) {
-        const record: EventRecord = {
-          id: row.id,
-          type: row.type,
-          payoutId: row.payout_id,
-          merchantId: row.merchant_id,
-          data: row.data,
-          createdAt: row.created_at,
-        };
         const list = byPayout.get(row.payout_id!) ?? [];
-        list.push(record);
+        list.push(toRecordedEvent(row));
         byPayout.set(row.payout_id!, list);
       }
     }

@@ -1,20 +1,16 @@
 import { createHmac, hash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import { compiledQuery } from '../db/compiled.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
-import type { ApiKeyRow } from '../db/types.ts';
-import { displayMask, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
+import { toMerchant } from '../db/merchants.ts';
+import { statement } from '../db/statement.ts';
+import type { ApiKeyRow, MerchantRow } from '../db/types.ts';
+import { type Actor, covers, type MerchantActor, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type ApiKeyRecord, displayMask, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
-import type { ApiKeyRecord, Merchant } from '../domain/payout.ts';
+import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 import { KeyCache } from './key-cache.ts';
-import { isUuid, toMerchant } from './merchants.ts';
 import type { Notifications } from './notifications.ts';
-
-export interface Principal {
-  merchant: Merchant;
-  key: ApiKeyRecord;
-}
 
 export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date()): ApiKeyRecord {
   const expired = row.status === 'expired' || (row.expires_at !== null && row.expires_at <= now);
@@ -32,34 +28,35 @@ export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date(
   };
 }
 
-const keyWithMerchant = compiledQuery((db, a: { kid: string }) =>
-  db
-    .selectFrom('api_keys as k')
-    .innerJoin('merchants as m', 'm.id', 'k.merchant_id')
-    .selectAll('m')
-    .select([
-      'k.id as key_id',
-      'k.kid',
-      'k.env',
-      'k.type',
-      'k.status',
-      'k.secret_hash',
-      'k.checksum',
-      'k.created_at as key_created_at',
-      'k.revoked_at',
-      'k.expires_at',
-    ])
-    .where('k.kid', '=', a.kid),
-);
-type AuthRow = NonNullable<Awaited<ReturnType<typeof keyWithMerchant>>[number]>;
+type AuthRow = MerchantRow & {
+  key_id: string;
+  kid: string;
+  env: string;
+  type: string;
+  status: ApiKeyRow['status'];
+  secret_hash: Buffer;
+  checksum: string;
+  key_created_at: Date;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+};
 
-/** What authentication keeps of a key: its keyed hash, and the principal it stands for. */
+/** What authentication reads of a key: the key and its merchant, in one statement. */
+const keyWithMerchant = statement<{ kid: string }, AuthRow>(
+  'an API key with its merchant',
+  `select m.*, k.id as key_id, k.kid, k.env, k.type, k.status, k.secret_hash, k.checksum, k.created_at as key_created_at,
+          k.revoked_at, k.expires_at
+     from api_keys k join merchants m on m.id = k.merchant_id
+    where k.kid = :kid::text`,
+);
+
+/** What authentication keeps of a key: its keyed hash, and the actor it stands for. */
 interface KnownKey {
   secretHash: Buffer;
   /** SHA-256 of the secret once it has passed the keyed hash (see `secretOf`). */
   verified?: Buffer;
   /** Shared by every request with this key while it is cached: never changed. */
-  principal: Principal;
+  actor: MerchantActor;
 }
 
 function toKnownKey(row: AuthRow): KnownKey {
@@ -75,7 +72,8 @@ function toKnownKey(row: AuthRow): KnownKey {
     revoked_at: row.revoked_at,
     expires_at: row.expires_at,
   });
-  return { secretHash: row.secret_hash, principal: Object.freeze({ merchant: Object.freeze(toMerchant(row)), key: Object.freeze(key) }) };
+  const merchant = Object.freeze(toMerchant(row));
+  return { secretHash: row.secret_hash, actor: Object.freeze({ kind: 'merchant', merchant, key: Object.freeze(key) }) };
 }
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
@@ -112,18 +110,21 @@ export class KeyService {
     return { apiKey: toKeyRecord(row), fullKey: key.fullKey };
   }
 
-  async issue(merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+  /** The operator issues a merchant another key. */
+  async issue(actor: Actor, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    requireOperator(actor);
+    if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
     const merchant = await this.deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
     if (!merchant) throw new AppError('NOT_FOUND', 'merchant not found');
     return this.issueIn(this.deps.db, merchantId);
   }
 
   /**
-   * Resolves the `X-API-Key` header to its merchant. Anything malformed, unknown, of another
+   * Resolves the `X-API-Key` header to the merchant actor it stands for. Anything malformed, unknown, of another
    * environment or with a wrong secret is 401; a revoked or expired key is 403 (spec
    * "Authentication"). The secret is compared in constant time against its keyed hash.
    */
-  async authenticate(header: string | undefined): Promise<Principal> {
+  async authenticate(header: string | undefined): Promise<MerchantActor> {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
@@ -133,12 +134,12 @@ export class KeyService {
     });
     // secretOf runs first even for an unknown kid, so timing does not tell the two apart.
     if (!this.secretOf(known, parsed.secret) || !known) throw unauthorized();
-    const { key } = known.principal;
+    const { key } = known.actor;
     if (key.status === 'revoked') throw new AppError('FORBIDDEN', 'API key has been revoked');
     if (key.status === 'expired' || (key.expiresAt !== null && key.expiresAt <= new Date())) {
       throw new AppError('FORBIDDEN', 'API key has expired');
     }
-    return known.principal;
+    return known.actor;
   }
 
   /**
@@ -159,7 +160,7 @@ export class KeyService {
 
   /** The key of `kid` with its merchant, as authentication needs them. */
   private async findByKid(kid: string) {
-    const [row] = await keyWithMerchant(this.deps.db, { kid });
+    const [row] = await keyWithMerchant.run(this.deps.db, { kid });
     return row;
   }
 
@@ -167,7 +168,8 @@ export class KeyService {
    * Issues a new key and revokes the calling one in one transaction: the new key works at once
    * and the old one is refused (403) from the moment this commits.
    */
-  async regenerate(callingKeyId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+  async regenerate(actor: Actor): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    const callingKeyId = requireMerchant(actor).key.id;
     const { issued, revokedKid } = await this.deps.db.transaction().execute(async (tx) => {
       const current = await this.lockKey(tx, callingKeyId);
       if (current.status !== 'active') throw new AppError('FORBIDDEN', 'API key is no longer active');
@@ -188,21 +190,21 @@ export class KeyService {
     this.cache.forgetMerchant(merchantId);
   }
 
-  async revoke(kid: string): Promise<ApiKeyRecord> {
+  /** The operator revokes a key (a leaked one): refused with 403 at once, everywhere. */
+  async revoke(actor: Actor, kid: string): Promise<ApiKeyRecord> {
+    requireOperator(actor);
     return this.setStatus(kid, 'revoked');
   }
 
-  async expire(kid: string): Promise<ApiKeyRecord> {
+  async expire(actor: Actor, kid: string): Promise<ApiKeyRecord> {
+    requireOperator(actor);
     return this.setStatus(kid, 'expired');
   }
 
-  async list(merchantId: string): Promise<ApiKeyRecord[]> {
-    return (await this.listMany([merchantId]))[0]!;
-  }
-
-  /** Each merchant's key records, newest first, in the order of `merchantIds` (a DataLoader batch). */
-  async listMany(merchantIds: readonly string[]): Promise<ApiKeyRecord[][]> {
-    const valid = merchantIds.filter(isUuid);
+  /** Each merchant's key records, newest first, in the order of `merchantIds`; none outside the scope (a DataLoader batch). */
+  async listMany(actor: Actor, merchantIds: readonly string[]): Promise<ApiKeyRecord[][]> {
+    const s = scope(actor);
+    const valid = merchantIds.filter(isUuid).filter((id) => covers(s, id));
     const rows = valid.length
       ? await this.deps.db
           .selectFrom('api_keys')

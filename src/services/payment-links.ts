@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import { deriveKey, formMessage, hmacHex, hmacMatches, qrMessage } from '../domain/signing.ts';
-import { isUuid } from './merchants.ts';
+import { isUuid } from '../domain/ids.ts';
 
 /**
  * The addresses zarpay hands out for a payment and the HMACs that make them unforgeable: the

@@ -96,8 +96,9 @@ export class RateLimitService {
     if (config.redisUrl) {
       this.store = 'redis';
       // No offline queue: while Redis is down a command fails at once (→ fallback) instead of
-      // waiting for a reconnect with the request hanging on it.
-      this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000 });
+      // waiting for a reconnect with the request hanging on it. Connected on first use, so a
+      // process that never counts (`zarpay dispatcher`) never opens it.
+      this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: true });
       this.redis.on('error', (e) => this.storeFailed(e));
     } else if (config.databaseUrl) {
       this.store = 'postgres';
@@ -225,6 +226,7 @@ export class RateLimitService {
    */
   private storeReady(): Promise<void> {
     if (this.redis) {
+      if (this.redis.status === 'wait') this.redis.connect().catch((e) => this.storeFailed(e));
       this.redisReady ??= this.redis.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 1000);
         this.redis!.once('ready', () => (clearTimeout(timer), resolve()));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout-state.ts';
+import { type Actor, requireOperator } from '../domain/actor.ts';
+import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
 
 export interface PayoutStateStats {
@@ -30,7 +31,10 @@ export interface DeliveryLag {
   oldestPending: number;
 }
 
-/** What an operator needs to work the approval queue at a glance, and what /metrics reports. */
+/**
+ * What an operator needs to work the approval queue at a glance, and what /metrics reports:
+ * totals across merchants, never one merchant's data.
+ */
 export class StatsService {
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -73,7 +77,8 @@ export class StatsService {
     return { p50: Number(r?.p50 ?? 0), p99: Number(r?.p99 ?? 0), max: Number(r?.max ?? 0), oldestPending: Number(r?.oldest ?? 0) };
   }
 
-  async overview(): Promise<OperatorStats> {
+  async overview(actor: Actor): Promise<OperatorStats> {
+    requireOperator(actor);
     const [rows, reserved, oldest, deliveries] = await Promise.all([
       this.payoutsByState(),
       this.deps.db.selectFrom('balances').select(sql<string>`coalesce(sum(reserved_cents), 0)`.as('s')).executeTakeFirstOrThrow(),

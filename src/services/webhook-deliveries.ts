@@ -1,7 +1,8 @@
+import { queueDelivery } from '../db/outbox.ts';
+import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
+import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
-import { isUuid } from './merchants.ts';
-import { queueDelivery } from './outbox.ts';
 
 export interface WebhookAttempt {
   attempt: number;
@@ -29,20 +30,22 @@ export interface WebhookDelivery {
 }
 
 export interface DeliveryFilter {
-  eventId?: string;
-  merchantId?: string;
-  limit?: number;
+  eventId?: string | null;
+  /** The merchant asked for: a merchant may name only itself; the operator any, or none for all. */
+  merchantId?: string | null;
+  limit?: number | null;
 }
 
 /** The webhook delivery log and the operator's redelivery. */
 export class WebhookDeliveryService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** Deliveries, newest first, each with its attempts in order. */
-  async list(filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+  /** Deliveries within the actor's scope, newest first, each with its attempts in order. */
+  async list(actor: Actor, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
+    const merchantId = merchantFilter(scope(actor, filter.merchantId));
     const limit = filter.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('VALIDATION_FAILED', 'limit: must be 1 to 100');
-    if ((filter.eventId && !isUuid(filter.eventId)) || (filter.merchantId && !isUuid(filter.merchantId))) return [];
+    if ((filter.eventId && !isUuid(filter.eventId)) || (merchantId && !isUuid(merchantId))) return [];
     let q = this.deps.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
@@ -51,7 +54,7 @@ export class WebhookDeliveryService {
       .orderBy('d.id')
       .limit(limit);
     if (filter.eventId) q = q.where('d.event_id', '=', filter.eventId);
-    if (filter.merchantId) q = q.where('d.merchant_id', '=', filter.merchantId);
+    if (merchantId) q = q.where('d.merchant_id', '=', merchantId);
     const rows = await q.execute();
     const attempts = rows.length
       ? await this.deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
@@ -83,21 +86,20 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * Sends an event again, as a new delivery with a fresh set of attempts, to the event's own URL
-   * or else the merchant's current one. `merchantId` scopes the lookup (another's event is not found).
+   * The operator sends an event again, as a new delivery with a fresh set of attempts, to the
+   * event's own URL or else the merchant's current one.
    */
-  async redeliver(eventId: string, merchantId?: string): Promise<WebhookDelivery> {
+  async redeliver(actor: Actor, eventId: string): Promise<WebhookDelivery> {
+    requireOperator(actor);
     if (!isUuid(eventId)) throw new AppError('NOT_FOUND', 'event not found');
     const deliveryId = await this.deps.db.transaction().execute(async (tx) => {
-      let q = tx.selectFrom('events').select(['id', 'merchant_id', 'webhook_url']).where('id', '=', eventId);
-      if (merchantId) q = q.where('merchant_id', '=', merchantId);
-      const event = await q.executeTakeFirst();
+      const event = await tx.selectFrom('events').select('id').where('id', '=', eventId.toLowerCase()).executeTakeFirst();
       if (!event) throw new AppError('NOT_FOUND', 'event not found');
-      const id = await queueDelivery(tx, event.id, event.merchant_id, event.webhook_url);
+      const id = await queueDelivery(tx, event.id);
       if (!id) throw new AppError('VALIDATION_FAILED', 'the merchant has no webhook URL to deliver to');
       return id;
     });
-    const all = await this.list({ eventId, limit: 100 });
+    const all = await this.list(actor, { eventId, limit: 100 });
     return all.find((d) => d.id === deliveryId)!;
   }
 }

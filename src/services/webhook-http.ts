@@ -64,6 +64,8 @@ export interface PostOptions {
   timeoutMs: number;
   /** Production rules: https only, public addresses only. */
   publicOnly: boolean;
+  /** Gives up on the attempt (shutdown): the answer is then `'aborted'`, not an outcome. */
+  signal?: AbortSignal;
 }
 
 /** Why a URL may not be used as a webhook target under these rules, or null when it may. */
@@ -87,7 +89,7 @@ export function webhookUrlProblem(raw: string, publicOnly: boolean): string | nu
  * One webhook POST: success is any 2xx within the time limit. Redirects are not followed (a 3xx
  * is a failure); the response body is read and discarded.
  */
-export function postWebhook(url: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult> {
+export function postWebhook(url: string, headers: Record<string, string>, body: string, opts: PostOptions): Promise<PostResult | 'aborted'> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const problem = webhookUrlProblem(url, opts.publicOnly);
@@ -95,14 +97,21 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const client = secure ? https : http;
+  if (opts.signal?.aborted) return Promise.resolve('aborted');
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (r: Omit<PostResult, 'durationMs'>) => {
+    const finish = (r: Omit<PostResult, 'durationMs'> | 'aborted') => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...r, durationMs: took() });
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolve(r === 'aborted' ? r : { ...r, durationMs: took() });
     };
+    const onAbort = () => {
+      finish('aborted');
+      req.destroy();
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
     const req = client.request(
       target,
       {

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../db/index.ts';
+import { type Actor, covers, oneMerchant, requireMerchant, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { generateWebhookSecret, newWebhookKid, webhookSecretKey } from '../domain/webhook-signature.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -40,8 +41,9 @@ export class WebhookSecretService {
     this.key = Buffer.from(hkdfSync('sha256', deps.config.serviceSecret, 'zarpay', 'webhook-secrets v1', 32));
   }
 
-  /** A first active secret; CONFLICT when one is already active (rotate instead). */
-  async create(merchantId: string): Promise<WebhookSecret> {
+  /** A merchant's first active secret; CONFLICT when one is already active (rotate instead). */
+  async create(actor: Actor): Promise<WebhookSecret> {
+    const merchantId = requireMerchant(actor).merchant.id;
     return this.deps.db.transaction().execute(async (tx) => {
       await this.lockMerchant(tx, merchantId);
       const active = await tx.selectFrom('webhook_secrets').select('kid').where('merchant_id', '=', merchantId).where('status', '=', 'active').executeTakeFirst();
@@ -54,7 +56,8 @@ export class WebhookSecretService {
    * A new active secret; the active one starts its rotation window, and one already rotating
    * is disabled, so that at most two secrets sign. With none active, it simply creates one.
    */
-  async rotate(merchantId: string): Promise<RotatedWebhookSecret> {
+  async rotate(actor: Actor): Promise<RotatedWebhookSecret> {
+    const merchantId = requireMerchant(actor).merchant.id;
     return this.deps.db.transaction().execute(async (tx) => {
       await this.lockMerchant(tx, merchantId);
       await tx
@@ -76,8 +79,9 @@ export class WebhookSecretService {
     });
   }
 
-  /** Every secret of a merchant, newest first, with its state as of now; never the secret. */
-  async list(merchantId: string): Promise<WebhookSecret[]> {
+  /** Every secret of a merchant (its own, or the one the operator names), newest first, with its state as of now; never the secret. */
+  async list(actor: Actor, requested?: string | null): Promise<WebhookSecret[]> {
+    const merchantId = oneMerchant(actor, requested);
     const rows = await this.deps.db
       .selectFrom('webhook_secrets')
       .select(['id', 'merchant_id', 'kid', 'created_at', 'rotating_until', effectiveStatus.as('status')])
@@ -97,9 +101,11 @@ export class WebhookSecretService {
   /**
    * The HMAC keys that sign a delivery now, for several merchants in one read (a dispatcher's
    * batch): for each, the active secret first, then the rotating one, or the error that kept
-   * them from being read.
+   * them from being read. Only zarpay's own delivery work (a `system` actor) signs for any merchant.
    */
-  async signingKeysOf(merchantIds: readonly string[], db: DbOrTx = this.deps.db): Promise<Map<string, Buffer[] | Error>> {
+  async signingKeys(actor: Actor, merchantIds: readonly string[], db: DbOrTx = this.deps.db): Promise<Map<string, Buffer[] | Error>> {
+    const s = scope(actor);
+    merchantIds = merchantIds.filter((id) => covers(s, id));
     const rows = merchantIds.length
       ? await db
           .selectFrom('webhook_secrets')

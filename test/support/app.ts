@@ -7,10 +7,17 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { type App, type AppOptions, createApp } from '../../src/server.ts';
+import { createServices } from '../../src/services/index.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
 let counter = 0;
+
+/**
+ * The test's database for a second service over it (another environment, another instance in
+ * one process): the services own their database and close it when they stop, except this one.
+ */
+export const borrowed = (database: DatabaseHandle): DatabaseHandle => ({ ...database, close: async () => {} });
 
 /** A fresh database for one test file: a clone of the template, or an in-memory PGlite. */
 export async function freshDatabase(
@@ -68,7 +75,7 @@ export async function startApp(
     ...(db.url && { DATABASE_URL: db.url }),
     ...env,
   });
-  const app = createApp(config, db.handle, opts);
+  const app = createApp(createServices(config, db.handle), opts);
   const url = await app.start();
   return {
     url,
@@ -77,8 +84,8 @@ export async function startApp(
     database: db.handle,
     ...(db.url && { databaseUrl: db.url }),
     close: async () => {
+      // Stopping the app stops its services, which close the database.
       await app.stop();
-      await db.handle.close();
       await db.drop();
     },
   };

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../src/domain/actor.ts';
 import type { TestApp } from './app.ts';
 
 export interface HttpResult<T = any> {
@@ -86,7 +87,7 @@ export function payoutBody(amount = 10_000, extra: Record<string, unknown> = {})
 
 /** The ledger invariants of CONTRACT §5 must hold after every scenario. */
 export async function expectLedgerOk(t: TestApp) {
-  const report = await t.app.services.balances.verify();
+  const report = await t.app.services.balances.verify(OPERATOR);
   if (!report.ok) throw new Error(`ledger invariants failed: ${JSON.stringify(report.problems)}`);
   return report;
 }

@@ -1,59 +1,65 @@
-import type { ApiKeyRecord } from '../../domain/payout.ts';
-import { builder } from '../builder.ts';
+import type { ApiKeyRecord } from '../../domain/api-key.ts';
+import { actorOf, builder } from '../builder.ts';
 import { ApiKeyStatusEnum } from './enums.ts';
 
 export const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey');
 
 ApiKeyRef.implement({
-  description: 'A secret API key record. The key itself is only ever returned once, as fullKey.',
+  description: 'A secret API key\'s record (spec "API key record"). The key itself is only ever returned once, as fullKey.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'UUID' }),
-    merchantId: t.expose('merchantId', { type: 'UUID' }),
-    kid: t.exposeString('kid'),
-    env: t.exposeString('env'),
-    type: t.exposeString('type'),
-    status: t.expose('status', { type: ApiKeyStatusEnum }),
-    displayMask: t.exposeString('displayMask'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    id: t.expose('id', { type: 'UUID', description: 'The record id.' }),
+    merchantId: t.expose('merchantId', { type: 'UUID', description: 'The merchant the key authenticates.' }),
+    kid: t.exposeString('kid', { description: 'The key id: the third part of `sec1-{env}-{kid}-…`.' }),
+    env: t.exposeString('env', { description: 'The environment the key works in: prd, tst or dev.' }),
+    type: t.exposeString('type', { description: 'Always `secret`.' }),
+    status: t.expose('status', { type: ApiKeyStatusEnum, description: 'Whether it still authenticates.' }),
+    displayMask: t.exposeString('displayMask', { description: 'For display: `sec1-{env}-{kid}…{checksum}`.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When it stops (stopped) working, if ever.' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When it was revoked, if it was.' }),
   }),
 });
 
 const NewApiKeyPayload = builder.simpleObject('NewApiKeyPayload', {
+  description: 'A newly issued secret key.',
   fields: (t) => ({
-    apiKey: t.field({ type: ApiKeyRef }),
-    fullKey: t.string({ description: 'The complete secret key; shown once.' }),
+    apiKey: t.field({ type: ApiKeyRef, description: 'Its record.' }),
+    fullKey: t.string({ description: 'The complete secret key; shown once, never again.' }),
   }),
 });
 
 const ApiKeyPayload = builder.simpleObject('ApiKeyPayload', {
-  fields: (t) => ({ apiKey: t.field({ type: ApiKeyRef }) }),
+  description: 'A key record as changed.',
+  fields: (t) => ({ apiKey: t.field({ type: ApiKeyRef, description: 'The record.' }) }),
 });
 
 builder.mutationFields((t) => ({
   regenerateSecretKey: t.field({
     type: NewApiKeyPayload,
-    description: 'Issues a new secret key and revokes the calling one at once.',
+    description:
+      'Issues a new secret key and revokes the calling one at once (REST `POST /api/v1/merchant/api-keys/secret/regenerate`). Rate limit: credentials.',
     authScopes: { merchant: true },
-    resolve: (_r, _a, ctx) => ctx.services.keys.regenerate(ctx.principal!.key.id),
+    resolve: (_r, _a, ctx) => ctx.services.keys.regenerate(actorOf(ctx)),
   }),
   issueApiKey: t.field({
     type: NewApiKeyPayload,
+    description: 'Issues a merchant another secret key (operator; `zarpay key issue`).',
     authScopes: { operator: true },
-    args: { merchantId: t.arg({ type: 'UUID', required: true }) },
-    resolve: (_r, { merchantId }, ctx) => ctx.services.keys.issue(merchantId),
+    args: { merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }) },
+    resolve: (_r, { merchantId }, ctx) => ctx.services.keys.issue(actorOf(ctx), merchantId),
   }),
   revokeApiKey: t.field({
     type: ApiKeyPayload,
+    description: 'Revokes a key: FORBIDDEN from now on, on every instance (operator; `zarpay key revoke`).',
     authScopes: { operator: true },
-    args: { kid: t.arg.string({ required: true }) },
-    resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.revoke(kid) }),
+    args: { kid: t.arg.string({ required: true, description: 'The key id.' }) },
+    resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.revoke(actorOf(ctx), kid) }),
   }),
   expireApiKey: t.field({
     type: ApiKeyPayload,
+    description: 'Expires a key now (operator; `zarpay key expire`).',
     authScopes: { operator: true },
-    args: { kid: t.arg.string({ required: true }) },
-    resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.expire(kid) }),
+    args: { kid: t.arg.string({ required: true, description: 'The key id.' }) },
+    resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.expire(actorOf(ctx), kid) }),
   }),
 }));

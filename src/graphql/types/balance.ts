@@ -1,74 +1,82 @@
+import { z } from 'zod';
+import type { Balance } from '../../domain/balance.ts';
+import { creditInput } from '../../domain/balance.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { Balance } from '../../domain/payout.ts';
-import { builder } from '../builder.ts';
-import type { GraphQLContext } from '../context.ts';
+import { actorOf, builder } from '../builder.ts';
+import { validated, validatedInput } from '../validation.ts';
+import { MerchantRef } from './merchant.ts';
 
 export const BalanceRef = builder.objectRef<Balance>('Balance');
 
 const TotalsRef = builder.objectRef<Balance['totals']>('BalanceTotals').implement({
+  description: 'Cumulative totals since the merchant was created (CONTRACT §5).',
   fields: (t) => ({
-    grossCents: t.expose('grossCents', { type: 'Money' }),
-    feesCents: t.expose('feesCents', { type: 'Money' }),
-    withdrawalsCents: t.expose('withdrawalsCents', { type: 'Money' }),
+    grossCents: t.expose('grossCents', { type: 'Money', description: 'Every credit: auto top-up amounts and operator credits.' }),
+    feesCents: t.expose('feesCents', { type: 'Money', description: 'Payment fees of credited payments, and fees of completed payouts.' }),
+    withdrawalsCents: t.expose('withdrawalsCents', { type: 'Money', description: 'amountCents of completed payouts.' }),
   }),
 });
 
 BalanceRef.implement({
+  description: 'The payout balance (spec "Balance"; REST `GET /api/v1/payouts/balance`).',
   fields: (t) => ({
-    merchantId: t.expose('merchantId', { type: 'UUID' }),
-    balanceCents: t.expose('balanceCents', { type: 'Money' }),
-    reservedCents: t.expose('reservedCents', { type: 'Money' }),
-    availableCents: t.expose('availableCents', { type: 'Money' }),
-    totals: t.expose('totals', { type: TotalsRef }),
-    currency: t.exposeString('currency'),
+    merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose balance.' }),
+    balanceCents: t.expose('balanceCents', { type: 'Money', description: 'The total balance for payouts: grossCents − feesCents − withdrawalsCents.' }),
+    reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts.' }),
+    availableCents: t.expose('availableCents', { type: 'Money', description: 'balanceCents − reservedCents: what a new payout may reserve.' }),
+    totals: t.expose('totals', { type: TotalsRef, description: 'Cumulative totals.' }),
+    currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
   }),
 });
 
-/**
- * The merchant a field acts for: the caller's own, or for the operator the one named by
- * `merchantId` (which the operator must give).
- */
-export function actingMerchant(ctx: GraphQLContext, merchantId: string | null | undefined): string {
-  if (ctx.principal) return ctx.principal.merchant.id;
-  if (!merchantId) throw new AppError('VALIDATION_FAILED', 'merchantId: required for the operator');
-  return merchantId;
-}
+builder.objectField(MerchantRef, 'balance', (t) =>
+  t.loadable({
+    type: BalanceRef,
+    description: 'The merchant\'s payout balance.',
+    load: async (ids: string[], ctx) => (await ctx.services.balances.getMany(actorOf(ctx), ids)).map((b) => b ?? new AppError('NOT_FOUND', 'merchant not found')),
+    resolve: (m) => m.id,
+  }),
+);
 
 builder.queryFields((t) => ({
   balance: t.field({
     type: BalanceRef,
-    description: 'The payout balance: the caller\'s own, or (operator) the named merchant\'s.',
+    description:
+      'The payout balance: the caller\'s own, or the named merchant\'s for the operator (REST `GET /api/v1/payouts/balance`). Rate limit: balance check. Errors: FORBIDDEN for another merchant\'s id, VALIDATION_FAILED when the operator names none.',
     authScopes: { merchant: true, operator: true },
-    args: { merchantId: t.arg({ type: 'UUID', description: 'Operator only.' }) },
-    resolve: (_r, { merchantId }, ctx) => ctx.services.balances.get(actingMerchant(ctx, merchantId)),
+    args: { merchantId: t.arg({ type: 'UUID', description: 'The operator names the merchant; a merchant may only name itself.' }) },
+    resolve: (_r, { merchantId }, ctx) => ctx.services.balances.get(actorOf(ctx), merchantId),
+  }),
+  ledgerVerification: t.field({
+    type: 'JSON',
+    description: 'Recomputes every balance from the journal and checks the CONTRACT §5 invariants (operator; `zarpay ledger verify`).',
+    authScopes: { operator: true },
+    resolve: (_r, _a, ctx) => ctx.services.balances.verify(actorOf(ctx)),
   }),
 }));
 
+/** creditBalance's arguments: the credit's input, and the merchant it is for. */
+const creditArgs = creditInput.extend({ merchantId: z.string() });
+
 const BalancePayload = builder.simpleObject('BalancePayload', {
-  fields: (t) => ({ balance: t.field({ type: BalanceRef }) }),
+  description: 'The balance after the change.',
+  fields: (t) => ({ balance: t.field({ type: BalanceRef, description: 'The balance.' }) }),
 });
 
 builder.mutationFields((t) => ({
   creditBalance: t.field({
     type: BalancePayload,
-    description: 'Credits a merchant\'s payout balance through the ledger (operator).',
+    description: 'Credits a merchant\'s payout balance through the ledger: money arriving from outside (operator; `zarpay balance credit`).',
     authScopes: { operator: true },
     args: {
-      merchantId: t.arg({ type: 'UUID', required: true }),
-      amountCents: t.arg({ type: 'Money', required: true }),
-      memo: t.arg.string(),
+      merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }),
+      amountCents: t.arg({ type: 'Money', required: true, description: 'Cents to credit, greater than 0.' }),
+      memo: t.arg.string({ description: 'Why (kept in the journal).' }),
     },
-    resolve: async (_r, { merchantId, amountCents, memo }, ctx) => ({
-      balance: await ctx.services.balances.credit(merchantId, { amount_cents: amountCents, ...(memo != null && { memo }) }),
-    }),
-  }),
-}));
-
-builder.queryFields((t) => ({
-  ledgerVerification: t.field({
-    type: 'JSON',
-    description: 'Recomputes every balance from the journal (CONTRACT §5 invariants).',
-    authScopes: { operator: true },
-    resolve: (_r, _a, ctx) => ctx.services.balances.verify(),
+    validate: validated(creditArgs),
+    resolve: async (_r, args, ctx) => {
+      const { merchantId, ...input } = validatedInput(creditArgs, args);
+      return { balance: await ctx.services.balances.credit(actorOf(ctx), merchantId, input) };
+    },
   }),
 }));

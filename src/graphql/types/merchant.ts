@@ -1,116 +1,108 @@
-import { AppError } from '../../domain/errors.ts';
-import type { Merchant } from '../../domain/payout.ts';
-import { builder } from '../builder.ts';
+import { requireMerchant } from '../../domain/actor.ts';
+import type { Merchant } from '../../domain/merchant.ts';
+import { createMerchantInput, updateMerchantInput } from '../../domain/merchant.ts';
+import { actorOf, builder } from '../builder.ts';
+import { validated, validatedInput } from '../validation.ts';
 import { ApiKeyRef } from './api-key.ts';
-import { BalanceRef } from './balance.ts';
 
-export const MerchantRef = builder.objectRef<Merchant>('Merchant');
+export const MerchantRef = builder.loadableObjectRef<Merchant, string>('Merchant', {
+  load: async (ids, ctx) => (await ctx.services.merchants.getMany(actorOf(ctx), ids)).map((m) => m ?? new Error('merchant not found')),
+});
 
 MerchantRef.implement({
+  description: 'A merchant: its fees, settings and (through its fields) balance, keys and webhook secrets. A merchant sees only itself.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'UUID' }),
-    name: t.exposeString('name'),
-    webhookUrl: t.exposeString('webhookUrl', { nullable: true }),
-    paymentFeeBps: t.exposeInt('paymentFeeBps'),
-    paymentFeeFixedCents: t.expose('paymentFeeFixedCents', { type: 'Money' }),
-    payoutFeeCents: t.expose('payoutFeeCents', { type: 'Money' }),
-    autoTopup: t.exposeBoolean('autoTopup'),
-    redirectDomains: t.exposeStringList('redirectDomains'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    balance: t.field({
-      type: BalanceRef,
-      resolve: async (m, _a, ctx) => {
-        const balance = await ctx.loaders.balance.load(m.id);
-        if (!balance) throw new AppError('NOT_FOUND', 'merchant not found');
-        return balance;
-      },
-    }),
-    apiKeys: t.field({
-      type: [ApiKeyRef],
-      description: 'The secret key records (never the keys themselves), newest first.',
-      resolve: (m, _a, ctx) => ctx.loaders.apiKeys.load(m.id),
-    }),
+    id: t.expose('id', { type: 'UUID', description: 'The merchant id (REST merchant_id).' }),
+    name: t.exposeString('name', { description: 'The trading name the hosted payment page shows.' }),
+    webhookUrl: t.exposeString('webhookUrl', { nullable: true, description: 'Where payout and payment events are delivered; null: nowhere.' }),
+    paymentFeeBps: t.exposeInt('paymentFeeBps', { description: 'The proportional payment fee in basis points (250 = 2.5 %).' }),
+    paymentFeeFixedCents: t.expose('paymentFeeFixedCents', { type: 'Money', description: 'The fixed payment fee added to the proportional one.' }),
+    payoutFeeCents: t.expose('payoutFeeCents', { type: 'Money', description: 'The flat fee of each payout, fixed when it is created.' }),
+    autoTopup: t.exposeBoolean('autoTopup', { description: 'Whether captured payments credit their net amount to the payout balance.' }),
+    redirectDomains: t.exposeStringList('redirectDomains', { description: 'Hosts the hosted page may redirect customers to.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the merchant was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings last changed.' }),
   }),
 });
+
+builder.objectField(MerchantRef, 'apiKeys', (t) =>
+  t.loadableList({
+    type: ApiKeyRef,
+    description: 'The merchant\'s secret key records (never the keys themselves), newest first.',
+    load: (merchantIds: string[], ctx) => ctx.services.keys.listMany(actorOf(ctx), merchantIds),
+    resolve: (m) => m.id,
+  }),
+);
 
 builder.queryFields((t) => ({
   viewer: t.field({
     type: MerchantRef,
-    description: 'The merchant whose API key made this request.',
+    description: 'The merchant whose API key made this request. Counts against the balance-check rate limit.',
     authScopes: { merchant: true },
-    resolve: (_r, _a, ctx) => ctx.principal!.merchant,
+    resolve: (_r, _a, ctx) => requireMerchant(actorOf(ctx)).merchant,
   }),
   merchant: t.field({
     type: MerchantRef,
     nullable: true,
+    description: 'One merchant (operator); null when there is none.',
     authScopes: { operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true }) },
-    resolve: (_r, { id }, ctx) => ctx.loaders.merchant.load(id),
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The merchant id.' }) },
+    resolve: async (_r, { id }, ctx) => (await ctx.services.merchants.getMany(actorOf(ctx), [id]))[0] ?? null,
   }),
   merchants: t.field({
     type: [MerchantRef],
+    description: 'Every merchant, oldest first (operator).',
     authScopes: { operator: true },
-    resolve: (_r, _a, ctx) => ctx.services.merchants.list(),
+    resolve: (_r, _a, ctx) => ctx.services.merchants.list(actorOf(ctx)),
   }),
 }));
 
 const MerchantInput = builder.inputType('MerchantInput', {
+  description: 'A merchant\'s settings. On create, name is required; on update, only what is given changes.',
   fields: (t) => ({
-    name: t.string(),
-    webhookUrl: t.string(),
-    paymentFeeBps: t.int(),
-    paymentFeeFixedCents: t.field({ type: 'Money' }),
-    payoutFeeCents: t.field({ type: 'Money' }),
-    autoTopup: t.boolean(),
-    redirectDomains: t.stringList({ description: 'Replaces the allow-listed redirect domains.' }),
-    addRedirectDomains: t.stringList({ description: 'Adds to the allow-listed redirect domains.' }),
+    name: t.string({ description: 'The trading name shown on the payment page (1 to 200 characters).' }),
+    webhookUrl: t.string({ description: 'Where events are delivered (http(s); https in prd). Null clears it.' }),
+    paymentFeeBps: t.int({ description: 'Payment fee in basis points, 0 to 10000.' }),
+    paymentFeeFixedCents: t.field({ type: 'Money', description: 'Fixed payment fee in cents, 0 to 1000000.' }),
+    payoutFeeCents: t.field({ type: 'Money', description: 'Flat payout fee in cents, 0 to 1000000.' }),
+    autoTopup: t.boolean({ description: 'Credit captured payments (net of fees) to the payout balance.' }),
+    redirectDomains: t.stringList({ description: 'Replaces the allow-listed redirect domains (at most 50).' }),
+    addRedirectDomains: t.stringList({ description: 'Adds to the allow-listed redirect domains (update only).' }),
   }),
 });
 
-/** GraphQL's camelCase input onto the REST field names the shared schemas validate. */
-function merchantFields(input: typeof MerchantInput.$inferInput) {
-  const out: Record<string, unknown> = {};
-  const map = {
-    name: 'name',
-    webhookUrl: 'webhook_url',
-    paymentFeeBps: 'payment_fee_bps',
-    paymentFeeFixedCents: 'payment_fee_fixed_cents',
-    payoutFeeCents: 'payout_fee_cents',
-    autoTopup: 'auto_topup',
-    redirectDomains: 'redirect_domains',
-    addRedirectDomains: 'add_redirect_domains',
-  } as const;
-  for (const [from, to] of Object.entries(map)) {
-    const v = (input as Record<string, unknown>)[from];
-    if (v !== undefined) out[to] = v;
-  }
-  return out;
-}
-
 const MerchantPayload = builder.simpleObject('MerchantPayload', {
-  fields: (t) => ({ merchant: t.field({ type: MerchantRef }) }),
+  description: 'The merchant as changed.',
+  fields: (t) => ({ merchant: t.field({ type: MerchantRef, description: 'The merchant.' }) }),
 });
 
 const CreateMerchantPayload = builder.simpleObject('CreateMerchantPayload', {
+  description: 'A new merchant and its first secret key.',
   fields: (t) => ({
-    merchant: t.field({ type: MerchantRef }),
-    apiKey: t.field({ type: ApiKeyRef }),
-    fullKey: t.string({ description: 'The complete secret key; shown once.' }),
+    merchant: t.field({ type: MerchantRef, description: 'The new merchant.' }),
+    apiKey: t.field({ type: ApiKeyRef, description: 'Its first key\'s record.' }),
+    fullKey: t.string({ description: 'The complete secret key; shown once, never again.' }),
   }),
 });
 
 builder.mutationFields((t) => ({
   createMerchant: t.field({
     type: CreateMerchantPayload,
+    description: 'Creates a merchant with an empty balance and its first secret key (operator; `zarpay merchant create`).',
     authScopes: { operator: true },
-    args: { input: t.arg({ type: MerchantInput, required: true }) },
-    resolve: (_r, { input }, ctx) => ctx.services.merchants.create(merchantFields(input)),
+    args: { input: t.arg({ type: MerchantInput, required: true, description: 'Its settings; name is required.', validate: validated(createMerchantInput) }) },
+    resolve: (_r, { input }, ctx) => ctx.services.merchants.create(actorOf(ctx), validatedInput(createMerchantInput, input)),
   }),
   updateMerchant: t.field({
     type: MerchantPayload,
+    description: 'Changes a merchant\'s settings (operator; `zarpay merchant update`).',
     authScopes: { operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true }), input: t.arg({ type: MerchantInput, required: true }) },
-    resolve: async (_r, { id, input }, ctx) => ({ merchant: await ctx.services.merchants.update(id, merchantFields(input)) }),
+    args: {
+      id: t.arg({ type: 'UUID', required: true, description: 'The merchant id.' }),
+      input: t.arg({ type: MerchantInput, required: true, description: 'What changes.', validate: validated(updateMerchantInput) }),
+    },
+    resolve: async (_r, { id, input }, ctx) => ({
+      merchant: await ctx.services.merchants.update(actorOf(ctx), id, validatedInput(updateMerchantInput, input)),
+    }),
   }),
 }));

@@ -1,181 +1,144 @@
-import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
-import { INTENT_TYPES, PAYMENT_STATUSES, type Payment, type PaymentAttempt, type PaymentStatus, TERMINAL_PAYMENT_STATUSES } from '../../domain/payment.ts';
-import { feeRatesOf, type PaymentFilter } from '../../services/payments.ts';
-import { builder } from '../builder.ts';
-import type { GraphQLContext } from '../context.ts';
-import { keysetConnection } from '../keyset.ts';
-import { connectionArgsSchema } from '../../domain/validation.ts';
-
-const upper = <T extends string>(values: readonly T[]) =>
-  Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<T>, { value: T }>;
-
-export const PaymentStatusEnum = builder.enumType('PaymentStatus', { values: upper(PAYMENT_STATUSES) });
-const IntentTypeEnum = builder.enumType('PaymentIntentType', { values: upper(INTENT_TYPES) });
-const PaymentOutcomeEnum = builder.enumType('PaymentOutcome', { values: upper(TERMINAL_PAYMENT_STATUSES) });
+import { AppError } from '../../domain/errors.ts';
+import type { Payment, PaymentAttempt } from '../../domain/payment.ts';
+import { idempotencyKeyInput, initiatePaymentInput } from '../../domain/payment-input.ts';
+import { actorOf, builder } from '../builder.ts';
+import { connectionArgsSchema, keysetConnection } from '../keyset.ts';
+import { validated, validatedInput } from '../validation.ts';
+import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.ts';
 
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
+  description: 'One attempt to take the payment with a provider (REST latest_attempt).',
   fields: (t) => ({
     status: t.exposeString('status', { description: 'pending, succeeded, failed or cancelled.' }),
-    provider: t.exposeString('provider'),
-    providerRef: t.exposeString('providerRef', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    provider: t.exposeString('provider', { description: 'The payment provider\'s name, e.g. `sandbox`.' }),
+    providerRef: t.exposeString('providerRef', { nullable: true, description: 'The provider\'s reference; null until it answered.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the attempt started.' }),
   }),
 });
 
-export const PaymentRef = builder.objectRef<Payment>('Payment');
+export const PaymentRef = builder.loadableObjectRef<Payment, string>('Payment', {
+  load: async (ids, ctx) =>
+    (await ctx.services.payments.getMany(actorOf(ctx), ids)).map((p) => p ?? new AppError('PAYMENT_NOT_FOUND', 'payment not found')),
+});
 
 PaymentRef.implement({
+  description: 'A payment through the hosted payment page (spec "Payment"; REST `GET /api/v1/payments/{id}`). Amounts are in cents.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'UUID' }),
+    id: t.expose('id', { type: 'UUID', description: 'The payment id.' }),
     paymentId: t.expose('id', { type: 'UUID', description: 'The same as id (REST payment_id).' }),
-    merchantId: t.expose('merchantId', { type: 'UUID' }),
-    merchantOrderId: t.exposeString('merchantOrderId'),
-    intentType: t.expose('intentType', { type: IntentTypeEnum }),
-    status: t.expose('status', { type: PaymentStatusEnum }),
-    amount: t.expose('amountCents', { type: 'Money', description: 'Cents.' }),
-    currency: t.exposeString('currency'),
-    feeCents: t.expose('feeCents', { type: 'Money', description: 'Fixed at initiation.' }),
-    netAmountCents: t.expose('netAmountCents', { type: 'Money', description: 'amount − feeCents.' }),
-    latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true }),
-    paymentUrl: t.string({ resolve: (p, _a, ctx) => ctx.services.payments.links.paymentUrl(p.id) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    merchantId: t.expose('merchantId', { type: 'UUID', description: 'The merchant who initiated it.' }),
+    merchantOrderId: t.exposeString('merchantOrderId', { description: 'The merchant\'s order id, unique per merchant.' }),
+    intentType: t.expose('intentType', { type: IntentTypeEnum, description: 'What happens after payment.' }),
+    status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
+    amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
+    currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
+    feeCents: t.expose('feeCents', { type: 'Money', description: 'The platform fee, fixed at initiation.' }),
+    netAmountCents: t.expose('netAmountCents', { type: 'Money', description: 'amount − feeCents: credited to the balance on capture with auto top-up.' }),
+    latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true, description: 'The latest attempt; null until the customer starts paying.' }),
+    paymentUrl: t.string({ description: 'The hosted payment page.', resolve: (p, _a, ctx) => ctx.services.payments.links(p).paymentUrl }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was initiated.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached a terminal state.' }),
   }),
 });
 
 const QrCodeRef = builder.simpleObject('PaymentQrCode', {
+  description: 'A QR code of the payment page.',
   fields: (t) => ({
     content: t.string({ description: 'The URL the QR code encodes: paymentUrl.' }),
-    imageUrl: t.string({ description: 'Signed PNG link; .svg instead of .png works with the same query.' }),
+    imageUrl: t.string({ description: 'Signed PNG link, valid 24 hours; .svg instead of .png works with the same query.' }),
   }),
 });
 
 const CustomerInfoInput = builder.inputType('CustomerInfoInput', {
-  fields: (t) => ({ email: t.string(), phone: t.string() }),
+  description: 'Who to send the customer\'s confirmation to: email and/or phone.',
+  fields: (t) => ({
+    email: t.string({ description: 'An e-mail address.' }),
+    phone: t.string({ description: 'A phone number, 7 to 20 digits, spaces and ()-.' }),
+  }),
 });
 
 const InitiatePaymentInput = builder.inputType('InitiatePaymentInput', {
+  description: 'A new payment (REST `POST /api/v1/payments/init` body, camelCase).',
   fields: (t) => ({
     intentType: t.field({ type: IntentTypeEnum, description: 'Default PURCHASE_AND_REDEEM.' }),
-    amount: t.field({ type: 'Money', required: true, description: 'Cents, 5500 to 300000.' }),
-    currency: t.string({ required: true, description: '`ZAR`.' }),
-    merchantOrderId: t.string({ required: true }),
-    includeQr: t.boolean(),
-    successUrl: t.string(),
-    cancelUrl: t.string(),
-    failureUrl: t.string(),
-    webhookUrl: t.string(),
-    customerInfo: t.field({ type: CustomerInfoInput }),
-    idempotencyKey: t.string({ description: 'The REST Idempotency-Key header; the two share one namespace per merchant.' }),
+    amount: t.field({ type: 'Money', required: true, description: 'Cents, 5500 to 300000 (INVALID_AMOUNT otherwise).' }),
+    currency: t.string({ required: true, description: 'Must be `ZAR` (INVALID_CURRENCY otherwise).' }),
+    merchantOrderId: t.string({ required: true, description: 'Unique per merchant, at most 255 characters: the same input replays; another is DUPLICATE_ORDER_ID.' }),
+    includeQr: t.boolean({ description: 'Also return a QR code of the page. Default false.' }),
+    successUrl: t.string({ description: 'Where the customer goes after paying (allow-listed domains; https in prd).' }),
+    cancelUrl: t.string({ description: 'Where the customer goes after cancelling.' }),
+    failureUrl: t.string({ description: 'Where the customer goes after a failure.' }),
+    webhookUrl: t.string({ description: 'Receives this payment\'s events instead of the merchant\'s URL.' }),
+    customerInfo: t.field({ type: CustomerInfoInput, description: 'Who to confirm the payment to.' }),
+    idempotencyKey: t.string({ description: 'The REST Idempotency-Key header: the same key and input replay; another input is CONFLICT. One namespace per merchant with REST.' }),
   }),
 });
 
 const InitiatePaymentPayload = builder.simpleObject('InitiatePaymentPayload', {
+  description: 'The payment and where the customer pays it.',
   fields: (t) => ({
-    payment: t.field({ type: PaymentRef }),
-    paymentUrl: t.string(),
-    qrCode: t.field({ type: QrCodeRef, nullable: true }),
+    payment: t.field({ type: PaymentRef, description: 'The payment, status CREATED (or as it is now, for a replay).' }),
+    paymentUrl: t.string({ description: 'The hosted payment page to send the customer to.' }),
+    qrCode: t.field({ type: QrCodeRef, nullable: true, description: 'Present when includeQr was true.' }),
   }),
 });
 
 const PaymentPayload = builder.simpleObject('PaymentPayload', {
-  fields: (t) => ({ payment: t.field({ type: PaymentRef }) }),
+  description: 'The payment after the change.',
+  fields: (t) => ({ payment: t.field({ type: PaymentRef, description: 'The payment.' }) }),
 });
 
-/** GraphQL's camelCase input onto the REST body, so both hash to the same idempotent payload. */
-function restBody(input: typeof InitiatePaymentInput.$inferInput): Record<string, unknown> {
-  const map = {
-    intentType: 'intent_type',
-    amount: 'amount',
-    currency: 'currency',
-    merchantOrderId: 'merchant_order_id',
-    includeQr: 'include_qr',
-    successUrl: 'success_url',
-    cancelUrl: 'cancel_url',
-    failureUrl: 'failure_url',
-    webhookUrl: 'webhook_url',
-  } as const;
-  const body: Record<string, unknown> = {};
-  for (const [from, to] of Object.entries(map)) {
-    const v = (input as Record<string, unknown>)[from];
-    if (v !== undefined && v !== null) body[to] = v;
-  }
-  if (input.customerInfo) {
-    const info: Record<string, unknown> = {};
-    if (input.customerInfo.email != null) info.email = input.customerInfo.email;
-    if (input.customerInfo.phone != null) info.phone = input.customerInfo.phone;
-    body.customer_info = info;
-  }
-  return body;
-}
-
-/** A Relay page of payments, newest first, over the creation sequence. */
-function paymentPage(ctx: GraphQLContext, filter: PaymentFilter, args: DefaultConnectionArguments) {
-  return keysetConnection(
-    'payment',
-    args,
-    async (page) => (await ctx.services.payments.page(filter, page)).map((i) => ({ node: i.payment, seq: i.seq })),
-    () => ctx.services.payments.count(filter),
-  );
-}
+/** initiatePayment's input: the payment's input and the Idempotency-Key, which is not part of it. */
+const initiateArgs = initiatePaymentInput.extend({ idempotencyKey: idempotencyKeyInput.nullish() });
 
 builder.queryFields((t) => ({
   payment: t.field({
     type: PaymentRef,
-    description: "One payment; another merchant's id is PAYMENT_NOT_FOUND. The operator sees any.",
+    description: 'One payment (REST `GET /api/v1/payments/{id}`). Rate limit: payment status. Errors: PAYMENT_NOT_FOUND, also for another merchant\'s id.',
     authScopes: { merchant: true, operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true }) },
-    resolve: (_r, { id }, ctx) => ctx.services.payments.get(id, ctx.principal?.merchant.id),
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The payment id.' }) },
+    resolve: (_r, { id }) => id,
   }),
-  payments: t.connection(
-    {
-      type: PaymentRef,
-      description: "Payments, newest first. The operator sees every merchant's, or one with merchantId.",
-      authScopes: { merchant: true, operator: true },
-      validate: { schema: connectionArgsSchema },
-      args: { status: t.arg({ type: PaymentStatusEnum }), merchantId: t.arg({ type: 'UUID', description: 'Operator only.' }) },
-      resolve: (_r, args, ctx) => {
-        const filter: PaymentFilter = {};
-        if (ctx.principal) filter.merchantId = ctx.principal.merchant.id;
-        else if (args.merchantId) filter.merchantId = args.merchantId;
-        if (args.status) filter.status = args.status as PaymentStatus;
-        return paymentPage(ctx, filter, args) as never;
-      },
+  payments: t.connection({
+    type: PaymentRef,
+    description:
+      'Payments, newest first. A merchant sees its own; the operator every merchant\'s, or one with merchantId. Rate limit: payment status. Errors: FORBIDDEN when a merchant names another merchant.',
+    authScopes: { merchant: true, operator: true },
+    validate: validated(connectionArgsSchema),
+    args: {
+      status: t.arg({ type: PaymentStatusEnum, description: 'Only payments in this state.' }),
+      merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (the operator; a merchant may only name itself).' }),
     },
-    {
-      fields: (c) => ({
-        totalCount: c.int({
-          description: 'Payments matching the filter, on all pages.',
-          resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount(),
-        }),
-      }),
+    resolve: (_r, args, ctx) => {
+      const actor = actorOf(ctx);
+      const filter = { merchantId: args.merchantId, status: args.status };
+      return keysetConnection('payment', args, (page) => ctx.services.payments.page(actor, { ...filter, ...page }), () => ctx.services.payments.count(actor, filter));
     },
-  ),
+  }),
 }));
 
 builder.mutationFields((t) => ({
   initiatePayment: t.field({
     type: InitiatePaymentPayload,
-    description: 'POST /api/v1/payments/init: same rules, same idempotency (idempotencyKey = the Idempotency-Key header).',
+    description:
+      'Initiates a payment and returns its hosted page (REST `POST /api/v1/payments/init`: the same rules and idempotency). Rate limit: payment init. Errors: VALIDATION_FAILED, INVALID_AMOUNT, INVALID_CURRENCY, CONFLICT, DUPLICATE_ORDER_ID.',
     authScopes: { merchant: true },
-    args: { input: t.arg({ type: InitiatePaymentInput, required: true }) },
-    resolve: async (_r, { input }, ctx) => {
-      const { merchant } = ctx.principal!;
-      const merchantId = merchant.id;
-      const data = await ctx.services.payments.init(merchantId, restBody(input), input.idempotencyKey ?? undefined, feeRatesOf(merchant));
-      return {
-        payment: await ctx.services.payments.get(data.payment_id, merchantId),
-        paymentUrl: data.payment_url,
-        qrCode: data.qr_code ? { content: data.qr_code.content, imageUrl: data.qr_code.image_url } : null,
-      };
+    args: { input: t.arg({ type: InitiatePaymentInput, required: true, description: 'The payment.', validate: validated(initiateArgs) }) },
+    resolve: async (_r, args, ctx) => {
+      const { idempotencyKey, ...input } = validatedInput(initiateArgs, args.input);
+      const { payment, links } = await ctx.services.payments.init(actorOf(ctx), input, idempotencyKey ?? undefined);
+      return { payment, paymentUrl: links.paymentUrl, qrCode: links.qrCode };
     },
   }),
   settlePayment: t.field({
     type: PaymentPayload,
-    description: 'Operator, tst/dev only (FORBIDDEN in prd): ends an open payment with this outcome.',
+    description: 'Ends an open payment with this outcome, as the provider or customer would (operator, tst/dev only: FORBIDDEN in prd).',
     authScopes: { operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true }), outcome: t.arg({ type: PaymentOutcomeEnum, required: true }) },
-    resolve: async (_r, { id, outcome }, ctx) => ({ payment: await ctx.services.payments.flow.settle(id, outcome) }),
+    args: {
+      id: t.arg({ type: 'UUID', required: true, description: 'The payment id.' }),
+      outcome: t.arg({ type: PaymentOutcomeEnum, required: true, description: 'How it ends.' }),
+    },
+    resolve: async (_r, { id, outcome }, ctx) => ({ payment: await ctx.services.paymentFlow.settle(actorOf(ctx), id, outcome) }),
   }),
 }));

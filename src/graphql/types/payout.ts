@@ -1,176 +1,185 @@
-import type { DefaultConnectionArguments } from '@pothos/plugin-relay';
 import { AppError } from '../../domain/errors.ts';
+import type { RecordedEvent } from '../../domain/events.ts';
 import type { Payout } from '../../domain/payout.ts';
-import type { PayoutStatus } from '../../domain/payout-state.ts';
-import { connectionArgsSchema } from '../../domain/validation.ts';
-import type { PayoutFilter } from '../../services/payouts.ts';
-import { builder } from '../builder.ts';
-import type { GraphQLContext } from '../context.ts';
-import { keysetConnection } from '../keyset.ts';
+import { createPayoutInput } from '../../domain/payout-input.ts';
+import { reasonSchema } from '../../domain/validation.ts';
+import { actorOf, builder } from '../builder.ts';
+import { connectionArgsSchema, keysetConnection } from '../keyset.ts';
+import { validated, validatedInput } from '../validation.ts';
 import { PayoutMethodEnum, PayoutStatusEnum } from './enums.ts';
 import { MerchantRef } from './merchant.ts';
 
-export const PayoutRef = builder.objectRef<Payout>('Payout');
+export const PayoutRef = builder.loadableObjectRef<Payout, string>('Payout', {
+  load: async (ids, ctx) =>
+    (await ctx.services.payouts.getMany(actorOf(ctx), ids)).map((p) => p ?? new AppError('PAYOUT_NOT_FOUND', 'payout not found')),
+});
 
 PayoutRef.implement({
+  description: 'An EFT payout (spec "Payout"; REST `GET /api/v1/payouts/{id}`). Amounts are in cents.',
   fields: (t) => ({
-    id: t.expose('id', { type: 'UUID' }),
-    merchantId: t.expose('merchantId', { type: 'UUID' }),
-    merchant: t.field({
-      type: MerchantRef,
-      resolve: async (p, _a, ctx) => (await ctx.loaders.merchant.load(p.merchantId))!,
-    }),
+    id: t.expose('id', { type: 'UUID', description: 'The payout id.' }),
+    merchantId: t.expose('merchantId', { type: 'UUID', description: 'The merchant who created it.' }),
+    merchant: t.field({ type: MerchantRef, description: 'The merchant who created it.', resolve: (p) => p.merchantId }),
     amountCents: t.expose('amountCents', { type: 'Money', description: 'What the recipient receives.' }),
-    feeCents: t.expose('feeCents', { type: 'Money', description: 'Fixed when the payout was created.' }),
-    grossAmountCents: t.expose('grossAmountCents', { type: 'Money', description: 'amountCents + feeCents: reserved, then deducted.' }),
-    currency: t.exposeString('currency'),
-    status: t.expose('status', { type: PayoutStatusEnum }),
-    payoutMethod: t.expose('payoutMethod', { type: PayoutMethodEnum }),
-    merchantReference: t.exposeString('merchantReference', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    metadata: t.expose('metadata', { type: 'JSON', nullable: true }),
-    externalTransferId: t.string({ nullable: true, resolve: (p) => (p.status === 'completed' ? p.externalTransferId : null) }),
-    failureReason: t.string({ nullable: true, resolve: (p) => (p.status === 'failed' ? p.failureReason : null) }),
-    rejectionReason: t.string({ nullable: true, resolve: (p) => (p.status === 'rejected' ? p.rejectionReason : null) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    feeCents: t.expose('feeCents', { type: 'Money', description: 'The payout fee, fixed when the payout was created.' }),
+    grossAmountCents: t.expose('grossAmountCents', { type: 'Money', description: 'amountCents + feeCents: reserved at creation, deducted on completion.' }),
+    currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
+    status: t.expose('status', { type: PayoutStatusEnum, description: 'Where the payout is in its life.' }),
+    payoutMethod: t.expose('payoutMethod', { type: PayoutMethodEnum, description: 'Always EFT.' }),
+    merchantReference: t.exposeString('merchantReference', { nullable: true, description: 'The merchant\'s own unique reference, when given.' }),
+    description: t.exposeString('description', { nullable: true, description: 'The merchant\'s description, when given.' }),
+    metadata: t.expose('metadata', { type: 'JSON', nullable: true, description: 'The merchant\'s free-form data, as given.' }),
+    externalTransferId: t.string({
+      nullable: true,
+      description: 'The bank transfer reference, once completed.',
+      resolve: (p) => (p.status === 'completed' ? p.externalTransferId : null),
+    }),
+    failureReason: t.string({ nullable: true, description: 'Why the transfer failed, once failed.', resolve: (p) => (p.status === 'failed' ? p.failureReason : null) }),
+    rejectionReason: t.string({
+      nullable: true,
+      description: 'Why the operator rejected it, once rejected (`cancelled by account manager` for a cancellation).',
+      resolve: (p) => (p.status === 'rejected' ? p.rejectionReason : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When the transfer completed.' }),
   }),
 });
 
-/** A Relay page of payouts, newest first, over the creation sequence. */
-function payoutPage(ctx: GraphQLContext, filter: PayoutFilter, args: DefaultConnectionArguments) {
-  return keysetConnection(
-    'payout',
-    args,
-    async (page) => (await ctx.services.payouts.page(filter, page)).map((i) => ({ node: i.payout, seq: i.seq })),
-    () => ctx.services.payouts.count(filter),
-  );
-}
+/** A payout's history: the events of the outbox, as their webhooks carried them. */
+const PayoutHistoryEventRef = builder.objectRef<RecordedEvent>('PayoutHistoryEvent').implement({
+  description: 'One event of a payout, as sent to the merchant\'s webhook.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'UUID', description: 'The event id: webhook-id and X-Service-Event-Id of its deliveries.' }),
+    type: t.exposeString('type', { description: '`payout.created`, `payout.approved`, …' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was recorded.' }),
+    data: t.expose('data', { type: 'JSON', description: 'The webhook body\'s data: the payout as it was then, in the REST shape.' }),
+  }),
+});
+
+builder.objectField(PayoutRef, 'events', (t) =>
+  t.loadableList({
+    type: PayoutHistoryEventRef,
+    description: 'Every event of this payout, oldest first (one query for a whole page of payouts).',
+    load: (payoutIds: string[], ctx) => ctx.services.eventHistory.forPayouts(actorOf(ctx), payoutIds),
+    resolve: (payout) => payout.id,
+  }),
+);
 
 builder.queryFields((t) => ({
   payout: t.field({
     type: PayoutRef,
-    description: 'One payout; another merchant\'s id is PAYOUT_NOT_FOUND.',
+    description: 'One payout (REST `GET /api/v1/payouts/{id}`). Rate limit: payout status. Errors: PAYOUT_NOT_FOUND, also for another merchant\'s id.',
     authScopes: { merchant: true, operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true }) },
-    resolve: async (_r, { id }, ctx) => {
-      const payout = await ctx.loaders.payout.load(id);
-      if (!payout) throw new AppError('PAYOUT_NOT_FOUND', 'payout not found');
-      return payout;
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The payout id.' }) },
+    resolve: (_r, { id }) => id,
+  }),
+  payouts: t.connection({
+    type: PayoutRef,
+    description:
+      'Payouts, newest first (REST `GET /api/v1/payouts`). A merchant sees its own; the operator every merchant\'s, or one with merchantId. Rate limit: payout status. Errors: FORBIDDEN when a merchant names another merchant.',
+    authScopes: { merchant: true, operator: true },
+    validate: validated(connectionArgsSchema),
+    args: {
+      status: t.arg({ type: PayoutStatusEnum, description: 'Only payouts in this state.' }),
+      merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (the operator; a merchant may only name itself).' }),
+    },
+    resolve: (_r, args, ctx) => {
+      const actor = actorOf(ctx);
+      const filter = { merchantId: args.merchantId, status: args.status };
+      return keysetConnection('payout', args, (page) => ctx.services.payouts.page(actor, { ...filter, ...page }), () => ctx.services.payouts.count(actor, filter));
     },
   }),
-  payouts: t.connection(
-    {
-      type: PayoutRef,
-      description: 'Payouts, newest first. The operator sees every merchant\'s, or one with merchantId.',
-      authScopes: { merchant: true, operator: true },
-      validate: { schema: connectionArgsSchema },
-      args: {
-        status: t.arg({ type: PayoutStatusEnum }),
-        merchantId: t.arg({ type: 'UUID', description: 'Operator only.' }),
-      },
-      resolve: (_r, args, ctx) => {
-        const filter: PayoutFilter = {};
-        if (ctx.principal) filter.merchantId = ctx.principal.merchant.id;
-        else if (args.merchantId) filter.merchantId = args.merchantId;
-        if (args.status) filter.status = args.status as PayoutStatus;
-        return payoutPage(ctx, filter, args) as never;
-      },
-    },
-    {
-      fields: (c) => ({
-        totalCount: c.int({ description: 'Payouts matching the filter, on all pages.', resolve: (conn) => (conn as unknown as { totalCount: () => Promise<number> }).totalCount() }),
-      }),
-    },
-  ),
 }));
 
 const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
+  description: 'The South African bank account an EFT payout is paid into (spec "Payment details").',
   fields: (t) => ({
-    accountNumber: t.string({ required: true }),
+    accountNumber: t.string({ required: true, description: '5 to 20 digits.' }),
     branchCode: t.string({ required: true, description: 'Exactly 6 digits.' }),
-    accountHolder: t.string({ required: true }),
-    bankName: t.string({ required: true }),
+    accountHolder: t.string({ required: true, description: 'The account holder\'s full name.' }),
+    bankName: t.string({ required: true, description: 'The bank, e.g. First National Bank.' }),
   }),
 });
 
 const CreatePayoutInput = builder.inputType('CreatePayoutInput', {
+  description: 'A new payout (REST `POST /api/v1/payouts` body, camelCase).',
   fields: (t) => ({
-    amountCents: t.field({ type: 'Money', required: true }),
-    currency: t.string({ required: true, description: '`ZAR`.' }),
-    payoutMethod: t.field({ type: PayoutMethodEnum, required: true }),
-    paymentDetails: t.field({ type: PaymentDetailsInput, required: true }),
-    merchantReference: t.string({ description: 'Unique per merchant; a replay with the same parameters returns the payout.' }),
-    description: t.string(),
-    metadata: t.field({ type: 'JSON' }),
+    amountCents: t.field({ type: 'Money', required: true, description: 'What the recipient receives, greater than 0.' }),
+    currency: t.string({ required: true, description: 'Must be `ZAR` (INVALID_CURRENCY otherwise).' }),
+    payoutMethod: t.field({ type: PayoutMethodEnum, required: true, description: 'EFT.' }),
+    paymentDetails: t.field({ type: PaymentDetailsInput, required: true, description: 'The bank account (INVALID_PAYMENT_DETAILS when a field is wrong).' }),
+    merchantReference: t.string({ description: 'Unique per merchant, at most 100 characters: the same input replays the payout; another is CONFLICT.' }),
+    description: t.string({ description: 'At most 500 characters.' }),
+    metadata: t.field({ type: 'JSON', description: 'Free-form data, returned as given.' }),
   }),
 });
 
 const CreatePayoutPayload = builder.simpleObject('CreatePayoutPayload', {
+  description: 'The payout created, or replayed by its merchantReference.',
   fields: (t) => ({
-    payout: t.field({ type: PayoutRef }),
-    created: t.boolean({ description: 'False when merchantReference replayed an existing payout.' }),
+    payout: t.field({ type: PayoutRef, description: 'The payout.' }),
+    created: t.boolean({ description: 'False when merchantReference replayed an existing payout (REST answers 200 instead of 201).' }),
   }),
 });
 
 const PayoutPayload = builder.simpleObject('PayoutPayload', {
-  fields: (t) => ({ payout: t.field({ type: PayoutRef }) }),
+  description: 'The payout after the operator\'s move.',
+  fields: (t) => ({ payout: t.field({ type: PayoutRef, description: 'The payout.' }) }),
 });
 
 builder.mutationFields((t) => ({
   createPayout: t.field({
     type: CreatePayoutPayload,
+    description:
+      'Creates a pending payout and reserves its gross amount at once (REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE, CONFLICT.',
     authScopes: { merchant: true },
-    args: { input: t.arg({ type: CreatePayoutInput, required: true }) },
-    resolve: (_r, { input }, ctx) => {
-      const body: Record<string, unknown> = {
-        amount_cents: input.amountCents,
-        currency: input.currency,
-        payout_method: input.payoutMethod,
-        payment_details: {
-          account_number: input.paymentDetails.accountNumber,
-          branch_code: input.paymentDetails.branchCode,
-          account_holder: input.paymentDetails.accountHolder,
-          bank_name: input.paymentDetails.bankName,
-        },
-      };
-      if (input.merchantReference != null) body.merchant_reference = input.merchantReference;
-      if (input.description != null) body.description = input.description;
-      if (input.metadata != null) body.metadata = input.metadata;
-      const { merchant } = ctx.principal!;
-      return ctx.services.payouts.create(merchant.id, body, merchant.payoutFeeCents);
-    },
+    args: { input: t.arg({ type: CreatePayoutInput, required: true, description: 'The payout.', validate: validated(createPayoutInput) }) },
+    resolve: (_r, { input }, ctx) => ctx.services.payouts.create(actorOf(ctx), validatedInput(createPayoutInput, input)),
   }),
 }));
 
-/** The operator's payout moves (CONTRACT §8 names). */
+/** The operator's payout moves (CONTRACT §7, §8 names). */
 builder.mutationFields((t) => {
-  const id = t.arg({ type: 'UUID', required: true });
+  const id = t.arg({ type: 'UUID', required: true, description: 'The payout id.' });
+  const reason = t.arg.string({ required: true, description: 'Why (1 to 500 characters).', validate: validated(reasonSchema) });
   const op = { type: PayoutPayload, authScopes: { operator: true } } as const;
   return {
-    approvePayout: t.field({ ...op, args: { id }, resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.approve(a.id) }) }),
+    approvePayout: t.field({
+      ...op,
+      description: 'Approves a pending payout (operator). Errors: INVALID_STATUS_TRANSITION from any other state.',
+      args: { id },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.approve(actorOf(ctx), a.id) }),
+    }),
     rejectPayout: t.field({
       ...op,
-      args: { id, reason: t.arg.string({ required: true }) },
-      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.reject(a.id, a.reason) }),
+      description: 'Rejects a pending or approved payout and releases its reservation (operator).',
+      args: { id, reason },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.reject(actorOf(ctx), a.id, a.reason) }),
     }),
-    startPayoutTransfer: t.field({ ...op, args: { id }, resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.startTransfer(a.id) }) }),
+    startPayoutTransfer: t.field({
+      ...op,
+      description: 'Marks an approved payout\'s transfer as started: processing (operator).',
+      args: { id },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.startTransfer(actorOf(ctx), a.id) }),
+    }),
     completePayout: t.field({
       ...op,
-      args: { id, externalTransferId: t.arg.string() },
-      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.complete(a.id, a.externalTransferId) }),
+      description: 'Completes a processing payout: the amount and fee are deducted (operator).',
+      args: { id, externalTransferId: t.arg.string({ description: 'The bank transfer reference; generated (`EFT-…`) when absent.', validate: validated(reasonSchema) }) },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.complete(actorOf(ctx), a.id, a.externalTransferId) }),
     }),
     failPayout: t.field({
       ...op,
-      args: { id, reason: t.arg.string({ required: true }) },
-      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.fail(a.id, a.reason) }),
+      description: 'Fails a processing payout and releases its reservation (operator).',
+      args: { id, reason },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.fail(actorOf(ctx), a.id, a.reason) }),
     }),
     cancelPayout: t.field({
       ...op,
-      description: 'Cancels a pending payout: it becomes rejected, "cancelled by account manager".',
+      description: 'Cancels a pending payout: rejected, "cancelled by account manager" (operator; CONTRACT §5).',
       args: { id },
-      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.cancel(a.id) }),
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.cancel(actorOf(ctx), a.id) }),
     }),
   };
 });

@@ -1,12 +1,17 @@
 import type { FastifyRequest } from 'fastify';
+import type { MerchantActor } from '../src/domain/actor.ts';
 import { AppError } from '../src/domain/errors.ts';
+
+/** The merchant who sent a request of `/api/v1` (every route there is a merchant's, authenticated in index.ts). */
+export function merchantOf(req: FastifyRequest): MerchantActor {
+  if (req.actor?.kind !== 'merchant') throw new Error(`${req.url} ran without its merchant`);
+  return req.actor;
+}
 
 /** The parsed body of a JSON endpoint: present, sent as application/json, and an object. */
 export function jsonObjectBody(req: FastifyRequest): Record<string, unknown> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new AppError('INVALID_INPUT', 'Content-Type must be application/json');
-  }
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new AppError('INVALID_INPUT', 'Content-Type must be application/json');
   const body = req.body;
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('INVALID_INPUT', 'request body must be a JSON object');

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Balance } from '../domain/balance.ts';
+import { AppError } from '../domain/errors.ts';
+import { type LedgerAccount, type Posting, projectionDelta } from '../domain/ledger.ts';
+import { RESERVED_STATUSES } from '../domain/payout.ts';
+import type { Db, DbOrTx, Tx } from './index.ts';
+import { statement } from './statement.ts';
+import type { BalanceRow } from './types.ts';
+
+/** The journal and the balance projection it keeps (rules: domain/ledger.ts). */
+
+export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents'>): Balance {
+  return {
+    merchantId: row.merchant_id,
+    balanceCents: row.balance_cents,
+    reservedCents: row.reserved_cents,
+    availableCents: row.balance_cents - row.reserved_cents,
+    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents },
+    currency: 'ZAR',
+  };
+}
+
+const BALANCE_COLUMNS = 'merchant_id, balance_cents, reserved_cents, gross_cents, fees_cents, withdrawals_cents';
+
+/**
+ * One posting, in one statement: the balance row moves (only if the available amount covers
+ * what the posting takes out of it: the check and the update are one UPDATE, so concurrent
+ * postings serialise on the row and never overdraw), and only if it moved are the journal's
+ * transaction and legs written.
+ */
+const postStatement = statement<
+  {
+    merchantId: string;
+    balance: number;
+    reserved: number;
+    gross: number;
+    fees: number;
+    withdrawals: number;
+    requiredAvailable: number;
+    transactionId: string;
+    kind: string;
+    payoutId: string | null;
+    paymentId: string | null;
+    memo: string | null;
+    accounts: string[];
+    amounts: number[];
+  },
+  BalanceRow
+>(
+  'ledger posting',
+  `
+  with moved as (
+    update balances
+       set balance_cents     = balance_cents + :balance::bigint,
+           reserved_cents    = reserved_cents + :reserved::bigint,
+           gross_cents       = gross_cents + :gross::bigint,
+           fees_cents        = fees_cents + :fees::bigint,
+           withdrawals_cents = withdrawals_cents + :withdrawals::bigint,
+           updated_at        = now()
+     where merchant_id = :merchantId::uuid
+       and balance_cents - reserved_cents >= :requiredAvailable::bigint
+    returning ${BALANCE_COLUMNS}
+  ),
+  journal as (
+    insert into ledger_transactions (id, merchant_id, kind, payout_id, payment_id, memo)
+    select :transactionId::uuid, merchant_id, :kind::text, :payoutId::uuid, :paymentId::uuid, :memo::text
+      from moved
+    returning id, merchant_id
+  ),
+  legs as (
+    insert into ledger_entries (transaction_id, merchant_id, account, amount_cents)
+    select journal.id, journal.merchant_id, leg.account, leg.amount
+      from journal cross join unnest(:accounts::text[], :amounts::bigint[]) as leg(account, amount)
+  )
+  select ${BALANCE_COLUMNS} from moved`,
+);
+
+/**
+ * Appends a posting and moves the projection, inside the caller's transaction. Throws
+ * INSUFFICIENT_BALANCE when the available amount does not cover it.
+ */
+export async function post(tx: Tx, posting: Posting): Promise<Balance> {
+  const d = projectionDelta(posting);
+  const [row] = await postStatement.run(tx, {
+    merchantId: posting.merchantId,
+    balance: d.balance,
+    reserved: d.reserved,
+    gross: d.gross,
+    fees: d.fees,
+    withdrawals: d.withdrawals,
+    requiredAvailable: d.requiredAvailable,
+    transactionId: randomUUID(),
+    kind: posting.kind,
+    payoutId: posting.payoutId ?? null,
+    paymentId: posting.paymentId ?? null,
+    memo: posting.memo ?? null,
+    accounts: posting.legs.map((l) => l.account),
+    amounts: posting.legs.map((l) => l.amountCents),
+  });
+  if (!row) throw await insufficient(tx, posting.merchantId, d.requiredAvailable);
+  return toBalance(row);
+}
+
+/** The INSUFFICIENT_BALANCE error for a posting that needed `requiredCents` (CONTRACT §5: both amounts in the message). */
+export async function insufficient(db: DbOrTx, merchantId: string, requiredCents: number): Promise<AppError> {
+  const balance = await balanceOf(db, merchantId);
+  if (!balance) return new AppError('NOT_FOUND', 'merchant not found');
+  return new AppError('INSUFFICIENT_BALANCE', `available balance is ${balance.availableCents} cents; ${requiredCents} cents are required`);
+}
+
+const balanceStatement = statement<{ merchantId: string }, BalanceRow>(
+  'a merchant\'s balance',
+  `select ${BALANCE_COLUMNS} from balances where merchant_id = :merchantId::uuid`,
+);
+
+/** One merchant's balance; undefined when there is none. */
+export async function balanceOf(db: DbOrTx, merchantId: string): Promise<Balance | undefined> {
+  const [row] = await balanceStatement.run(db, { merchantId });
+  return row && toBalance(row);
+}
+
+const balancesByMerchant = statement<{ merchantIds: string[] }, BalanceRow>(
+  'balances by merchant',
+  `select ${BALANCE_COLUMNS} from balances where merchant_id = any(:merchantIds::uuid[])`,
+);
+
+/** Merchants' balances in the order of `merchantIds`, null where there is none (one statement). */
+export async function balancesOf(db: DbOrTx, merchantIds: readonly string[]): Promise<(Balance | null)[]> {
+  const rows = merchantIds.length ? await balancesByMerchant.run(db, { merchantIds: [...merchantIds] }) : [];
+  const byId = new Map(rows.map((r) => [r.merchant_id, toBalance(r)]));
+  return merchantIds.map((id) => byId.get(id) ?? null);
+}
+
+/** Opens a merchant's balance at zero (in the transaction that creates the merchant). */
+export async function openBalance(tx: Tx, merchantId: string): Promise<void> {
+  await tx.insertInto('balances').values({ merchant_id: merchantId }).execute();
+}
+
+export interface VerifyProblem {
+  merchant_id?: string;
+  transaction_id?: string;
+  check: string;
+  expected: number;
+  actual: number;
+}
+
+export interface VerifyReport {
+  ok: boolean;
+  merchants_checked: number;
+  transactions_checked: number;
+  problems: VerifyProblem[];
+}
+
+/**
+ * Recomputes every balance from the journal and the payouts (CONTRACT §5): each transaction sums
+ * to zero; the projection equals the journal; balance = gross − fees − withdrawals; reserved =
+ * gross amounts of pending, approved and processing payouts; available ≥ 0.
+ */
+export async function verifyLedger(db: Db): Promise<VerifyReport> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
+    const problems: VerifyProblem[] = [];
+    const unbalanced = await tx
+      .selectFrom('ledger_entries')
+      .select(['transaction_id', sql<number>`sum(amount_cents)`.as('total')])
+      .groupBy('transaction_id')
+      .having(sql`sum(amount_cents)`, '<>', 0)
+      .execute();
+    for (const u of unbalanced) {
+      problems.push({ transaction_id: u.transaction_id, check: 'transaction sums to zero', expected: 0, actual: Number(u.total) });
+    }
+    const transactions = await tx.selectFrom('ledger_transactions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+
+    const journal = (account: LedgerAccount) =>
+      sql<number>`(select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.merchant_id = b.merchant_id and e.account = ${account})`;
+    const rows = await tx
+      .selectFrom('balances as b')
+      .select([
+        'b.merchant_id',
+        'b.balance_cents',
+        'b.reserved_cents',
+        'b.gross_cents',
+        'b.fees_cents',
+        'b.withdrawals_cents',
+        journal('merchant_available').as('j_available'),
+        journal('merchant_reserved').as('j_reserved'),
+        journal('funding').as('j_funding'),
+        journal('fees').as('j_fees'),
+        journal('bank_transfers').as('j_transfers'),
+        sql<number>`(select coalesce(sum(p.gross_amount_cents), 0) from payouts p
+                      where p.merchant_id = b.merchant_id and p.status = any(${[...RESERVED_STATUSES]}::text[]))`.as('p_reserved'),
+      ])
+      .execute();
+
+    for (const r of rows) {
+      const m = r.merchant_id;
+      const n = (v: unknown) => Number(v ?? 0);
+      const check = (name: string, expected: number, actual: number) => {
+        if (expected !== actual) problems.push({ merchant_id: m, check: name, expected, actual });
+      };
+      check('balance_cents equals the journal', n(r.j_available) + n(r.j_reserved), r.balance_cents);
+      check('reserved_cents equals the journal', n(r.j_reserved), r.reserved_cents);
+      check('gross_cents equals the journal', -n(r.j_funding), r.gross_cents);
+      check('fees_cents equals the journal', n(r.j_fees), r.fees_cents);
+      check('withdrawals_cents equals the journal', n(r.j_transfers), r.withdrawals_cents);
+      check('balance_cents = gross - fees - withdrawals', r.gross_cents - r.fees_cents - r.withdrawals_cents, r.balance_cents);
+      check('reserved_cents = gross of pending, approved, processing payouts', n(r.p_reserved), r.reserved_cents);
+      if (r.balance_cents - r.reserved_cents < 0) {
+        problems.push({ merchant_id: m, check: 'available_cents >= 0', expected: 0, actual: r.balance_cents - r.reserved_cents });
+      }
+    }
+    return {
+      ok: problems.length === 0,
+      merchants_checked: rows.length,
+      transactions_checked: Number(transactions.n),
+      problems,
+    };
+  });
+}

@@ -1,0 +1,379 @@
+import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
+import type { AttemptStatus, Payment, PaymentOutcome, PaymentStatus } from '../domain/payment.ts';
+import type { DbOrTx, Tx } from './index.ts';
+import { statement } from './statement.ts';
+import type { PaymentRow } from './types.ts';
+
+/**
+ * Every statement about payments and their attempts, vouchers and Idempotency-Keys. Reads take
+ * the caller's `MerchantScope` (never optional).
+ */
+
+/** The columns of a payment services hand out (never the customer's contact or the hashes). */
+const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
+  p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
+  p.created_at, p.updated_at, p.completed_at`;
+
+/** The latest attempt of `p`, as columns `attempt_*` (null before any attempt). */
+const LATEST_ATTEMPT = `
+  left join lateral (
+    select a.status as attempt_status, a.provider as attempt_provider, a.provider_ref as attempt_provider_ref,
+           a.created_at as attempt_created_at
+      from payment_attempts a where a.payment_id = p.id order by a.seq desc limit 1
+  ) latest on true`;
+
+type Row = Pick<
+  PaymentRow,
+  | 'id' | 'merchant_id' | 'merchant_order_id' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
+  | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'created_at' | 'updated_at' | 'completed_at'
+> & {
+  attempt_status: string | null;
+  attempt_provider: string | null;
+  attempt_provider_ref: string | null;
+  attempt_created_at: Date | null;
+};
+
+export function toPayment(row: Row): Payment {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    merchantOrderId: row.merchant_order_id,
+    intentType: row.intent_type,
+    amountCents: row.amount_cents,
+    currency: 'ZAR',
+    feeCents: row.fee_cents,
+    netAmountCents: row.net_amount_cents,
+    status: row.status as PaymentStatus,
+    includeQr: row.include_qr,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    failureUrl: row.failure_url,
+    webhookUrl: row.webhook_url,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+    latestAttempt:
+      row.attempt_status === null
+        ? null
+        : {
+            status: row.attempt_status as AttemptStatus,
+            provider: row.attempt_provider!,
+            providerRef: row.attempt_provider_ref,
+            createdAt: row.attempt_created_at!,
+          },
+  };
+}
+
+const SCOPED = `(:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)`;
+
+const byId = statement<{ id: string; merchantId: string | null }, Row>(
+  'a payment by id, with its latest attempt',
+  `select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT} where p.id = :id::uuid and ${SCOPED}`,
+);
+
+/** One payment with its latest attempt, undefined when missing or outside the scope. */
+export async function findPayment(db: DbOrTx, scope: MerchantScope, id: string): Promise<Payment | undefined> {
+  const [row] = await byId.run(db, { id, merchantId: merchantFilter(scope) });
+  return row && toPayment(row);
+}
+
+const byIds = statement<{ ids: string[]; merchantId: string | null }, Row>(
+  'payments by id, with their latest attempts',
+  `select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT} where p.id = any(:ids::uuid[]) and ${SCOPED}`,
+);
+
+/** Payments by id in the order of `ids`, null where missing or outside the scope (one statement). */
+export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<(Payment | null)[]> {
+  if (ids.length === 0) return [];
+  const rows = await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
+  const byId = new Map(rows.map((r) => [r.id, toPayment(r)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+const pageWithTotal = statement<{ merchantId: string | null; status: string | null; limit: number; offset: number }, Partial<Row> & { total: number }>(
+  'a page of payments with the total',
+  `
+  select t.total, page.*
+    from (select count(*) as total from payments p where ${SCOPED} and (:status::text is null or p.status = :status::text)) t
+    left join lateral (
+      select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT}
+       where ${SCOPED} and (:status::text is null or p.status = :status::text)
+       order by p.seq desc
+       limit :limit::int offset :offset::int
+    ) page on true`,
+);
+
+/** Offset listing, newest first, beside the count of all that match: one statement. */
+export async function listPayments(
+  db: DbOrTx,
+  scope: MerchantScope,
+  q: { status?: PaymentStatus | undefined; limit: number; offset: number },
+): Promise<{ payments: Payment[]; total: number }> {
+  const rows = await pageWithTotal.run(db, { merchantId: merchantFilter(scope), status: q.status ?? null, limit: q.limit, offset: q.offset });
+  return {
+    payments: rows.filter((r) => r.id != null).map((r) => toPayment(r as Row)),
+    total: Number(rows[0]?.total ?? 0),
+  };
+}
+
+const KEYSET = `${SCOPED} and (:status::text is null or p.status = :status::text)
+  and (:after::bigint is null or p.seq < :after::bigint) and (:before::bigint is null or p.seq > :before::bigint)`;
+type KeysetArgs = { merchantId: string | null; status: string | null; after: number | null; before: number | null; limit: number };
+
+const newestFirst = statement<KeysetArgs, Row & { seq: number }>(
+  'a keyset page of payments, newest first',
+  `select ${COLUMNS}, p.seq, latest.* from payments p ${LATEST_ATTEMPT} where ${KEYSET} order by p.seq desc limit :limit::int`,
+);
+const oldestFirst = statement<KeysetArgs, Row & { seq: number }>(
+  'a keyset page of payments, oldest first',
+  `select ${COLUMNS}, p.seq, latest.* from payments p ${LATEST_ATTEMPT} where ${KEYSET} order by p.seq asc limit :limit::int`,
+);
+const countStatement = statement<{ merchantId: string | null; status: string | null }, { n: number }>(
+  'count payments',
+  `select count(*) as n from payments p where ${SCOPED} and (:status::text is null or p.status = :status::text)`,
+);
+
+export async function pagePayments(
+  db: DbOrTx,
+  scope: MerchantScope,
+  status: PaymentStatus | undefined,
+  page: { after: number | null; before: number | null; limit: number; inverted: boolean },
+) {
+  const rows = await (page.inverted ? oldestFirst : newestFirst).run(db, {
+    merchantId: merchantFilter(scope),
+    status: status ?? null,
+    after: page.after,
+    before: page.before,
+    limit: page.limit,
+  });
+  return rows.map((r) => ({ node: toPayment(r), seq: r.seq }));
+}
+
+export async function countPayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined): Promise<number> {
+  const [row] = await countStatement.run(db, { merchantId: merchantFilter(scope), status: status ?? null });
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The payment fee of CONTRACT §4 (domain/money.ts `paymentFee`), in SQL over the merchant's row
+ * `m` as the statement reads it: round half up of amount × bps / 10000, plus the fixed fee.
+ */
+export const PAYMENT_FEE_SQL = `((:amountCents::bigint * m.payment_fee_bps + 5000) / 10000 + m.payment_fee_fixed_cents)`;
+
+export interface NewPayment {
+  id: string;
+  merchantId: string;
+  merchantOrderId: string;
+  intentType: string;
+  amountCents: number;
+  includeQr: boolean;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  failureUrl: string | null;
+  webhookUrl: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  paramsHash: string;
+}
+
+const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
+  'initiate a payment',
+  `
+  with merchant as (
+    select m.id, ${PAYMENT_FEE_SQL} as fee from merchants m where m.id = :merchantId::uuid
+  ),
+  inserted as (
+    -- The fee is the merchant's rates as this statement reads them, fixed from now on. An amount
+    -- that does not cover it is refused (nothing is written); a concurrent insert of the same
+    -- order id makes this one wait for it, then write nothing.
+    insert into payments (id, merchant_id, merchant_order_id, intent_type, amount_cents, currency, fee_cents,
+                          net_amount_cents, status, include_qr, success_url, cancel_url, failure_url, webhook_url,
+                          customer_email, customer_phone, params_hash)
+    select :id::uuid, m.id, :merchantOrderId::text, :intentType::text, :amountCents::bigint, 'ZAR', m.fee,
+           :amountCents::bigint - m.fee, 'created', :includeQr::boolean, :successUrl::text, :cancelUrl::text,
+           :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :paramsHash::text
+      from merchant m
+     where m.fee <= :amountCents::bigint
+    on conflict (merchant_id, merchant_order_id) do nothing
+    returning *
+  )
+  select ${COLUMNS}, null as attempt_status, null as attempt_provider, null as attempt_provider_ref,
+         null as attempt_created_at, m.fee
+    from merchant m left join inserted p on true`,
+);
+
+const byOrderId = statement<{ merchantId: string; merchantOrderId: string }, Row & { params_hash: string }>(
+  'a merchant\'s payment by merchant_order_id',
+  `select ${COLUMNS}, latest.*, p.params_hash from payments p ${LATEST_ATTEMPT}
+    where p.merchant_id = :merchantId::uuid and p.merchant_order_id = :merchantOrderId::text`,
+);
+
+/**
+ * Inserts a new payment, or finds the one this order id already made: `created` (new), `existing`
+ * (the order id's payment, with the hash of its parameters), or `feeNotCovered` with the fee the
+ * amount did not cover. Undefined when the merchant does not exist.
+ */
+export async function insertPayment(
+  db: DbOrTx,
+  values: NewPayment,
+): Promise<{ created: Payment } | { existing: Payment; paramsHash: string } | { feeNotCovered: number } | undefined> {
+  const [row] = await insertStatement.run(db, values);
+  if (!row) return undefined;
+  if (row.id != null) return { created: toPayment(row as Row) };
+  if (row.fee > values.amountCents) return { feeNotCovered: row.fee };
+  // Not written because the order id is taken: read it afresh (a new snapshot sees a concurrent
+  // insert that committed while this one waited).
+  const [existing] = await byOrderId.run(db, { merchantId: values.merchantId, merchantOrderId: values.merchantOrderId });
+  if (!existing) throw new Error(`payment order ${values.merchantOrderId} conflicted but cannot be found`);
+  return { existing: toPayment(existing), paramsHash: existing.params_hash };
+}
+
+const claimKeyStatement = statement<{ merchantId: string; key: string; requestHash: string; ttlMs: number }, { claimed: boolean }>(
+  'claim an Idempotency-Key',
+  `
+  insert into idempotency_keys (merchant_id, key, request_hash, expires_at)
+  values (:merchantId::uuid, :key::text, :requestHash::text, now() + :ttlMs::bigint * interval '1 millisecond')
+  on conflict (merchant_id, key) do update
+     set request_hash = excluded.request_hash, payment_id = null, created_at = now(), expires_at = excluded.expires_at
+   where idempotency_keys.expires_at <= now()
+  returning true as claimed`,
+);
+
+/**
+ * Takes the key for this request: true when it was new or had expired. A concurrent first use of
+ * the same key waits here for the other transaction, then sees the key as used.
+ */
+export async function claimIdempotencyKey(tx: Tx, merchantId: string, key: string, requestHash: string, ttlMs: number): Promise<boolean> {
+  const [row] = await claimKeyStatement.run(tx, { merchantId, key, requestHash, ttlMs });
+  return row?.claimed === true;
+}
+
+const usedKeyStatement = statement<{ merchantId: string; key: string }, { request_hash: string; payment_id: string | null }>(
+  'an Idempotency-Key in use',
+  `select request_hash, payment_id from idempotency_keys where merchant_id = :merchantId::uuid and key = :key::text`,
+);
+
+export async function usedIdempotencyKey(tx: Tx, merchantId: string, key: string) {
+  const [row] = await usedKeyStatement.run(tx, { merchantId, key });
+  return row;
+}
+
+const bindKeyStatement = statement<{ merchantId: string; key: string; paymentId: string }, never>(
+  'bind an Idempotency-Key to its payment',
+  `update idempotency_keys set payment_id = :paymentId::uuid where merchant_id = :merchantId::uuid and key = :key::text`,
+);
+
+export async function bindIdempotencyKey(tx: Tx, merchantId: string, key: string, paymentId: string): Promise<void> {
+  await bindKeyStatement.run(tx, { merchantId, key, paymentId });
+}
+
+/** Forgets Idempotency-Keys past their time (expired ones are ignored anyway). */
+export async function purgeExpiredKeys(db: DbOrTx): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', new Date()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---- The payment state machine's writes (services/payment-flow.ts decides when).
+
+const moveStatement = statement<{ id: string; from: string[]; to: string }, { id: string }>(
+  'move an open payment',
+  `update payments set status = :to::text, updated_at = now() where id = :id::uuid and status = any(:from::text[]) returning id`,
+);
+
+/** Moves a payment between open states; false when it was not in `from`. */
+export async function movePayment(tx: DbOrTx, id: string, from: readonly PaymentStatus[], to: PaymentStatus): Promise<boolean> {
+  return (await moveStatement.run(tx, { id, from: [...from], to })).length > 0;
+}
+
+const finishStatement = statement<
+  { id: string; from: string[]; to: string },
+  { merchant_id: string; intent_type: string; amount_cents: number; fee_cents: number; webhook_url: string | null; auto_topup: boolean }
+>(
+  'finish a payment',
+  `
+  update payments p
+     set status = :to::text, updated_at = now(), completed_at = now()
+    from merchants m
+   where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
+  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, m.auto_topup`,
+);
+
+/** The one way into a terminal state; undefined when the payment was not in `from` any more. */
+export async function finishPayment(tx: Tx, id: string, from: readonly PaymentStatus[], to: PaymentOutcome) {
+  const [row] = await finishStatement.run(tx, { id, from: [...from], to });
+  return row;
+}
+
+const lockStatement = statement<{ id: string }, { id: string; status: string }>(
+  'lock a payment',
+  `select id, status from payments where id = :id::uuid for update`,
+);
+
+export async function lockPayment(tx: Tx, id: string) {
+  const [row] = await lockStatement.run(tx, { id });
+  return row && { id: row.id, status: row.status as PaymentStatus };
+}
+
+export async function startAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string }): Promise<void> {
+  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: null, status: 'pending' }).execute();
+}
+
+/** Records the provider's reference of an attempt it has started (once). */
+export async function setAttemptRef(db: DbOrTx, attemptId: string, providerRef: string): Promise<void> {
+  await db.updateTable('payment_attempts').set({ provider_ref: providerRef, updated_at: new Date() }).where('id', '=', attemptId).where('provider_ref', 'is', null).execute();
+}
+
+export async function findAttempt(db: DbOrTx, attemptId: string) {
+  return db.selectFrom('payment_attempts').select(['payment_id', 'provider', 'status']).where('id', '=', attemptId).executeTakeFirst();
+}
+
+/** Ends an attempt that is still pending; false when it was already resolved. */
+export async function resolveAttempt(
+  tx: Tx,
+  attemptId: string,
+  to: Exclude<AttemptStatus, 'pending'>,
+  extra: { reason?: string; providerRef?: string },
+): Promise<boolean> {
+  const updated = await tx
+    .updateTable('payment_attempts')
+    .set((eb) => ({
+      status: to,
+      updated_at: new Date(),
+      ...(extra.reason !== undefined && { failure_reason: extra.reason }),
+      ...(extra.providerRef !== undefined && { provider_ref: eb.fn.coalesce('provider_ref', eb.val(extra.providerRef)) }),
+    }))
+    .where('id', '=', attemptId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** Ends whatever attempt of the payment is pending; false when none was. */
+export async function resolvePendingAttempts(tx: Tx, paymentId: string, to: Exclude<AttemptStatus, 'pending'>, reason?: string): Promise<boolean> {
+  const updated = await tx
+    .updateTable('payment_attempts')
+    .set({ status: to, updated_at: new Date(), ...(reason !== undefined && { failure_reason: reason }) })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+export async function recordSettledAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string; providerRef: string; status: AttemptStatus }) {
+  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: a.providerRef, status: a.status }).execute();
+}
+
+export async function issueVoucher(tx: Tx, paymentId: string, code: string, redeemed: boolean): Promise<void> {
+  await tx.insertInto('vouchers').values({ payment_id: paymentId, code, redeemed_at: redeemed ? new Date() : null }).execute();
+}
+
+/** What the hosted page shows beside the payment: the merchant's name and redirect allow-list, the voucher. */
+export async function pageExtras(db: DbOrTx, paymentId: string, merchantId: string) {
+  const row = await db
+    .selectFrom('merchants as m')
+    .leftJoin('vouchers as v', (join) => join.on('v.payment_id', '=', paymentId))
+    .select(['m.name', 'm.redirect_domains', 'v.code'])
+    .where('m.id', '=', merchantId)
+    .executeTakeFirstOrThrow();
+  return { merchantName: row.name, redirectDomains: row.redirect_domains, voucherCode: row.code };
+}

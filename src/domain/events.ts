@@ -1,0 +1,34 @@
+/** Events: what happened to a payout or a payment, as webhooks and subscriptions carry it (CONTRACT §6). */
+
+/** Event types and the resource they carry. Adding an event type is one line here. */
+export const EVENT_TYPES = {
+  'payout.created': 'payout',
+  'payout.approved': 'payout',
+  'payout.processing': 'payout',
+  'payout.completed': 'payout',
+  'payout.failed': 'payout',
+  'payout.rejected': 'payout',
+  'payment.captured': 'payment',
+  'payment.failed': 'payment',
+  'payment.cancelled': 'payment',
+} as const;
+export type EventType = keyof typeof EVENT_TYPES;
+
+export const isEventType = (type: string): type is EventType => Object.hasOwn(EVENT_TYPES, type);
+
+/** An event as it was recorded in the outbox. */
+export interface RecordedEvent {
+  id: string;
+  merchantId: string;
+  type: EventType;
+  payoutId: string | null;
+  paymentId: string | null;
+  /** The resource in its public JSON shape at that moment: the webhook body's `data`. */
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** The webhook body of CONTRACT §6, identical on every attempt of one event. */
+export function webhookBody(event: Pick<RecordedEvent, 'id' | 'type' | 'createdAt' | 'data'>): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), api_version: 'v1', data: event.data });
+}

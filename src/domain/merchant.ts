@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { nonBlank, optional } from './validation.ts';
+
+/** A merchant as services return it. */
+export interface Merchant {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+  paymentFeeBps: number;
+  paymentFeeFixedCents: number;
+  payoutFeeCents: number;
+  autoTopup: boolean;
+  redirectDomains: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A merchant's webhook URL: http(s) (https in `prd`, which the service checks). */
+export const webhookUrlInput = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
+const httpUrl = webhookUrlInput;
+const domain = z
+  .string()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/, 'must be a domain name');
+const cents = z.number().int('must be a whole number').min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000');
+
+/** An operator's new merchant (`zarpay merchant create`, GraphQL `createMerchant`). */
+export const createMerchantInput = z.strictObject({
+  name: nonBlank(200),
+  /** Where payout and payment events are delivered; null or absent: nowhere. */
+  webhookUrl: httpUrl.nullish().transform((v) => v ?? null),
+  paymentFeeBps: optional(z.number().int('must be a whole number').min(0, 'must be 0 to 10000').max(10000, 'must be 0 to 10000')),
+  paymentFeeFixedCents: optional(cents),
+  payoutFeeCents: optional(cents),
+  autoTopup: optional(z.boolean()),
+  redirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+});
+export type CreateMerchantInput = z.output<typeof createMerchantInput>;
+
+/** An operator's change to a merchant: only what is given changes; `webhookUrl: null` clears it. */
+export const updateMerchantInput = z.strictObject({
+  name: optional(nonBlank(200)),
+  webhookUrl: httpUrl.nullable().optional(),
+  paymentFeeBps: createMerchantInput.shape.paymentFeeBps,
+  paymentFeeFixedCents: optional(cents),
+  payoutFeeCents: optional(cents),
+  autoTopup: optional(z.boolean()),
+  /** Replaces the allow-listed redirect domains. */
+  redirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+  /** Added to the allow-list (`--allow-redirect-domain D`), after any replacement. */
+  addRedirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+});
+export type UpdateMerchantInput = z.output<typeof updateMerchantInput>;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ATTEMPT_STATUSES, type Payment, PAYMENT_STATUSES, type PaymentInitiation } from './payment.ts';
+
+/**
+ * The public JSON shapes of a payment (spec "Fields returned by payment …"): REST answers, the
+ * webhook's `data` and the CLI print these. Each shape is a schema (for the OpenAPI document)
+ * and the one function that writes it, typed against the schema.
+ */
+
+const uuid = z.uuid().meta({ example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' });
+const timestamp = z.iso.datetime().meta({ example: '2026-11-22T10:15:30.000Z' });
+const cents = (description: string, example: number) => z.number().int().meta({ format: 'int64', description, example });
+
+export const paymentInitiationJsonSchema = z
+  .object({
+    payment_id: uuid,
+    status: z.literal('created'),
+    payment_url: z.url().meta({ description: 'The hosted payment page: {PUBLIC_BASE_URL}/pay/{payment_id}' }),
+    qr_code: z
+      .object({
+        content: z.url().meta({ description: 'The URL encoded in the QR code, equal to payment_url' }),
+        image_url: z.url().meta({ description: 'Signed PNG URL (swap .png for .svg); expires after 24 hours' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Only when include_qr is true' }),
+  })
+  .strict()
+  .meta({ id: 'PaymentInitiation' });
+
+/** The initiation `data`; a replay gives the same value (the QR link's expiry follows the creation time). */
+export function paymentInitiationJson({ payment, links }: PaymentInitiation): z.input<typeof paymentInitiationJsonSchema> {
+  return {
+    payment_id: payment.id,
+    status: 'created',
+    payment_url: links.paymentUrl,
+    ...(links.qrCode && { qr_code: { content: links.qrCode.content, image_url: links.qrCode.imageUrl } }),
+  };
+}
+
+export const paymentJsonSchema = z
+  .object({
+    payment_id: uuid,
+    status: z.enum(PAYMENT_STATUSES),
+    amount: cents('Amount in cents', 12345),
+    currency: z.literal('ZAR'),
+    fee_cents: cents('Platform fee, fixed at initiation', 309),
+    net_amount_cents: cents('amount - fee_cents: credited to the balance on capture with auto top-up', 12036),
+    latest_attempt: z
+      .object({
+        status: z.enum(ATTEMPT_STATUSES).meta({ example: 'succeeded' }),
+        provider: z.string().meta({ example: 'sandbox' }),
+        provider_ref: z.string().nullable().meta({ example: 'sbx_fca14468fc9de4c463ac4359' }),
+        created_at: timestamp,
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Absent until the customer starts checkout' }),
+  })
+  .strict()
+  .meta({ id: 'Payment' });
+
+/** The status object of `GET /api/v1/payments/{id}`; `latest_attempt` is absent before any attempt. */
+export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
+  return {
+    payment_id: p.id,
+    status: p.status,
+    amount: p.amountCents,
+    currency: p.currency,
+    fee_cents: p.feeCents,
+    net_amount_cents: p.netAmountCents,
+    ...(p.latestAttempt && {
+      latest_attempt: {
+        status: p.latestAttempt.status,
+        provider: p.latestAttempt.provider,
+        provider_ref: p.latestAttempt.providerRef,
+        created_at: p.latestAttempt.createdAt.toISOString(),
+      },
+    }),
+  };
+}
+
+/** A payment event's `data` (CONTRACT §6): the status object plus `merchant_order_id`. */
+export function paymentEventData(p: Payment) {
+  return { ...paymentJson(p), merchant_order_id: p.merchantOrderId };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { PAYOUT_STATUSES } from './payout.ts';
+import { nonBlank, offsetPage, optional, withCode } from './validation.ts';
+
+/** The inputs of the payout use cases, as both adapters parse them (see validation.ts). */
+
+export const eftDetailsInput = z
+  .strictObject({
+    accountNumber: z.string().regex(/^\d{5,20}$/, 'must be 5 to 20 digits').meta({ example: '62012345678' }),
+    branchCode: z.string().regex(/^\d{6}$/, 'must be exactly 6 digits').meta({ example: '250655' }),
+    accountHolder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
+    bankName: nonBlank(100).meta({ example: 'First National Bank' }),
+  })
+  .meta({ id: 'EftPaymentDetails', description: 'The bank account an EFT payout is paid into' });
+export type EftDetails = z.output<typeof eftDetailsInput>;
+
+export const createPayoutInput = z
+  .strictObject({
+    amountCents: z
+      .number()
+      .int('must be a whole number of cents')
+      .positive('must be greater than 0')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large')
+      .meta({ description: 'What the recipient receives, in cents', example: 25000 }),
+    currency: withCode(
+      z
+        .string()
+        .length(3, 'must be 3 letters')
+        .refine((c) => c === 'ZAR', 'only ZAR is supported')
+        .transform(() => 'ZAR' as const)
+        .meta({ description: 'Must be `ZAR`', example: 'ZAR' }),
+      'INVALID_CURRENCY',
+    ),
+    payoutMethod: withCode(
+      z
+        .string()
+        .refine((m) => m === 'eft', 'only eft is supported')
+        .transform(() => 'eft' as const)
+        .meta({ description: 'Must be `eft`', example: 'eft' }),
+      'INVALID_PAYOUT_METHOD',
+    ),
+    paymentDetails: withCode(eftDetailsInput, 'INVALID_PAYMENT_DETAILS', 'inside'),
+    merchantReference: optional(
+      z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').meta({
+        description: 'Unique per merchant: a replay with identical parameters returns the payout',
+        example: 'INV-1001',
+      }),
+    ),
+    description: optional(z.string().max(500, 'must be at most 500 characters').meta({ example: 'Supplier invoice 1001' })),
+    metadata: optional(z.record(z.string(), z.unknown()).meta({ description: 'Free-form data, returned as given' })),
+  })
+  .meta({ id: 'CreatePayoutRequest' });
+export type CreatePayoutInput = z.output<typeof createPayoutInput>;
+
+/** `GET /api/v1/payouts`, and the operator's `payout list`. */
+export const listPayoutsQuery = z.strictObject({
+  ...offsetPage,
+  status: optional(z.enum(PAYOUT_STATUSES, { error: `must be one of ${PAYOUT_STATUSES.join(', ')}` })),
+});
+export type ListPayoutsQuery = z.output<typeof listPayoutsQuery>;

@@ -1,0 +1,60 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { authenticate } from '../http/auth.ts';
+import { classify } from '../http/errors.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Services } from '../services/index.ts';
+import { createGraphQL } from './yoga.ts';
+
+export interface GraphQLRoutes {
+  /** Ends every open event stream, so the server can close. */
+  closeStreams(): void;
+}
+
+/**
+ * `/graphql` and `/graphql/stream` on Fastify. The caller is authenticated here, once per HTTP
+ * request (a stream's reservation, its connection and each of its operations alike): bad
+ * credentials are refused with the REST status (401, 403) and a GraphQL error body before Yoga
+ * runs anything. Yoga reads GraphQL bodies itself, whatever their content type, so that one it
+ * cannot read is answered as GraphQL over HTTP wants (a JSON `errors` list, 400).
+ */
+export function graphqlRoutes(app: FastifyInstance, services: Services, config: Config, metrics?: Metrics): GraphQLRoutes {
+  const yoga = createGraphQL(services, config, metrics);
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      req.actor = await authenticate(services.keys, config.operatorToken, req.headers);
+    } catch (e) {
+      // Refused credentials (401, 403), or the database down (503), as a GraphQL error body.
+      const c = classify(e);
+      if (c.unexpected) req.log.error({ err: e }, 'unexpected error');
+      return reply.code(c.status).type('application/json; charset=utf-8').send({ errors: [{ message: c.message, extensions: { code: c.code } }] });
+    }
+    const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
+    response.headers.forEach((value, key) => void reply.header(key, value));
+    reply.status(response.status);
+    // An answer that is not a stream (JSON) goes out as a string: piping it as a stream cost an
+    // AbortController and a DOMException per request, a third of a GraphQL read.
+    const type = response.headers.get('content-type') ?? '';
+    return reply.send(type.includes('event-stream') || type.includes('multipart') ? response.body : await response.text());
+  };
+  // Event streams live until the client leaves; closeStreams() cuts the ones still open.
+  const streamSockets = new Set<Socket>();
+  const handleStream = async (req: FastifyRequest, reply: FastifyReply) => {
+    const socket = req.raw.socket;
+    streamSockets.add(socket);
+    socket.once('close', () => streamSockets.delete(socket));
+    return handle(req, reply);
+  };
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], handler: handle });
+    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], handler: handleStream });
+  });
+  return {
+    closeStreams() {
+      for (const socket of streamSockets) socket.destroy();
+    },
+  };
+}

@@ -165,6 +165,18 @@ describe('payment initiation', () => {
   });
 });
 
+describe('description', () => {
+  it('keeps what is being bought (at most 200 characters) and shows it to the dashboard', async () => {
+    const m = await createMerchant(t);
+    const data = await newPayment(t, m, { description: 'Two tickets, Saturday 20:00' });
+    const read = await gql(t, 'query($id: UUID!) { payment(id: $id) { description } }', { id: data.payment_id }, { key: m.key });
+    expect(read.body.data.payment.description).toBe('Two tickets, Saturday 20:00');
+    const long = await initPayment(t, m, paymentBody({ description: 'x'.repeat(201) }));
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'description: must be at most 200 characters' });
+  });
+});
+
 describe('payment status', () => {
   it('hides unknown, malformed and other merchants\' ids as PAYMENT_NOT_FOUND', async () => {
     const other = await createMerchant(t);

@@ -10,7 +10,7 @@ import type { PaymentRow } from './types.ts';
  */
 
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
-const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
+const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
   p.created_at, p.updated_at, p.completed_at`;
 
@@ -24,7 +24,7 @@ const LATEST_ATTEMPT = `
 
 type Row = Pick<
   PaymentRow,
-  | 'id' | 'merchant_id' | 'merchant_order_id' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
+  | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
   | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'created_at' | 'updated_at' | 'completed_at'
 > & {
   attempt_status: string | null;
@@ -38,6 +38,7 @@ export function toPayment(row: Row): Payment {
     id: row.id,
     merchantId: row.merchant_id,
     merchantOrderId: row.merchant_order_id,
+    description: row.description,
     intentType: row.intent_type,
     amountCents: row.amount_cents,
     currency: 'ZAR',
@@ -173,6 +174,7 @@ export interface NewPayment {
   webhookUrl: string | null;
   customerEmail: string | null;
   customerPhone: string | null;
+  description: string | null;
   paramsHash: string;
 }
 
@@ -188,10 +190,11 @@ const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
     -- order id makes this one wait for it, then write nothing.
     insert into payments (id, merchant_id, merchant_order_id, intent_type, amount_cents, currency, fee_cents,
                           net_amount_cents, status, include_qr, success_url, cancel_url, failure_url, webhook_url,
-                          customer_email, customer_phone, params_hash)
+                          customer_email, customer_phone, description, params_hash)
     select :id::uuid, m.id, :merchantOrderId::text, :intentType::text, :amountCents::bigint, 'ZAR', m.fee,
            :amountCents::bigint - m.fee, 'created', :includeQr::boolean, :successUrl::text, :cancelUrl::text,
-           :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :paramsHash::text
+           :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :description::text,
+           :paramsHash::text
       from merchant m
      where m.fee <= :amountCents::bigint
     on conflict (merchant_id, merchant_order_id) do nothing

@@ -140,6 +140,7 @@ export interface PaymentsTable {
   webhook_url: string | null;
   customer_email: string | null;
   customer_phone: string | null;
+  description: ColumnType<string | null, string | null | undefined, string | null>;
   params_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;

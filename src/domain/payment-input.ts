@@ -55,6 +55,9 @@ export const initiatePaymentInput = z
     failureUrl: optional(url),
     webhookUrl: optional(url),
     customerInfo: optional(customerInfoInput),
+    description: optional(
+      z.string().max(200, 'must be at most 200 characters').meta({ description: 'What is being bought, shown on the payment page', example: 'Two tickets, Saturday 20:00' }),
+    ),
   })
   .meta({ id: 'InitiatePaymentRequest' });
 export type InitiatePaymentInput = z.output<typeof initiatePaymentInput>;

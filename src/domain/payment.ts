@@ -29,6 +29,8 @@ export interface Payment {
   id: string;
   merchantId: string;
   merchantOrderId: string;
+  /** What is being bought, as the merchant described it (shown on the hosted page). */
+  description: string | null;
   intentType: IntentType;
   amountCents: number;
   currency: 'ZAR';

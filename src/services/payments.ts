@@ -91,6 +91,7 @@ export class PaymentService {
       webhookUrl: input.webhookUrl ?? null,
       customerEmail: input.customerInfo?.email ?? null,
       customerPhone: input.customerInfo?.phone ?? null,
+      description: input.description ?? null,
       paramsHash: hash,
     });
     if (!outcome) throw new AppError('NOT_FOUND', 'merchant not found');

@@ -28,6 +28,7 @@ PaymentRef.implement({
     paymentId: t.expose('id', { type: 'UUID', description: 'The same as id (REST payment_id).' }),
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'The merchant who initiated it.' }),
     merchantOrderId: t.exposeString('merchantOrderId', { description: 'The merchant\'s order id, unique per merchant.' }),
+    description: t.exposeString('description', { nullable: true, description: 'What is being bought, shown on the payment page.' }),
     intentType: t.expose('intentType', { type: IntentTypeEnum, description: 'What happens after payment.' }),
     status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
@@ -71,6 +72,7 @@ const InitiatePaymentInput = builder.inputType('InitiatePaymentInput', {
     failureUrl: t.string({ description: 'Where the customer goes after a failure.' }),
     webhookUrl: t.string({ description: 'Receives this payment\'s events instead of the merchant\'s URL.' }),
     customerInfo: t.field({ type: CustomerInfoInput, description: 'Who to confirm the payment to.' }),
+    description: t.string({ description: 'What is being bought, at most 200 characters; shown on the payment page.' }),
     idempotencyKey: t.string({ description: 'The REST Idempotency-Key header: the same key and input replay; another input is CONFLICT. One namespace per merchant with REST.' }),
   }),
 });

@@ -112,6 +112,8 @@ export function plainMessage(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return issue.message.startsWith('Invalid') ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message;
     case 'too_big':
+      // A whole number past 2^53 (JSON has no limit; exact cents do).
+      if (issue.origin === 'int') return 'is too large';
       if (issue.message.startsWith('Too big')) return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
       return issue.message;
     case 'too_small':

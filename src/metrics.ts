@@ -132,9 +132,6 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
     graphqlOperation(type: string, name: string, outcome: 'ok' | 'error' | 'refused') {
       graphqlOperations.inc({ type, name, outcome });
     },
-    rateLimitRefusal(route: string) {
-      rateLimitRefusals.inc({ route });
-    },
   };
 }
 

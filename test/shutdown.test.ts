@@ -141,7 +141,7 @@ describe('npm start ends within 5 s of a signal', () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const extra = env.REDIS_URL ? { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMITS: 'balance=1000' } : {};
+    const extra: Record<string, string> = env.REDIS_URL ? { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMITS: 'balance=1000' } : {};
     const service = await startService({ ...SECRETS, DATA_DIR: mkdtempSync(join(tmpdir(), 'zp-stop-')), ...env, ...extra });
     // Count one request against the limits, so that the rate-limit store (Redis) is open.
     await fetch(`${service.url}/api/v1/payouts/balance`, { headers: { 'x-api-key': 'sec1-tst-aaaaaaaaaaaa-x-x' } });

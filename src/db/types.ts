@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** bigint cents: read as number (normalised in db/index.ts), written as number. */
 type Cents = ColumnType<number, number, number>;
@@ -119,8 +119,6 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type BalanceRow = Selectable<BalancesTable>;
 export type PayoutRow = Selectable<PayoutsTable>;
 export type EventRow = Selectable<EventsTable>;
-export type NewPayout = Insertable<PayoutsTable>;
-export type PayoutUpdate = Updateable<PayoutsTable>;
 
 export interface PaymentsTable {
   id: string;

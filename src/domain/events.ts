@@ -14,8 +14,6 @@ export const EVENT_TYPES = {
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 
-export const isEventType = (type: string): type is EventType => Object.hasOwn(EVENT_TYPES, type);
-
 /** An event as it was recorded in the outbox. */
 export interface RecordedEvent {
   id: string;

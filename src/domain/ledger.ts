@@ -58,12 +58,6 @@ export function projectionDelta(posting: Posting): ProjectionDelta {
   };
 }
 
-/** The legs that reserve a payout's gross amount. */
-export const reserveLegs = (gross: number): Leg[] => [
-  { account: 'merchant_available', amountCents: -gross },
-  { account: 'merchant_reserved', amountCents: gross },
-];
-
 /** The legs that give a rejected or failed payout's reservation back. */
 export const releaseLegs = (gross: number): Leg[] => [
   { account: 'merchant_reserved', amountCents: -gross },

@@ -1,7 +1,5 @@
 /** Money is an integer number of cents end to end; these helpers keep it that way. */
 
-export const CURRENCY = 'ZAR' as const;
-
 /** `R 123.45`, as the hosted page shows an amount. */
 export function formatRand(cents: number): string {
   const sign = cents < 0 ? '-' : '';

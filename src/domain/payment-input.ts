@@ -5,8 +5,8 @@ import { offsetPage, optional, withCode } from './validation.ts';
 /** The inputs of the payment use cases, as both adapters parse them (see validation.ts). */
 
 /** Spec "Limits": R55 to R3000. */
-export const MIN_PAYMENT_CENTS = 5500;
-export const MAX_PAYMENT_CENTS = 300000;
+const MIN_PAYMENT_CENTS = 5500;
+const MAX_PAYMENT_CENTS = 300000;
 
 /**
  * An address the payment hands out or calls. http is accepted here; in `prd` the service
@@ -78,9 +78,6 @@ export const PAYMENT_URL_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl', 'web
 export const idempotencyKeyInput = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces');
-
-export const PAYMENT_OUTCOMES = ['captured', 'failed', 'cancelled'] as const;
-export const settleOutcomeInput = z.enum(PAYMENT_OUTCOMES, { error: 'must be captured, failed or cancelled' });
 
 /** `GET /api/v1/payments`: offset paging like payouts, with a status filter. */
 export const listPaymentsQuery = z.strictObject({

@@ -39,7 +39,7 @@ function child(schema: z.ZodType, key: PropertyKey): z.ZodType | undefined {
 }
 
 /** The schema under optional, nullable, default and pipe wrappers (a pipe's object side). */
-export function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
   for (;;) {
     if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;

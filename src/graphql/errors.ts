@@ -37,7 +37,7 @@ const REQUEST_CODES: Record<string, ErrorCode> = {
 };
 
 /** A refused request, as GraphQL over HTTP answers one: a JSON `errors` list. */
-export const refusalResponse = (fetchAPI: { Response: typeof Response }, code: ErrorCode, message: string, status = ERROR_STATUS[code]) =>
+const refusalResponse = (fetchAPI: { Response: typeof Response }, code: ErrorCode, message: string, status = ERROR_STATUS[code]) =>
   new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8' },

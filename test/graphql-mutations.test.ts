@@ -122,19 +122,23 @@ describe('operator mutations', () => {
   it('createMerchant and updateMerchant validate with the shared schema', async () => {
     const blank = await gql<any>(t, 'mutation { createMerchant(input: { name: " " }) { merchant { id } } }', {}, { operator: true });
     expect(blank.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
-    const bps = await gql<any>(t, `mutation { updateMerchant(id: "${shop.id}", input: { paymentFeeBps: 10001 }) { merchant { id } } }`, {}, { operator: true });
+    // A merchant of this test's own: the change below is seen by no other test.
+    const m = await createMerchant(t);
+    const bps = await gql<any>(t, `mutation { updateMerchant(id: "${m.id}", input: { paymentFeeBps: 10001 }) { merchant { id } } }`, {}, { operator: true });
     expect(bps.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     const unknown = await gql<any>(t, 'mutation { updateMerchant(id: "00000000-0000-0000-0000-000000000000", input: { name: "X" }) { merchant { id } } }', {}, { operator: true });
     expect(unknown.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const updated = await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { redirectDomains: ["shop.example"] }) { merchant { redirectDomains } } }`);
+    const updated = await op(t, `mutation { updateMerchant(id: "${m.id}", input: { redirectDomains: ["shop.example"] }) { merchant { redirectDomains } } }`);
     expect(updated.updateMerchant.merchant.redirectDomains).toContain('shop.example');
   });
 
   it('creditBalance moves money through the ledger; a non-positive amount is VALIDATION_FAILED', async () => {
+    const m = await createMerchant(t);
+    const available = async () => (await gql<any>(t, '{ balance { availableCents } }', {}, { key: m.key })).body.data.balance.availableCents;
     const before = await available();
-    await op(t, `mutation { creditBalance(merchantId: "${shop.id}", amountCents: 1234, memo: "top-up") { balance { availableCents } } }`);
+    await op(t, `mutation { creditBalance(merchantId: "${m.id}", amountCents: 1234, memo: "top-up") { balance { availableCents } } }`);
     expect(await available()).toBe(before + 1_234);
-    const zero = await gql<any>(t, `mutation { creditBalance(merchantId: "${shop.id}", amountCents: 0) { balance { availableCents } } }`, {}, { operator: true });
+    const zero = await gql<any>(t, `mutation { creditBalance(merchantId: "${m.id}", amountCents: 0) { balance { availableCents } } }`, {}, { operator: true });
     expect(zero.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     expect((await op(t, '{ ledgerVerification }')).ledgerVerification.ok).toBe(true);
   });

@@ -1,26 +1,27 @@
 import { parseWire } from '../rest/wire.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody } from './support/client.ts';
+import { withMerchant } from './support/fixtures.ts';
 
 let t: TestApp;
-let shop: TestMerchant;
 
 beforeAll(async () => {
   t = await startApp();
-  shop = await createMerchant(t, { payoutFeeCents: 500 });
-  await credit(t, shop.id, 100_000);
 });
 afterAll(() => t?.close());
 
-const balance = async (key = shop.key) => (await http(t, 'GET', '/api/v1/payouts/balance', { key })).body.data;
+/** Each test's own merchant, with a payout fee of R 5.00 and R 1 000.00 to pay out. */
+const it = withMerchant(() => t, { payoutFeeCents: 500, fundCents: 100_000 });
+
+const balance = async (key: string) => (await http(t, 'GET', '/api/v1/payouts/balance', { key })).body.data;
 const move = (field: string, id: string, extra = '') =>
   op(t, `mutation { ${field}(id: "${id}"${extra}) { payout { id status } } }`);
 
 describe('payout creation', () => {
-  it('fixes the fee, reserves the gross amount and answers 201 pending', async () => {
-    const before = await balance();
+  it('fixes the fee, reserves the gross amount and answers 201 pending', async ({ merchant: shop }) => {
+    const before = await balance(shop.key);
     const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(10_000, { description: 'rent' }) });
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('success');
@@ -37,22 +38,21 @@ describe('payout creation', () => {
     });
     expect(p).not.toHaveProperty('external_transfer_id');
     expect(p).not.toHaveProperty('payment_details');
-    const after = await balance();
+    const after = await balance(shop.key);
     expect(after.reserved_cents - before.reserved_cents).toBe(10_500);
     expect(after.balance_cents).toBe(before.balance_cents);
     expect(after.available_cents).toBe(after.balance_cents - after.reserved_cents);
     await expectLedgerOk(t);
   });
 
-  it('keeps the fee fixed when the merchant\'s rate changes later', async () => {
+  it('keeps the fee fixed when the merchant\'s rate changes later', async ({ merchant: shop }) => {
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
     await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { payoutFeeCents: 900 }) { merchant { id } } }`);
     const again = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
     expect(again.fee_cents).toBe(500);
-    await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { payoutFeeCents: 500 }) { merchant { id } } }`);
   });
 
-  it('charges the merchant\'s current fee even when the caller knew an older one', async () => {
+  it('charges the merchant\'s current fee even when the caller knew an older one', async ({ merchant: shop }) => {
     const m = await createMerchant(t, { payoutFeeCents: 100 });
     await credit(t, m.id, 10_000);
     // As a request authenticated just before the change would: its merchant has the old fee.
@@ -73,22 +73,22 @@ describe('payout creation', () => {
     await expectLedgerOk(t);
   });
 
-  it('refuses more than the available balance with both amounts in the message', async () => {
-    const { available_cents } = await balance();
+  it('refuses more than the available balance with both amounts in the message', async ({ merchant: shop }) => {
+    const { available_cents } = await balance(shop.key);
     const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(available_cents) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INSUFFICIENT_BALANCE');
     expect(res.body.error.message).toContain(String(available_cents));
     expect(res.body.error.message).toContain(String(available_cents + 500));
     expect(res.body.metadata.api_version).toBe('v1');
-    expect((await balance()).available_cents).toBe(available_cents);
+    expect((await balance(shop.key)).available_cents).toBe(available_cents);
   });
 
-  it('replays a merchant_reference with the same parameters and refuses different ones', async () => {
+  it('replays a merchant_reference with the same parameters and refuses different ones', async ({ merchant: shop }) => {
     const body = payoutBody(2_000, { merchant_reference: 'INV-42', metadata: { a: 1, b: 2 } });
     const first = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body });
     expect(first.status).toBe(201);
-    const reserved = (await balance()).reserved_cents;
+    const reserved = (await balance(shop.key)).reserved_cents;
     // Same values, other key order: identical parameters.
     const replay = await http(t, 'POST', '/api/v1/payouts', {
       key: shop.key,
@@ -96,14 +96,14 @@ describe('payout creation', () => {
     });
     expect(replay.status).toBe(200);
     expect(replay.body.data.id).toBe(first.body.data.id);
-    expect((await balance()).reserved_cents).toBe(reserved);
+    expect((await balance(shop.key)).reserved_cents).toBe(reserved);
     const conflict = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...body, amount_cents: 2_001 } });
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.code).toBe('CONFLICT');
-    expect((await balance()).reserved_cents).toBe(reserved);
+    expect((await balance(shop.key)).reserved_cents).toBe(reserved);
   });
 
-  it.each([
+  it.for([
     [{ ...payoutBody(), amount_cents: 0 }, 'VALIDATION_FAILED'],
     [{ ...payoutBody(), amount_cents: -5 }, 'VALIDATION_FAILED'],
     [{ ...payoutBody(), amount_cents: 10.5 }, 'VALIDATION_FAILED'],
@@ -120,20 +120,20 @@ describe('payout creation', () => {
     [{ ...payoutBody(), description: 'x'.repeat(501) }, 'VALIDATION_FAILED'],
     [{ ...payoutBody(), metadata: [1, 2] }, 'VALIDATION_FAILED'],
     [{ ...payoutBody(), surprise: true }, 'VALIDATION_FAILED'],
-  ])('refuses %j with %s and changes nothing', async (body, code) => {
-    const before = await balance();
+  ] as [Record<string, unknown>, string][])('refuses %j with %s and changes nothing', async ([body, code], { merchant: shop }) => {
+    const before = await balance(shop.key);
     const count = (await http(t, 'GET', '/api/v1/payouts', { key: shop.key })).body.data.total;
     const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 'error', error: { code } });
-    expect(await balance()).toEqual(before);
+    expect(await balance(shop.key)).toEqual(before);
     expect((await http(t, 'GET', '/api/v1/payouts', { key: shop.key })).body.data.total).toBe(count);
   });
 });
 
 describe('payout lifecycle', () => {
-  it('pending → approved → processing → completed deducts gross and counts fee and withdrawal', async () => {
-    const before = await balance();
+  it('pending → approved → processing → completed deducts gross and counts fee and withdrawal', async ({ merchant: shop }) => {
+    const before = await balance(shop.key);
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(5_000) })).body.data;
     expect((await move('approvePayout', p.id)).approvePayout.payout.status).toBe('APPROVED');
     expect((await move('startPayoutTransfer', p.id)).startPayoutTransfer.payout.status).toBe('PROCESSING');
@@ -141,7 +141,7 @@ describe('payout lifecycle', () => {
     const done = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
     expect(done).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-123' });
     expect(Date.parse(done.completed_at)).toBeGreaterThan(0);
-    const after = await balance();
+    const after = await balance(shop.key);
     expect(after.balance_cents).toBe(before.balance_cents - 5_500);
     expect(after.reserved_cents).toBe(before.reserved_cents);
     expect(after.totals.withdrawals_cents - before.totals.withdrawals_cents).toBe(5_000);
@@ -150,8 +150,8 @@ describe('payout lifecycle', () => {
     await expectLedgerOk(t);
   });
 
-  it('processing → failed releases the reserve and records the reason', async () => {
-    const before = await balance();
+  it('processing → failed releases the reserve and records the reason', async ({ merchant: shop }) => {
+    const before = await balance(shop.key);
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(3_000) })).body.data;
     await move('approvePayout', p.id);
     await move('startPayoutTransfer', p.id);
@@ -159,30 +159,30 @@ describe('payout lifecycle', () => {
     const failed = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'account closed' });
     expect(failed).not.toHaveProperty('completed_at');
-    expect(await balance()).toEqual(before);
+    expect(await balance(shop.key)).toEqual(before);
     await expectLedgerOk(t);
   });
 
-  it('rejects from pending and from approved, releasing the reserve', async () => {
+  it('rejects from pending and from approved, releasing the reserve', async ({ merchant: shop }) => {
     for (const approveFirst of [false, true]) {
-      const before = await balance();
+      const before = await balance(shop.key);
       const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_500) })).body.data;
       if (approveFirst) await move('approvePayout', p.id);
       await move('rejectPayout', p.id, ', reason: "suspicious"');
       const r = (await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: shop.key })).body.data;
       expect(r).toMatchObject({ status: 'rejected', rejection_reason: 'suspicious' });
-      expect(await balance()).toEqual(before);
+      expect(await balance(shop.key)).toEqual(before);
     }
     await expectLedgerOk(t);
   });
 
-  it('cancel moves a pending payout to rejected "cancelled by account manager"', async () => {
+  it('cancel moves a pending payout to rejected "cancelled by account manager"', async ({ merchant: shop }) => {
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
     const res = await op(t, `mutation { cancelPayout(id: "${p.id}") { payout { status rejectionReason } } }`);
     expect(res.cancelPayout.payout).toEqual({ status: 'REJECTED', rejectionReason: 'cancelled by account manager' });
   });
 
-  it('allows no move the specification does not list', async () => {
+  it('allows no move the specification does not list', async ({ merchant: shop }) => {
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
     const attempt = async (field: string, extra = '') => {
       const res = await gql(t, `mutation { ${field}(id: "${p.id}"${extra}) { payout { status } } }`, {}, { operator: true });
@@ -211,7 +211,7 @@ describe('payout lifecycle', () => {
     await expectLedgerOk(t);
   });
 
-  it('writes one outbox event per move, in order', async () => {
+  it('writes one outbox event per move, in order', async ({ merchant: shop }) => {
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) })).body.data;
     await move('approvePayout', p.id);
     await move('startPayoutTransfer', p.id);
@@ -223,7 +223,7 @@ describe('payout lifecycle', () => {
 });
 
 describe('payout reads', () => {
-  it('lists newest first with limit, offset, status and total', async () => {
+  it('lists newest first with limit, offset, status and total', async ({ merchant: shop }) => {
     const m = await createMerchant(t);
     await credit(t, m.id, 50_000);
     const ids: string[] = [];
@@ -246,7 +246,7 @@ describe('payout reads', () => {
     }
   });
 
-  it('hides another merchant\'s payouts as not found', async () => {
+  it('hides another merchant\'s payouts as not found', async ({ merchant: shop }) => {
     const other = await createMerchant(t);
     const p = (await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(100) })).body.data;
     const res = await http(t, 'GET', `/api/v1/payouts/${p.id}`, { key: other.key });

@@ -1,6 +1,7 @@
 import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
 import type { AttemptStatus, Payment, PaymentOutcome, PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
+import { type KeysetPage, listing } from './listing.ts';
 import { statement } from './statement.ts';
 import type { PaymentRow } from './types.ts';
 
@@ -91,18 +92,7 @@ export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readon
   return ids.map((id) => byId.get(id) ?? null);
 }
 
-const pageWithTotal = statement<{ merchantId: string | null; status: string | null; limit: number; offset: number }, Partial<Row> & { total: number }>(
-  'a page of payments with the total',
-  `
-  select t.total, page.*
-    from (select count(*) as total from payments p where ${SCOPED} and (:status::text is null or p.status = :status::text)) t
-    left join lateral (
-      select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT}
-       where ${SCOPED} and (:status::text is null or p.status = :status::text)
-       order by p.seq desc
-       limit :limit::int offset :offset::int
-    ) page on true`,
-);
+const listings = listing<Row>({ what: 'payments', table: 'payments p', joins: LATEST_ATTEMPT, columns: `${COLUMNS}, latest.*` });
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
 export async function listPayments(
@@ -110,50 +100,15 @@ export async function listPayments(
   scope: MerchantScope,
   q: { status?: PaymentStatus | undefined; limit: number; offset: number },
 ): Promise<{ payments: Payment[]; total: number }> {
-  const rows = await pageWithTotal.run(db, { merchantId: merchantFilter(scope), status: q.status ?? null, limit: q.limit, offset: q.offset });
-  return {
-    payments: rows.filter((r) => r.id != null).map((r) => toPayment(r as Row)),
-    total: Number(rows[0]?.total ?? 0),
-  };
+  const { rows, total } = await listings.page(db, scope, q);
+  return { payments: rows.map(toPayment), total };
 }
 
-const KEYSET = `${SCOPED} and (:status::text is null or p.status = :status::text)
-  and (:after::bigint is null or p.seq < :after::bigint) and (:before::bigint is null or p.seq > :before::bigint)`;
-type KeysetArgs = { merchantId: string | null; status: string | null; after: number | null; before: number | null; limit: number };
-
-const newestFirst = statement<KeysetArgs, Row & { seq: number }>(
-  'a keyset page of payments, newest first',
-  `select ${COLUMNS}, p.seq, latest.* from payments p ${LATEST_ATTEMPT} where ${KEYSET} order by p.seq desc limit :limit::int`,
-);
-const oldestFirst = statement<KeysetArgs, Row & { seq: number }>(
-  'a keyset page of payments, oldest first',
-  `select ${COLUMNS}, p.seq, latest.* from payments p ${LATEST_ATTEMPT} where ${KEYSET} order by p.seq asc limit :limit::int`,
-);
-const countStatement = statement<{ merchantId: string | null; status: string | null }, { n: number }>(
-  'count payments',
-  `select count(*) as n from payments p where ${SCOPED} and (:status::text is null or p.status = :status::text)`,
-);
-
-export async function pagePayments(
-  db: DbOrTx,
-  scope: MerchantScope,
-  status: PaymentStatus | undefined,
-  page: { after: number | null; before: number | null; limit: number; inverted: boolean },
-) {
-  const rows = await (page.inverted ? oldestFirst : newestFirst).run(db, {
-    merchantId: merchantFilter(scope),
-    status: status ?? null,
-    after: page.after,
-    before: page.before,
-    limit: page.limit,
-  });
-  return rows.map((r) => ({ node: toPayment(r), seq: r.seq }));
+export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage) {
+  return (await listings.keyset(db, scope, status, page)).map((r) => ({ node: toPayment(r), seq: r.seq }));
 }
 
-export async function countPayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined): Promise<number> {
-  const [row] = await countStatement.run(db, { merchantId: merchantFilter(scope), status: status ?? null });
-  return Number(row?.n ?? 0);
-}
+export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined) => listings.count(db, scope, status);
 
 /**
  * The payment fee of CONTRACT §4 (domain/money.ts `paymentFee`), in SQL over the merchant's row

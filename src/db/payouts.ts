@@ -1,6 +1,7 @@
 import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
 import type { Payout, PayoutStatus } from '../domain/payout.ts';
 import type { DbOrTx, Tx } from './index.ts';
+import { type KeysetPage, listing } from './listing.ts';
 import { statement } from './statement.ts';
 import type { PayoutRow } from './types.ts';
 
@@ -70,18 +71,7 @@ export async function findPayouts(db: DbOrTx, scope: MerchantScope, ids: readonl
   return ids.map((id) => byId.get(id) ?? null);
 }
 
-const pageWithTotal = statement<{ merchantId: string | null; status: string | null; limit: number; offset: number }, Partial<Row> & { total: number }>(
-  'a page of payouts with the total',
-  `
-  select t.total, p.*
-    from (select count(*) as total from payouts where ${SCOPED} and (:status::text is null or status = :status::text)) t
-    left join lateral (
-      select ${COLUMNS} from payouts
-       where ${SCOPED} and (:status::text is null or status = :status::text)
-       order by seq desc
-       limit :limit::int offset :offset::int
-    ) p on true`,
-);
+const listings = listing<Row>({ what: 'payouts', table: 'payouts p', columns: COLUMNS.replace(/(\w+)/g, 'p.$1') });
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
 export async function listPayouts(
@@ -89,54 +79,15 @@ export async function listPayouts(
   scope: MerchantScope,
   q: { status?: PayoutStatus | undefined; limit: number; offset: number },
 ): Promise<{ payouts: Payout[]; total: number }> {
-  const rows = await pageWithTotal.run(db, { merchantId: merchantFilter(scope), status: q.status ?? null, limit: q.limit, offset: q.offset });
-  return {
-    payouts: rows.filter((r) => r.id != null).map((r) => toPayout(r as Row)),
-    total: Number(rows[0]?.total ?? 0),
-  };
+  const { rows, total } = await listings.page(db, scope, q);
+  return { payouts: rows.map(toPayout), total };
 }
-
-/** A keyset page: payouts older (`after`) or newer (`before`) than a creation sequence. */
-export interface KeysetPage {
-  after: number | null;
-  before: number | null;
-  limit: number;
-  /** Oldest first instead of newest first (a page counted from the end). */
-  inverted: boolean;
-}
-
-const KEYSET = `${SCOPED} and (:status::text is null or status = :status::text)
-  and (:after::bigint is null or seq < :after::bigint) and (:before::bigint is null or seq > :before::bigint)`;
-type KeysetArgs = { merchantId: string | null; status: string | null; after: number | null; before: number | null; limit: number };
-
-const newestFirst = statement<KeysetArgs, Row & { seq: number }>(
-  'a keyset page of payouts, newest first',
-  `select ${COLUMNS}, seq from payouts where ${KEYSET} order by seq desc limit :limit::int`,
-);
-const oldestFirst = statement<KeysetArgs, Row & { seq: number }>(
-  'a keyset page of payouts, oldest first',
-  `select ${COLUMNS}, seq from payouts where ${KEYSET} order by seq asc limit :limit::int`,
-);
-const countStatement = statement<{ merchantId: string | null; status: string | null }, { n: number }>(
-  'count payouts',
-  `select count(*) as n from payouts where ${SCOPED} and (:status::text is null or status = :status::text)`,
-);
 
 export async function pagePayouts(db: DbOrTx, scope: MerchantScope, status: PayoutStatus | undefined, page: KeysetPage) {
-  const rows = await (page.inverted ? oldestFirst : newestFirst).run(db, {
-    merchantId: merchantFilter(scope),
-    status: status ?? null,
-    after: page.after,
-    before: page.before,
-    limit: page.limit,
-  });
-  return rows.map((r) => ({ node: toPayout(r), seq: r.seq }));
+  return (await listings.keyset(db, scope, status, page)).map((r) => ({ node: toPayout(r), seq: r.seq }));
 }
 
-export async function countPayouts(db: DbOrTx, scope: MerchantScope, status: PayoutStatus | undefined): Promise<number> {
-  const [row] = await countStatement.run(db, { merchantId: merchantFilter(scope), status: status ?? null });
-  return Number(row?.n ?? 0);
-}
+export const countPayouts = (db: DbOrTx, scope: MerchantScope, status: PayoutStatus | undefined) => listings.count(db, scope, status);
 
 const byReference = statement<{ merchantId: string; reference: string }, Row & { request_hash: string }>(
   'a merchant\'s payout by merchant_reference',

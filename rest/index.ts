@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimitedOperation } from '../src/config.ts';
+import type { Config, RateLimitedOperation } from '../src/config.ts';
 import { sendError } from '../src/http/reply.ts';
 import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts';
 import type { Services } from '../src/services/index.ts';
 import { merchantRoutes } from './merchant.ts';
+import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -23,7 +24,7 @@ declare module 'fastify' {
  * body's validity, malformed bodies count too, and every response of a limited route (success,
  * 4xx, 429) carries the RateLimit headers.
  */
-export async function restApi(app: FastifyInstance, opts: { services: Services }) {
+async function restApi(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   // Problems with a use case's input name its fields as REST callers know them (`payment_details.branch_code`).
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply, restField));
@@ -41,4 +42,10 @@ export async function restApi(app: FastifyInstance, opts: { services: Services }
   paymentRoutes(app, services);
   merchantRoutes(app, services);
   webhookRoutes(app, services);
+}
+
+/** Mounts REST on the app: `/api/v1`, and its OpenAPI document and reference page. */
+export function rest(app: FastifyInstance, services: Services, config: Config) {
+  app.register(restApi, { prefix: '/api/v1', services });
+  app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
 }

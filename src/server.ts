@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { restApi } from '../rest/index.ts';
-import { docsRoutes } from '../rest/openapi/routes.ts';
+import { rest } from '../rest/index.ts';
 import { AppError } from './domain/errors.ts';
 import { graphqlRoutes } from './graphql/http.ts';
 import { bearerMatches } from './http/auth.ts';
@@ -164,8 +163,8 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     return metrics.registry.metrics();
   });
   app.register(pages, { services, config });
-  app.register(restApi, { prefix: '/api/v1', services });
-  app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
+  // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
+  rest(app, services, config);
   const graphql = graphqlRoutes(app, services, config, metrics);
 
   let listening = false;

@@ -47,5 +47,5 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
 /** Mounts REST on the app: `/api/v1`, and its OpenAPI document and reference page. */
 export function rest(app: FastifyInstance, services: Services, config: Config) {
   app.register(restApi, { prefix: '/api/v1', services });
-  app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl });
+  app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl, serviceEnv: config.serviceEnv });
 }

@@ -5,7 +5,7 @@ import { paymentInitiationJson, paymentJson } from '../src/domain/payment-json.t
 import { parseInput } from '../src/domain/validation.ts';
 import { success } from '../src/http/envelope.ts';
 import type { Services } from '../src/services/index.ts';
-import { jsonObjectBody, merchantOf } from './request.ts';
+import { jsonObjectBody, merchantOf, noQuery } from './request.ts';
 import { parseWire } from './wire.ts';
 
 /** The optional `Idempotency-Key` header; sent twice it is ambiguous, so refused. */
@@ -17,12 +17,14 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 
 export function paymentRoutes(app: FastifyInstance, services: Services) {
   app.post('/payments/init', { config: { rateLimit: 'payment_init' } }, async (req) => {
+    noQuery(req);
     const input = parseWire(initiatePaymentInput, jsonObjectBody(req));
     const initiation = await services.payments.init(merchantOf(req), input, idempotencyKey(req));
     return success(paymentInitiationJson(initiation), true);
   });
 
   app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {
+    noQuery(req);
     return success(paymentJson(await services.payments.get(merchantOf(req), req.params.id)));
   });
 }

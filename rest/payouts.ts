@@ -4,15 +4,17 @@ import { createPayoutInput, listPayoutsQuery } from '../src/domain/payout-input.
 import { payoutJson } from '../src/domain/payout-json.ts';
 import { success } from '../src/http/envelope.ts';
 import type { Services } from '../src/services/index.ts';
-import { jsonObjectBody, merchantOf } from './request.ts';
+import { jsonObjectBody, merchantOf, noQuery } from './request.ts';
 import { parseWire } from './wire.ts';
 
 export function payoutRoutes(app: FastifyInstance, services: Services) {
   app.get('/payouts/balance', { config: { rateLimit: 'balance' } }, async (req) => {
+    noQuery(req);
     return success(balanceJson(await services.balances.get(merchantOf(req))));
   });
 
   app.post('/payouts', { config: { rateLimit: 'payout_create' } }, async (req, reply) => {
+    noQuery(req);
     const input = parseWire(createPayoutInput, jsonObjectBody(req));
     const { payout, created } = await services.payouts.create(merchantOf(req), input);
     reply.code(created ? 201 : 200);
@@ -20,6 +22,7 @@ export function payoutRoutes(app: FastifyInstance, services: Services) {
   });
 
   app.get<{ Params: { id: string } }>('/payouts/:id', { config: { rateLimit: 'payout_status' } }, async (req) => {
+    noQuery(req);
     return success(payoutJson(await services.payouts.get(merchantOf(req), req.params.id)));
   });
 

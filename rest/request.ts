@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { MerchantActor } from '../src/domain/actor.ts';
+import { z } from 'zod';
 import { AppError } from '../src/domain/errors.ts';
+import { parseWire } from './wire.ts';
 
 /** The merchant who sent a request of `/api/v1` (every route there is a merchant's, authenticated in index.ts). */
 export function merchantOf(req: FastifyRequest): MerchantActor {
@@ -17,4 +19,15 @@ export function jsonObjectBody(req: FastifyRequest): Record<string, unknown> {
     throw new AppError('INVALID_INPUT', 'request body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+const NO_QUERY = z.strictObject({});
+
+/**
+ * For routes that take no query parameters: one sent anyway is refused (`query.foo: is not a
+ * known field`), as unknown body fields are, so a typo such as `?limt=5` never passes silently.
+ */
+export function noQuery(req: FastifyRequest): void {
+  const query = req.query as Record<string, unknown> | undefined;
+  if (query && Object.keys(query).length > 0) parseWire(NO_QUERY, query, 'query');
 }

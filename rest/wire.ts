@@ -42,6 +42,9 @@ function rename(schema: z.ZodType): z.ZodType {
   else if (schema instanceof z.ZodDefault) out = wire(schema.unwrap() as z.ZodType).default(schema._zod.def.defaultValue as never);
   else if (schema instanceof z.ZodPipe) out = wire(schema._zod.def.in as z.ZodType).pipe(wire(schema._zod.def.out as z.ZodType) as never);
   else return schema; // a value, a record or a list: its own names are the caller's data
+  // What the domain says about a field (description, example) is what the document shows.
+  const meta = z.globalRegistry.get(schema);
+  if (meta && !(schema instanceof z.ZodObject)) out = out.meta(meta);
   const code = fieldCodes.get(schema);
   if (code) fieldCodes.add(out, code);
   return out;

@@ -128,6 +128,20 @@ describe('the OpenAPI document', () => {
       await call(method, path, url, { key: shop.key, ...opts });
     }
 
+    // A query parameter an operation does not take is refused, named as a query parameter.
+    for (const [method, docPath, url] of [
+      ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance'],
+      ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`],
+      ['GET', one, `/api/v1/payments/${paymentId}`],
+      ['POST', secretPath, secretPath],
+      ['POST', rotatePath, rotatePath],
+      ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate'],
+    ] as const) {
+      const res = await call(method, docPath, `${url}?foo=1`, { key: shop.key });
+      expect(res.status, `${method} ${url}?foo=1`).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'query.foo: is not a known field', details: [{ field: 'query.foo', message: 'is not a known field' }] });
+    }
+
     await call('POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', {});
     await call('POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', { key: revoked.key });
     const regenerated = await call('POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', { key: shop.key });
@@ -154,6 +168,7 @@ describe('the OpenAPI document', () => {
         else await http(limited, method, url, { key: m.key });
         const res = await http(limited, method, url, { key, ...(body && { body }) });
         expect(res.status, `${method} ${url}`).toBe(429);
+        expect(res.headers.get('ratelimit-limit'), `${method} ${url}`).toBe('1');
         expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
         checker.check(method, docPath, res);
       }

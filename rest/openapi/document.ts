@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { ServiceEnv } from '../../src/config.ts';
 import { createDocument } from 'zod-openapi';
 import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
 import { balanceJsonSchema } from '../../src/domain/balance.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
-import { initiatePaymentInput } from '../../src/domain/payment-input.ts';
+import { idempotencyKeyInput, initiatePaymentInput } from '../../src/domain/payment-input.ts';
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
@@ -17,7 +18,20 @@ interface ResponseDoc {
   codes?: ErrorCode[];
 }
 
+/**
+ * A request a client can send as it stands (test/openapi-examples.test.ts sends each one, on a
+ * merchant with a balance, and expects `status`).
+ */
+interface ExampleDoc {
+  summary: string;
+  value: unknown;
+  status: number;
+}
+
 const error = (description: string, codes: ErrorCode[]): ResponseDoc => ({ description, schema: errorSchema, codes });
+
+/** Every route refuses query parameters it does not take (a typo never passes silently). */
+const badQuery = error('A query parameter this operation does not take', ['VALIDATION_FAILED']);
 
 /** Errors every authenticated endpoint can give. */
 const common: Record<string, ResponseDoc> = {
@@ -28,20 +42,40 @@ const common: Record<string, ResponseDoc> = {
   '503': error('Temporary outage (database unreachable); retry with backoff', ['SERVICE_UNAVAILABLE']),
 };
 
-const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id' }) });
-const paymentId = z.object({ payment_id: z.uuid().meta({ description: 'The payment id' }) });
+const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id', example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' }) });
+const paymentId = z.object({ payment_id: z.uuid().meta({ description: 'The payment id', example: '9b2e4c1a-6d0f-4e3b-8a71-2c5d9f04e6b8' }) });
+
+const eft = { account_number: '62012345678', branch_code: '250655', account_holder: 'Thandi Nkosi', bank_name: 'FNB' };
 
 export const OPERATIONS = {
   '/api/v1/payments/init': {
     post: {
       operationId: 'initiatePayment',
       summary: 'Initiate a payment and get its hosted payment page (and QR code)',
+      description:
+        'Creates a payment of 5500 to 300000 cents and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. ' +
+        'A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.',
       tags: ['Payments'],
+      examples: {
+        minimal: { summary: 'The required fields only', status: 200, value: { amount: 12345, currency: 'ZAR', merchant_order_id: 'ORD-1001' } },
+        voucher: {
+          summary: 'A voucher bought on the hosted page, with a QR code and a description',
+          status: 200,
+          value: {
+            amount: 25000,
+            currency: 'ZAR',
+            merchant_order_id: 'ORD-1002',
+            intent_type: 'purchase',
+            include_qr: true,
+            description: 'Two tickets, Saturday 20:00',
+            customer_info: { email: 'thandi@example.co.za' },
+          },
+        },
+      },
       // In prd every URL must be https; the sandbox also accepts http.
       body: wire(initiatePaymentInput),
       headers: z.object({
-        'Idempotency-Key': z
-          .string()
+        'Idempotency-Key': idempotencyKeyInput
           .optional()
           .meta({ description: 'Recommended: {merchant_order_id}-{timestamp}-{random}; kept 24 hours', example: 'ORD-1001-1795316000-x7' }),
       }),
@@ -61,10 +95,12 @@ export const OPERATIONS = {
     get: {
       operationId: 'getPayment',
       summary: 'Read a payment\'s status, fee and latest attempt',
+      description: 'The payment as it is now: its status, the fee fixed at initiation, the net amount and the latest attempt with its provider.',
       tags: ['Payments'],
       path: paymentId,
       responses: {
         '200': { description: 'The payment', schema: successOf(paymentJsonSchema) },
+        '400': badQuery,
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYMENT_NOT_FOUND']),
         ...common,
       },
@@ -74,15 +110,35 @@ export const OPERATIONS = {
     get: {
       operationId: 'getBalance',
       summary: 'Read the payout balance',
+      description: 'The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit.',
       tags: ['Payouts'],
-      responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, ...common },
+      responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, '400': badQuery, ...common },
     },
   },
   '/api/v1/payouts': {
     post: {
       operationId: 'createPayout',
       summary: 'Create an EFT payout (reserves the gross amount at once)',
+      description:
+        'Reserves `amount_cents` plus the merchant\'s payout fee from the available balance and queues the payout for an operator\'s approval. ' +
+        'A repeat with the same `merchant_reference` and identical parameters returns the existing payout (200).',
       tags: ['Payouts'],
+      examples: {
+        minimal: { summary: 'The required fields only', status: 201, value: { amount_cents: 25000, currency: 'ZAR', payout_method: 'eft', payment_details: eft } },
+        referenced: {
+          summary: 'With a reference (safe to retry), a description and metadata',
+          status: 201,
+          value: {
+            amount_cents: 5000,
+            currency: 'ZAR',
+            payout_method: 'eft',
+            merchant_reference: 'INV-1001',
+            description: 'Supplier invoice 1001',
+            metadata: { supplier: 'SUP-7' },
+            payment_details: eft,
+          },
+        },
+      },
       body: wire(createPayoutInput),
       responses: {
         '200': { description: 'Replay: the existing payout with this merchant_reference and identical parameters', schema: successOf(payoutJsonSchema) },
@@ -103,14 +159,22 @@ export const OPERATIONS = {
     get: {
       operationId: 'listPayouts',
       summary: 'List payouts, newest first',
+      description: 'A page of the merchant\'s payouts (newest first, `limit` 1 to 100, default 50) and how many match the filter.',
       tags: ['Payouts'],
       query: listPayoutsQuery,
       responses: {
         '200': {
           description: 'A page of payouts and the number matching the filter',
-          schema: successOf(z.object({ payouts: z.array(payoutJsonSchema), total: z.number().int() }).strict()),
+          schema: successOf(
+            z
+              .object({
+                payouts: z.array(payoutJsonSchema).max(100),
+                total: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'Payouts matching the filter' }),
+              })
+              .strict(),
+          ),
         },
-        '400': error('Bad query parameter', ['VALIDATION_FAILED']),
+        '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
         ...common,
       },
     },
@@ -119,10 +183,12 @@ export const OPERATIONS = {
     get: {
       operationId: 'getPayout',
       summary: 'Read one payout',
+      description: 'The payout with the members of its state: `external_transfer_id` and `completed_at` once completed, `failure_reason` or `rejection_reason` when it ended otherwise.',
       tags: ['Payouts'],
       path: payoutId,
       responses: {
         '200': { description: 'The payout; optional members by state', schema: successOf(payoutJsonSchema) },
+        '400': badQuery,
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYOUT_NOT_FOUND']),
         ...common,
       },
@@ -132,12 +198,25 @@ export const OPERATIONS = {
     post: {
       operationId: 'regenerateSecretKey',
       summary: 'Issue a new secret key and revoke the calling one at once',
+      description: 'Returns the new key in full, once: store it before the answer is gone. The key that made the call stops working at once.',
       tags: ['Credentials'],
       responses: {
         '201': {
           description: 'The new key record and the full key (shown once)',
-          schema: successOf(z.object({ api_key: apiKeyRecordJson, full_key: z.string().meta({ example: 'sec1-tst-…' }) }).strict()),
+          schema: successOf(
+            z
+              .object({
+                api_key: apiKeyRecordJson,
+                full_key: z
+                  .string()
+                  .max(90)
+                  .regex(/^sec1-(prd|tst|dev)-[a-z2-7]{12}-[0-9A-Za-z]{43}-[0-9A-Za-z]{6}$/)
+                  .meta({ description: 'sec1-{env}-{kid}-{secret}-{checksum}', example: 'sec1-tst-nq6r2bxkbbi3-' + 'A'.repeat(43) + '-3pgar0' }),
+              })
+              .strict(),
+          ),
         },
+        '400': badQuery,
         ...common,
       },
     },
@@ -146,9 +225,11 @@ export const OPERATIONS = {
     post: {
       operationId: 'createWebhookSecret',
       summary: 'Create the webhook signing secret (when none is active)',
+      description: 'The secret that signs every webhook delivery (Standard Webhooks), shown once. With a secret already active, rotate it instead.',
       tags: ['Credentials'],
       responses: {
         '201': { description: 'The new active secret; the secret is never shown again', schema: successOf(webhookSecretSchema) },
+        '400': badQuery,
         '409': error('A secret is already active: rotate it instead', ['CONFLICT']),
         ...common,
       },
@@ -158,9 +239,11 @@ export const OPERATIONS = {
     post: {
       operationId: 'rotateWebhookSecret',
       summary: 'Rotate the webhook signing secret: both sign for 24 hours',
+      description: 'A new secret becomes active and the previous one keeps signing beside it until `rotating_until`, so receivers can switch without missing a delivery.',
       tags: ['Credentials'],
       responses: {
         '201': { description: 'The new active secret, and the previous one\'s kid and end of window', schema: successOf(rotatedWebhookSecretSchema) },
+        '400': badQuery,
         ...common,
       },
     },
@@ -170,16 +253,59 @@ export const OPERATIONS = {
 interface OperationDoc {
   operationId: string;
   summary: string;
+  description: string;
   tags: string[];
   body?: z.ZodType;
+  examples?: Record<string, ExampleDoc>;
   query?: z.ZodObject;
   path?: z.ZodObject;
   headers?: z.ZodObject;
   responses: Record<string, ResponseDoc>;
 }
 
+/** Every documented request example, for the test that sends them. */
+export function documentedExamples() {
+  return Object.entries(OPERATIONS as Record<string, Record<string, OperationDoc>>).flatMap(([path, methods]) =>
+    Object.entries(methods).flatMap(([method, op]) => Object.entries(op.examples ?? {}).map(([name, example]) => ({ path, method, name, ...example }))),
+  );
+}
+
+/**
+ * Bounds that a string's format implies: a UUID is 36 characters, an ISO timestamp as zarpay
+ * writes it 24 (35 with every offset and fraction JSON Schema allows), and URLs are refused past
+ * 2048 where they are inputs and made by zarpay (well below it) where they are outputs.
+ */
+const FORMAT_MAX_LENGTH: Record<string, number> = { uuid: 36, 'date-time': 35, uri: 2048, email: 254 };
+
+/**
+ * Rendering rules for every schema in the document, so generated clients get exact types:
+ * - strings of a known format carry the length the format implies;
+ * - integers are 64-bit with the bounds zod's `int()` enforces (safe integers) unless the schema
+ *   narrows them;
+ * - object keys need no schema of their own (`propertyNames: {type: string}` says nothing).
+ */
+function override({ jsonSchema }: { jsonSchema: Record<string, any> }) {
+  if (jsonSchema.type === 'string' && jsonSchema.maxLength === undefined && jsonSchema.enum === undefined && jsonSchema.const === undefined) {
+    const max = FORMAT_MAX_LENGTH[jsonSchema.format as string];
+    if (max !== undefined) jsonSchema.maxLength = max;
+  }
+  if (jsonSchema.type === 'integer') {
+    jsonSchema.format ??= 'int64';
+    if (jsonSchema.minimum === undefined && jsonSchema.exclusiveMinimum === undefined) jsonSchema.minimum = Number.MIN_SAFE_INTEGER;
+    if (jsonSchema.maximum === undefined && jsonSchema.exclusiveMaximum === undefined) jsonSchema.maximum = Number.MAX_SAFE_INTEGER;
+  }
+  if (jsonSchema.propertyNames?.type === 'string' && Object.keys(jsonSchema.propertyNames).length === 1) delete jsonSchema.propertyNames;
+}
+
+/** What the server list says this deployment is (keys of one environment work only there). */
+const ENVIRONMENT: Record<ServiceEnv, string> = {
+  prd: 'production (prd keys)',
+  tst: 'sandbox (tst keys): no real money moves',
+  dev: 'local development (dev keys)',
+};
+
 /** The OpenAPI 3.1 document of `/api/v1`, built from the schemas the adapter validates with. */
-export function openApiDocument(serverUrl: string) {
+export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd') {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, methods] of Object.entries(OPERATIONS) as [string, Record<string, OperationDoc>][]) {
     paths[path] = {};
@@ -187,18 +313,31 @@ export function openApiDocument(serverUrl: string) {
       paths[path][method] = {
         operationId: op.operationId,
         summary: op.summary,
+        description: op.description,
         tags: op.tags,
         security: [{ ApiKey: [] }],
         ...((op.query || op.path || op.headers) && {
           requestParams: { ...(op.query && { query: op.query }), ...(op.path && { path: op.path }), ...(op.headers && { header: op.headers }) },
         }),
-        ...(op.body && { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }),
+        ...(op.body && {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: op.body,
+                ...(op.examples && {
+                  examples: Object.fromEntries(Object.entries(op.examples).map(([name, e]) => [name, { summary: e.summary, value: e.value }])),
+                }),
+              },
+            },
+          },
+        }),
         responses: Object.fromEntries(
           Object.entries(op.responses).map(([status, r]) => [
             status,
             {
               description: r.codes ? `${r.description}. Codes: ${r.codes.join(', ')}.` : r.description,
-              ...(status === '429' && { headers: rateLimitHeaders(true) }),
+              ...(counted(status) && { headers: rateLimitHeaders(status === '429') }),
               content: { 'application/json': { schema: r.schema } },
             },
           ]),
@@ -213,10 +352,12 @@ export function openApiDocument(serverUrl: string) {
         title: 'zarpay API',
         version: '1.0.0',
         license: { name: 'Proprietary' },
+        contact: { name: 'zarpay operators', url: `${serverUrl}/` },
         description:
-          'Merchant payments and EFT payouts in South African rand. Amounts are integers in cents; timestamps are ISO 8601 UTC. Every error is the envelope `{status: "error", error: {code, message}, metadata}`.',
+          'Merchant payments and EFT payouts in South African rand. Amounts are integers in cents; timestamps are ISO 8601 UTC. Every error is the envelope `{status: "error", error: {code, message, details?}, metadata}`. ' +
+          'Every route is rate limited per merchant and operation; the `RateLimit-*` headers say where a merchant stands.',
       },
-      servers: [{ url: serverUrl }],
+      servers: [{ url: serverUrl, description: ENVIRONMENT[serviceEnv], 'x-internal': false }],
       security: [{ ApiKey: [] }],
       tags: [
         { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
@@ -230,15 +371,24 @@ export function openApiDocument(serverUrl: string) {
       },
       paths: paths as never,
     },
+    { override },
   );
 }
 
+/**
+ * Which answers carry the RateLimit headers: everything after the key was accepted and the
+ * request counted (rest/index.ts). 401 and 403 are decided before counting, and a 5xx may come
+ * from anywhere, so those do not promise them.
+ */
+const counted = (status: string) => /^[24]/.test(status) && status !== '401' && status !== '403';
+
 function rateLimitHeaders(retryAfter: boolean) {
-  const header = (description: string) => ({ description, schema: { type: 'integer' } });
+  const seconds = { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 };
+  const header = (description: string, schema: Record<string, unknown>) => ({ description, schema });
   return {
-    'RateLimit-Limit': header('Requests allowed per minute for this operation'),
-    'RateLimit-Remaining': header('Requests left in the current window'),
-    'RateLimit-Reset': header('Seconds until the window resets'),
-    ...(retryAfter && { 'Retry-After': header('Seconds to wait before retrying') }),
+    'RateLimit-Limit': header('Requests allowed per minute for this operation (absent while RATE_LIMITS=off)', { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647 }),
+    'RateLimit-Remaining': header('Requests left in the current window', { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 }),
+    'RateLimit-Reset': header('Seconds until the window resets', seconds),
+    ...(retryAfter && { 'Retry-After': header('Seconds to wait before retrying', { ...seconds, minimum: 1 }) }),
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ServiceEnv } from '../../src/config.ts';
 import { openApiDocument } from './document.ts';
 
 const require = createRequire(import.meta.url);
@@ -39,8 +40,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });`;
 
 /** `/api/v1/openapi.json` and the API reference page at `/docs`; neither needs a key. */
-export async function docsRoutes(app: FastifyInstance, opts: { publicBaseUrl: string }) {
-  const document = JSON.stringify(openApiDocument(opts.publicBaseUrl));
+export async function docsRoutes(app: FastifyInstance, opts: { publicBaseUrl: string; serviceEnv: ServiceEnv }) {
+  const document = JSON.stringify(openApiDocument(opts.publicBaseUrl, opts.serviceEnv));
   const cache = new Map<string, Buffer>();
   const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 

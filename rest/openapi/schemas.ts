@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../../src/domain/errors.ts';
+import { MAX_DETAILS, MAX_FIELD, MAX_MESSAGE } from '../../src/http/envelope.ts';
 
 /**
  * The envelope and the shapes only REST answers with, as zod schemas, for the OpenAPI document
@@ -9,7 +10,6 @@ import { ERROR_STATUS } from '../../src/domain/errors.ts';
 
 const uuid = z.uuid().meta({ example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' });
 const timestamp = z.iso.datetime().meta({ example: '2026-11-22T10:15:30.000Z' });
-const cents = (description: string, example: number) => z.number().int().meta({ description, example });
 
 export const metadataSchema = z
   .object({ timestamp, api_version: z.literal('v1') })
@@ -20,20 +20,35 @@ export const errorSchema = z
     status: z.literal('error'),
     error: z.object({
       code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]),
-      message: z.string().meta({ example: 'amount_cents: must be greater than 0' }),
+      message: z.string().max(MAX_MESSAGE).meta({ example: 'amount_cents: must be greater than 0' }),
       details: z
-        .array(z.object({ field: z.string(), message: z.string() }).strict())
+        .array(
+          z
+            .object({
+              field: z.string().max(MAX_FIELD).meta({ description: 'The field, in the request\'s names (`payment_details.branch_code`, `query.limit`)', example: 'amount_cents' }),
+              message: z.string().max(MAX_MESSAGE).meta({ example: 'must be greater than 0' }),
+            })
+            .strict(),
+        )
+        .max(MAX_DETAILS)
         .optional()
-        .meta({ description: 'Every problem of a refused input; message is the first' }),
+        .meta({ description: 'Every problem of a refused input (validation errors only); message is the first' }),
     }),
     metadata: metadataSchema,
   })
   .meta({ id: 'Error' });
 
-const whsec = z.string().regex(/^whsec_[A-Za-z0-9]{43}$/).meta({ description: 'The signing secret, shown once', example: 'whsec_' + 'Q'.repeat(43) });
+/** A webhook secret's key id (`services/webhook-secrets.ts`). */
+const kid = z
+  .string()
+  .length(16)
+  .regex(/^whk_[a-z2-7]{12}$/)
+  .meta({ description: 'Names the secret: `whk_` and 12 base32 characters', example: 'whk_tl35uv4bjm4z' });
+
+const whsec = z.string().length(49).regex(/^whsec_[A-Za-z0-9]{43}$/).meta({ description: 'The signing secret, shown once', example: 'whsec_' + 'Q'.repeat(43) });
 
 export const webhookSecretSchema = z
-  .object({ id: uuid, secret: whsec, kid: z.string().meta({ example: 'wk_3f1c9a52' }) })
+  .object({ id: uuid, secret: whsec, kid })
   .strict()
   .meta({ id: 'WebhookSecret' });
 
@@ -41,8 +56,8 @@ export const rotatedWebhookSecretSchema = z
   .object({
     id: uuid,
     secret: whsec,
-    kid: z.string(),
-    rotating_kid: z.string().nullable().meta({ description: 'The previous secret, still signing until rotating_until (null if there was none)' }),
+    kid,
+    rotating_kid: kid.nullable().meta({ description: 'The previous secret, still signing until rotating_until (null if there was none)' }),
     rotating_until: timestamp.nullable(),
   })
   .strict()

@@ -106,12 +106,12 @@ export interface ApiKeyRecord {
 export const apiKeyRecordJson = z
   .object({
     id: z.uuid(),
-    kid: z.string().meta({ example: 'nq6r2bxkbbi3' }),
+    kid: z.string().length(12).regex(/^[a-z2-7]{12}$/).meta({ example: 'nq6r2bxkbbi3' }),
     env: z.enum(['prd', 'tst', 'dev']),
     type: z.literal('secret'),
     status: z.enum(API_KEY_STATUSES),
     created_at: z.iso.datetime(),
-    display_mask: z.string().meta({ example: 'sec1-tst-nq6r2bxkbbi3…3pgar0' }),
+    display_mask: z.string().max(32).meta({ description: 'Enough of the key to recognise it', example: 'sec1-tst-nq6r2bxkbbi3…3pgar0' }),
     expires_at: z.iso.datetime().optional(),
     revoked_at: z.iso.datetime().optional(),
   })

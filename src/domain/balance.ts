@@ -18,7 +18,8 @@ export const creditInput = z.strictObject({
 });
 export type CreditInput = z.output<typeof creditInput>;
 
-const cents = (description: string, example: number) => z.number().int().meta({ format: 'int64', description, example });
+const cents = (description: string, example: number) =>
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description, example });
 
 /** The public JSON shape of a balance (spec "Balance"). */
 export const balanceJsonSchema = z

@@ -17,7 +17,7 @@ const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max
 export const customerInfoInput = z
   .strictObject({
     email: optional(z.email('must be an e-mail address').max(254, 'must be at most 254 characters')),
-    phone: optional(z.string().regex(/^\+?[0-9 ()-]{7,20}$/, 'must be a phone number')),
+    phone: optional(z.string().regex(/^\+?[0-9 ()-]{7,20}$/, 'must be a phone number').meta({ example: '+27 82 555 0123', maxLength: 21 })),
   })
   .refine((c) => c.email !== undefined || c.phone !== undefined, 'needs email and/or phone')
   .meta({ id: 'CustomerInfo', description: 'Who to send the confirmation to' });
@@ -40,7 +40,7 @@ export const initiatePaymentInput = z
         .string()
         .refine((c) => c === 'ZAR', 'only ZAR is supported')
         .transform(() => 'ZAR' as const)
-        .meta({ description: 'Must be `ZAR`', example: 'ZAR' }),
+        .meta({ description: 'Must be `ZAR`', example: 'ZAR', enum: ['ZAR'] }),
       'INVALID_CURRENCY',
     ),
     merchantOrderId: z
@@ -77,7 +77,8 @@ export const PAYMENT_URL_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl', 'web
 /** `Idempotency-Key`: printable ASCII without spaces, as the spec's `{order}-{timestamp}-{random}`. */
 export const idempotencyKeyInput = z
   .string()
-  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces');
+  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces')
+  .meta({ minLength: 1, maxLength: 255 });
 
 /** `GET /api/v1/payments`: offset paging like payouts, with a status filter. */
 export const listPaymentsQuery = z.strictObject({

@@ -9,7 +9,8 @@ import { ATTEMPT_STATUSES, type Payment, PAYMENT_STATUSES, type PaymentInitiatio
 
 const uuid = z.uuid().meta({ example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' });
 const timestamp = z.iso.datetime().meta({ example: '2026-11-22T10:15:30.000Z' });
-const cents = (description: string, example: number) => z.number().int().meta({ format: 'int64', description, example });
+const cents = (description: string, example: number) =>
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description, example });
 
 export const paymentInitiationJsonSchema = z
   .object({
@@ -49,8 +50,8 @@ export const paymentJsonSchema = z
     latest_attempt: z
       .object({
         status: z.enum(ATTEMPT_STATUSES).meta({ example: 'succeeded' }),
-        provider: z.string().meta({ example: 'sandbox' }),
-        provider_ref: z.string().nullable().meta({ example: 'sbx_fca14468fc9de4c463ac4359' }),
+        provider: z.string().max(32).meta({ description: 'The payment provider of this attempt', example: 'sandbox' }),
+        provider_ref: z.string().max(255).nullable().meta({ description: "The provider's reference", example: 'sbx_fca14468fc9de4c463ac4359' }),
         created_at: timestamp,
       })
       .strict()

@@ -6,8 +6,9 @@ import { nonBlank, offsetPage, optional, withCode } from './validation.ts';
 
 export const eftDetailsInput = z
   .strictObject({
-    accountNumber: z.string().regex(/^\d{5,20}$/, 'must be 5 to 20 digits').meta({ example: '62012345678' }),
-    branchCode: z.string().regex(/^\d{6}$/, 'must be exactly 6 digits').meta({ example: '250655' }),
+    // The length each pattern allows, stated for generated clients (the pattern is the check).
+    accountNumber: z.string().regex(/^\d{5,20}$/, 'must be 5 to 20 digits').meta({ example: '62012345678', minLength: 5, maxLength: 20 }),
+    branchCode: z.string().regex(/^\d{6}$/, 'must be exactly 6 digits').meta({ example: '250655', minLength: 6, maxLength: 6 }),
     accountHolder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
     bankName: nonBlank(100).meta({ example: 'First National Bank' }),
   })
@@ -22,13 +23,15 @@ export const createPayoutInput = z
       .positive('must be greater than 0')
       .max(Number.MAX_SAFE_INTEGER, 'is too large')
       .meta({ description: 'What the recipient receives, in cents', example: 25000 }),
+    // Documented as the one value accepted (`enum`), so generated clients type it; any other
+    // string still reaches the refine and gets the contract's own code.
     currency: withCode(
       z
         .string()
         .length(3, 'must be 3 letters')
         .refine((c) => c === 'ZAR', 'only ZAR is supported')
         .transform(() => 'ZAR' as const)
-        .meta({ description: 'Must be `ZAR`', example: 'ZAR' }),
+        .meta({ description: 'Must be `ZAR`', example: 'ZAR', enum: ['ZAR'] }),
       'INVALID_CURRENCY',
     ),
     payoutMethod: withCode(
@@ -36,7 +39,7 @@ export const createPayoutInput = z
         .string()
         .refine((m) => m === 'eft', 'only eft is supported')
         .transform(() => 'eft' as const)
-        .meta({ description: 'Must be `eft`', example: 'eft' }),
+        .meta({ description: 'Must be `eft`', example: 'eft', enum: ['eft'] }),
       'INVALID_PAYOUT_METHOD',
     ),
     paymentDetails: withCode(eftDetailsInput, 'INVALID_PAYMENT_DETAILS', 'inside'),

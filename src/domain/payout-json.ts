@@ -10,7 +10,8 @@ import { type Payout, PAYOUT_STATUSES, type PayoutStatus } from './payout.ts';
 
 const uuid = z.uuid().meta({ example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' });
 const timestamp = z.iso.datetime().meta({ example: '2026-11-22T10:15:30.000Z' });
-const cents = (description: string, example: number) => z.number().int().meta({ format: 'int64', description, example });
+const cents = (description: string, example: number) =>
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description, example });
 
 export const payoutJsonSchema = z
   .object({
@@ -22,12 +23,13 @@ export const payoutJsonSchema = z
     currency: z.literal('ZAR'),
     status: z.enum(PAYOUT_STATUSES),
     payout_method: z.literal('eft'),
-    merchant_reference: z.string().optional(),
-    description: z.string().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    external_transfer_id: z.string().optional().meta({ description: 'When status is completed' }),
-    failure_reason: z.string().optional().meta({ description: 'When status is failed' }),
-    rejection_reason: z.string().optional().meta({ description: 'When status is rejected' }),
+    // The bounds are the inputs' (payout-input.ts, validation.ts `reasonSchema`).
+    merchant_reference: z.string().max(100).optional().meta({ example: 'INV-1001' }),
+    description: z.string().max(500).optional().meta({ example: 'Supplier invoice 1001' }),
+    metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'As given at creation' }),
+    external_transfer_id: z.string().max(500).optional().meta({ description: 'When status is completed', example: 'FNB-778812' }),
+    failure_reason: z.string().max(500).optional().meta({ description: 'When status is failed', example: 'Account closed' }),
+    rejection_reason: z.string().max(500).optional().meta({ description: 'When status is rejected', example: 'Unknown recipient' }),
     created_at: timestamp,
     updated_at: timestamp,
     completed_at: timestamp.optional().meta({ description: 'When status is completed' }),

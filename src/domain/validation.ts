@@ -124,9 +124,15 @@ export function plainMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** How a problem's place is written: `payment_details.branch_code`, `input.amountCents`. */
+/**
+ * How a problem's place is written: `payment_details.branch_code`, `input.amountCents`. A body's
+ * fields are named as they are; a query parameter says it is one (`query.limit`), since the same
+ * name could be a body field.
+ */
 export function fieldName(path: readonly PropertyKey[], whole = 'body'): string {
-  return path.length === 0 ? whole : path.map(String).join('.');
+  if (path.length === 0) return whole;
+  const name = path.map(String).join('.');
+  return whole === 'query' ? `query.${name}` : name;
 }
 
 /**
@@ -188,10 +194,27 @@ export const optional = <S extends z.ZodType>(schema: S) =>
 /** A whole number from a JSON number or, in a query string, its digits. */
 export const wholeNumber = z.union([z.number(), z.string().regex(/^-?\d+$/, 'must be a whole number').transform(Number)]);
 
+/**
+ * How the OpenAPI document shows a field whose parser is looser than its meaning: a query
+ * parameter arrives as a string and is read as a whole number, but clients should see an integer.
+ */
+export const documentedAs = (jsonSchema: Record<string, unknown>) => ({
+  override: ({ jsonSchema: rendered }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(rendered)) if (key !== 'description' && key !== 'example') delete rendered[key];
+    Object.assign(rendered, jsonSchema);
+  },
+});
+
 /** Offset paging (REST lists): `limit` 1..100, default 50; `offset` from 0. */
 export const offsetPage = {
-  limit: wholeNumber.pipe(z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100')).default(50),
-  offset: wholeNumber.pipe(z.number().int().min(0, 'must not be negative').max(1e9, 'must be at most 1000000000')).default(0),
+  limit: wholeNumber
+    .pipe(z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100'))
+    .default(50)
+    .meta({ description: 'Page size', example: 20, ...documentedAs({ type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 50 }) }),
+  offset: wholeNumber
+    .pipe(z.number().int().min(0, 'must not be negative').max(1e9, 'must be at most 1000000000'))
+    .default(0)
+    .meta({ description: 'How many to skip', example: 0, ...documentedAs({ type: 'integer', format: 'int32', minimum: 0, maximum: 1e9, default: 0 }) }),
 };
 
 /**

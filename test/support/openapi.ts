@@ -31,6 +31,11 @@ export function openApiChecker(doc: any) {
       const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
       const ok = validate(res.body);
       expect(ok, `${method} ${path} ${status}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(res.body)}`).toBe(true);
+      // Headers the service sends are documented for that answer (none is promised where absent).
+      const documentedHeaders = Object.keys(op.responses[status].headers ?? {}).map((h) => h.toLowerCase());
+      for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) {
+        if (res.headers.has(header)) expect(documentedHeaders, `${method} ${path} ${status} documents ${header}`).toContain(header);
+      }
       seen.add(`${method.toUpperCase()} ${path} ${status}`);
     },
   };

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { dataDir as defaultDataDir, OPERATOR_TOKEN_FILE } from './paths.ts';
+
+export { OPERATOR_TOKEN_FILE };
 
 /** The environment codes of the specification; an API key's `{env}` must equal the service's. */
 export const SERVICE_ENVS = ['prd', 'tst', 'dev'] as const;
@@ -112,7 +115,6 @@ function localSecret(dataDir: string, file: string): string {
   return secret;
 }
 
-export const OPERATOR_TOKEN_FILE = 'operator-token';
 const SERVICE_SECRET_FILE = 'service-secret';
 
 /** Every setting of CONTRACT §1, read once from `env`, validated and typed. */
@@ -131,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const serviceEnv = read('SERVICE_ENV', z.enum(SERVICE_ENVS, { error: 'SERVICE_ENV must be prd, tst or dev' }), 'tst');
   const port = read('PORT', intFrom('PORT').refine((n) => n <= 65535, 'PORT must be at most 65535'), '8080');
   const host = env.HOST || '127.0.0.1';
-  const dataDir = resolve(env.DATA_DIR || '.data');
+  const dataDir = defaultDataDir(env);
   const databaseUrl = env.DATABASE_URL || undefined;
   const delays = read(
     'WEBHOOK_RETRY_DELAYS_MS',

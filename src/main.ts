@@ -1,28 +1,47 @@
-import { ConfigError, loadConfig } from './config.ts';
+import { join } from 'node:path';
+import { type Config, loadConfig, OPERATOR_TOKEN_FILE } from './config.ts';
 import { openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { exitOnSignal } from './lifecycle.ts';
 import { createApp } from './server.ts';
 import { createServices } from './services/index.ts';
+import { dataDir } from './paths.ts';
+import { startupFailure } from './startup.ts';
 
-/** `npm start`: settings, database, migrations, then the whole service until SIGTERM/SIGINT. */
+/**
+ * `npm start`: settings, database, migrations, then the whole service until SIGTERM/SIGINT.
+ * Start-up either ends in one human line saying where everything is, or in one line saying what
+ * is wrong and a non-zero exit.
+ */
 async function main() {
-  let config;
+  let config: Config | undefined;
+  let close: (() => Promise<void>) | undefined;
   try {
     config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`zarpay: ${e.message}`);
-      process.exit(1);
-    }
-    throw e;
+    const database = await openConfiguredDatabase(config);
+    close = () => database.close();
+    await migrateToLatest(database.db);
+    const service = createApp(createServices(config, database));
+    close = () => service.stop();
+    const url = await service.start();
+    service.app.log.info({ url, env: config.serviceEnv, database: database.kind }, 'zarpay listening');
+    process.stderr.write(banner(config, url) + '\n');
+    exitOnSignal(() => service.stop(), (message, err) => service.app.log.info({ err }, message));
+  } catch (error) {
+    const env = process.env;
+    const where = config ?? { host: env.HOST || '127.0.0.1', port: Number(env.PORT || 8080), databaseUrl: env.DATABASE_URL, dataDir: dataDir(env) };
+    process.stderr.write(`zarpay: ${startupFailure(error, where)}\n`);
+    if (env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace') console.error(error);
+    await close?.().catch(() => {});
+    process.exit(1);
   }
-  const database = await openConfiguredDatabase(config);
-  await migrateToLatest(database.db);
-  const service = createApp(createServices(config, database));
-  const url = await service.start();
-  service.app.log.info({ url, env: config.serviceEnv, database: database.kind }, 'zarpay listening');
-  exitOnSignal(() => service.stop(), (message, err) => service.app.log.info({ err }, message));
+}
+
+/** The one line a person starting zarpay reads (on stderr: stdout carries the JSON log). */
+function banner(config: Config, listening: string): string {
+  const base = config.publicBaseUrl.startsWith(`http://localhost:${config.port}`) ? listening.replace('127.0.0.1', 'localhost') : config.publicBaseUrl;
+  const token = process.env.OPERATOR_TOKEN ? 'operator token: from OPERATOR_TOKEN' : `operator token: ${join(config.dataDir, OPERATOR_TOKEN_FILE)}`;
+  return `zarpay (${config.serviceEnv}) on ${base}: API ${base}/api/v1, reference ${base}/docs, GraphQL ${base}/graphql, health ${base}/healthz; ${token}`;
 }
 
 await main();

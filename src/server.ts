@@ -9,6 +9,7 @@ import { bearerMatches } from './http/auth.ts';
 import { failure, success } from './http/envelope.ts';
 import { sendError } from './http/reply.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { homeRoute } from './home.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
 import type { ServiceRuntime } from './services/index.ts';
@@ -162,6 +163,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     reply.header('Content-Type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
+  app.register(homeRoute, { config });
   app.register(pages, { services, config });
   // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
   rest(app, services, config);

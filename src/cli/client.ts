@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { OPERATOR_TOKEN_FILE } from '../config.ts';
+import { join } from 'node:path';
+import { dataDir, OPERATOR_TOKEN_FILE, serviceUrl } from '../paths.ts';
 
 /** A failure the CLI reports as `{code, message}` on stderr with exit status 1. */
 export class CliError extends Error {
@@ -18,25 +18,37 @@ export interface Target {
 }
 
 /**
- * Where the service is and the operator token: `ZARPAY_URL` and `OPERATOR_TOKEN`, or the token
- * a `tst`/`dev` service generated under `DATA_DIR`.
+ * Where the service is and the operator token: `ZARPAY_URL` (else `http://localhost:$PORT`) and
+ * `OPERATOR_TOKEN`, or the token a `tst`/`dev` service generated under `DATA_DIR` (by default
+ * `.data` in the project root, wherever the CLI is run from).
  */
 export function resolveTarget(env: NodeJS.ProcessEnv = process.env): Target {
-  const url = (env.ZARPAY_URL || 'http://localhost:8080').replace(/\/+$/, '');
+  const url = serviceUrl(env);
   let token = env.OPERATOR_TOKEN;
   if (!token) {
-    const file = join(resolve(env.DATA_DIR || '.data'), OPERATOR_TOKEN_FILE);
+    const file = join(dataDir(env), OPERATOR_TOKEN_FILE);
     try {
       token = readFileSync(file, 'utf8').trim();
     } catch {
-      throw new CliError('UNAUTHORIZED', `OPERATOR_TOKEN is not set and ${file} does not exist`);
+      throw new CliError('UNAUTHORIZED', `OPERATOR_TOKEN is not set and ${file} does not exist (start the service in tst or dev once, or set OPERATOR_TOKEN)`);
     }
   }
   return { url, token };
 }
 
-/** One operator GraphQL request; GraphQL errors become CliErrors with the REST code. */
-export async function graphql<T = any>(target: Target, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/**
+ * How the command's GraphQL variables and input fields are called on the command line, so a
+ * refusal speaks of `--limit` and `<payout-id>`, never of `$n` or `input.payoutFeeCents`.
+ */
+export type FlagNames = Record<string, string>;
+
+interface GraphQLError {
+  message: string;
+  extensions?: { code?: string };
+}
+
+/** One operator GraphQL request; errors become CliErrors with the REST code, in the language of flags. */
+export async function graphql<T = any>(target: Target, query: string, variables: Record<string, unknown> = {}, flags: FlagNames = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${target.url}/graphql`, {
@@ -45,18 +57,46 @@ export async function graphql<T = any>(target: Target, query: string, variables:
       body: JSON.stringify({ query, variables }),
     });
   } catch (e) {
-    throw new CliError('SERVICE_UNAVAILABLE', `cannot reach zarpay at ${target.url}: ${(e as Error).cause ?? (e as Error).message}`);
+    throw new CliError('SERVICE_UNAVAILABLE', `cannot reach zarpay at ${target.url}: ${(e as Error).cause ?? (e as Error).message} (is it running? ZARPAY_URL says where)`);
   }
-  let body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+  const text = await response.text();
+  let body: { data?: T; errors?: GraphQLError[]; status?: string; error?: { code?: string; message?: string } };
   try {
-    body = (await response.json()) as typeof body;
+    body = JSON.parse(text) as typeof body;
   } catch {
-    throw new CliError('INTERNAL_ERROR', `unexpected ${response.status} response from ${target.url}/graphql`);
+    throw new CliError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', `unexpected ${response.status} answer from ${target.url}/graphql (is ZARPAY_URL a zarpay service?)`);
   }
+  // Refused before GraphQL ran (HTTPS required in prd, a proxy, a rate limit): the REST envelope.
+  if (body.status === 'error' && body.error) throw new CliError(body.error.code ?? 'INTERNAL_ERROR', body.error.message ?? `${response.status}`);
   const error = body.errors?.[0];
-  if (error) throw new CliError(error.extensions?.code ?? 'INTERNAL_ERROR', error.message);
-  if (!body.data) throw new CliError('INTERNAL_ERROR', `empty response (${response.status})`);
+  if (error) throw new CliError(error.extensions?.code ?? 'VALIDATION_FAILED', inFlagLanguage(error.message, flags));
+  if (!body.data) throw new CliError('INTERNAL_ERROR', `no data in the ${response.status} answer from ${target.url}/graphql`);
   return body.data;
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * A GraphQL error message as the operator typed the command: `Variable "$id" got invalid value
+ * "abc"; …` becomes `<payout-id>: "abc" is not valid`, `input.payoutFeeCents: …` becomes
+ * `--payout-fee-cents: …`.
+ */
+export function inFlagLanguage(message: string, flags: FlagNames): string {
+  const variable = /^Variable "\$(\w+)" got invalid value (.*?)(?:;|$)/.exec(message);
+  if (variable) {
+    const [, name, value] = variable as unknown as [string, string, string];
+    const flag = flags[name] ?? `--${kebab(name)}`;
+    const expected = /Expected type "(\w+)"/.exec(message)?.[1];
+    const what = expected === 'UUID' ? 'must be an id such as 3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' : expected ? `is not a valid ${expected}` : 'is not valid';
+    return `${flag}: ${value} ${what}`;
+  }
+  const field = /^(?:input\.)?([A-Za-z]+)((?:\.[\w.]+)?): (.*)$/s.exec(message);
+  if (field) {
+    const [, name, rest, problem] = field as unknown as [string, string, string, string];
+    const flag = flags[name] ?? (message.startsWith('input.') ? `--${kebab(name)}` : undefined);
+    if (flag) return `${flag}${rest}: ${problem}`;
+  }
+  return message;
 }
 
 const ENUM_KEYS = new Set(['status', 'payoutMethod']);

@@ -1,16 +1,13 @@
 import type { Command } from 'commander';
-import { createClient } from 'graphql-sse';
-import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from '../db/index.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { exitOnSignal } from '../lifecycle.ts';
-import { createServices } from '../services/index.ts';
-import { CliError, graphql, resolveTarget, restShape } from './client.ts';
-
-const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+import { oneOf, uuid, whole } from './args.ts';
+import { CliError, resolveTarget, restShape } from './client.ts';
+import { formatOption, op, print } from './output.ts';
+import { deliveryTable, wantsTable } from './table.ts';
 
 const DELIVERY = `id eventId eventType merchantId url status attempts nextAttemptAt lastStatusCode lastError createdAt completedAt
   attemptLog { attempt attemptedAt statusCode durationMs error succeeded }`;
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+const FLAGS = { e: '--event', m: '--merchant', n: '--limit', s: '--status', eventId: '<event-id>' };
 
 interface Delivery {
   id: string;
@@ -18,7 +15,11 @@ interface Delivery {
   [k: string]: unknown;
 }
 
-/** A delivery as log rows: one per attempt, or one without attempt fields while none was made. */
+/**
+ * JSON keeps CONTRACT §7's shape, one row per attempt (scripts read it): a delivery as log rows,
+ * one per attempt, or one without attempt fields while none was made. A terminal gets
+ * `deliveryTable` instead, one row per delivery.
+ */
 function attemptRows(d: Delivery): Record<string, unknown>[] {
   const { id, attemptLog, status, attempts, ...rest } = d;
   const base = { delivery_id: id, ...(restShape(rest) as object), delivery_status: String(status).toLowerCase(), attempts };
@@ -40,9 +41,11 @@ export function eventCommands(program: Command) {
     .description('the event stream')
     .command('tail')
     .description('print events as they commit, one JSON object per line, until interrupted')
-    .option('--merchant <id>', 'one merchant only')
+    .option('--merchant <id>', 'one merchant only', uuid('--merchant'))
     .action(async (opts) => {
       const target = resolveTarget();
+      // Loaded only here: the other commands need no event-stream client.
+      const { createClient } = await import('graphql-sse');
       const client = createClient({
         url: `${target.url}/graphql/stream`,
         headers: { authorization: `Bearer ${target.token}` },
@@ -74,25 +77,31 @@ export function eventCommands(program: Command) {
       }
     });
 
-  const webhooks = program.command('webhooks').description('webhook deliveries');
+  const webhooks = program.command('webhooks').description('the webhook delivery log; send an event again');
   webhooks
     .command('deliveries')
-    .description('the delivery log, newest first, one row per attempt')
-    .option('--event <id>', 'one event only')
-    .option('--merchant <id>', 'one merchant only')
+    .description('the delivery log, newest first: on a terminal one row per delivery with its attempts; as JSON one row per attempt')
+    .option('--event <id>', 'one event only', uuid('--event'))
+    .option('--merchant <id>', 'one merchant only', uuid('--merchant'))
+    .option('--status <status>', DELIVERY_STATUSES.join(', '), oneOf('--status', DELIVERY_STATUSES))
+    .option('--limit <n>', 'at most this many (1 to 100)', whole('--limit', 1, 100), 50)
+    .addOption(formatOption())
     .action(async (opts) => {
-      const data = await graphql(resolveTarget(), `query($e: UUID, $m: UUID) { webhookDeliveries(eventId: $e, merchantId: $m, first: 100) { ${DELIVERY} } }`, {
-        e: opts.event ?? null,
-        m: opts.merchant ?? null,
-      });
-      print((data.webhookDeliveries as Delivery[]).flatMap(attemptRows));
+      const data = await op(
+        `query($e: UUID, $m: UUID, $s: WebhookDeliveryStatus, $n: Int) { webhookDeliveries(eventId: $e, merchantId: $m, status: $s, first: $n) { ${DELIVERY} } }`,
+        { e: opts.event ?? null, m: opts.merchant ?? null, s: opts.status?.toUpperCase() ?? null, n: opts.limit },
+        FLAGS,
+      );
+      const deliveries = data.webhookDeliveries as Delivery[];
+      if (wantsTable(opts.format)) process.stdout.write(deliveryTable(deliveries.map((d) => restShape(d) as Record<string, any>)) + '\n');
+      else print(deliveries.flatMap(attemptRows));
     });
   webhooks
     .command('redeliver')
-    .description('send an event again, as a new delivery with fresh retries')
-    .argument('<event-id>')
+    .description('send an event again as a new delivery with fresh retries; a delivery of it still retrying stops')
+    .argument('<event-id>', 'the event (event_id in the delivery log)', uuid('<event-id>'))
     .action(async (eventId) => {
-      const data = await graphql(resolveTarget(), `mutation($e: UUID!) { redeliverEvent(eventId: $e) { delivery { ${DELIVERY} } } }`, { e: eventId });
+      const data = await op(`mutation($e: UUID!) { redeliverEvent(eventId: $e) { delivery { ${DELIVERY} } } }`, { e: eventId }, { e: '<event-id>' });
       print(attemptRows(data.redeliverEvent.delivery as Delivery));
     });
 
@@ -100,6 +109,14 @@ export function eventCommands(program: Command) {
     .command('dispatcher')
     .description('run only the webhook dispatcher against the database (as many as you like, next to the service)')
     .action(async () => {
+      // Loaded only here: this command runs the services themselves.
+      const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { exitOnSignal }, { createServices }] = await Promise.all([
+        import('../config.ts'),
+        import('../db/index.ts'),
+        import('../db/migrate.ts'),
+        import('../lifecycle.ts'),
+        import('../services/index.ts'),
+      ]);
       const config = loadConfig();
       const database = await openConfiguredDatabase(config);
       const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from '../db/index.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 
 /** Commands that work on the database directly rather than through the running service. */
 export function localCommands(program: Command) {
@@ -9,6 +6,12 @@ export function localCommands(program: Command) {
     .command('migrate')
     .description('bring the database schema up to date (the service also does this at start-up)')
     .action(async () => {
+      // Loaded only here: the other commands never open the database.
+      const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }] = await Promise.all([
+        import('../config.ts'),
+        import('../db/index.ts'),
+        import('../db/migrate.ts'),
+      ]);
       const config = loadConfig();
       const database = await openConfiguredDatabase(config);
       try {

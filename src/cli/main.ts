@@ -1,169 +1,158 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { CliError, graphql, resolveTarget, restShape } from './client.ts';
-import { API_KEY, BALANCE, MERCHANT, PAYOUT } from './fields.ts';
-import { localCommands } from './local.ts';
-import { type OutputFormat, payoutTable, statsTable, wantsTable } from './table.ts';
-import { paymentCommands } from './payments.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { PAYOUT_STATUSES } from '../domain/payout.ts';
+import { PROJECT_ROOT } from '../paths.ts';
+import { oneOf, uuid, whole } from './args.ts';
+import { CliError, type FlagNames, restShape } from './client.ts';
 import { eventCommands } from './events.ts';
+import { API_KEY, BALANCE, PAYOUT } from './fields.ts';
+import { localCommands } from './local.ts';
+import { merchantCommands } from './merchants.ts';
+import { paymentCommands } from './payments.ts';
+import { formatOption, op, print } from './output.ts';
+import { payoutTable, statsTable, wantsTable } from './table.ts';
 
 /**
  * `zarpay`: the operator CLI of CONTRACT §7, a thin client of the operator GraphQL API.
- * Success: one JSON document on stdout, exit 0. Failure: `{code, message}` on stderr, exit 1.
+ * Success: one JSON document on stdout (or a table on a terminal), exit 0. Failure:
+ * `{code, message}` on stderr, exit 1. Only what `--help` needs is loaded up front: commands
+ * that open the database or a stream load their modules when they run.
  */
 
-const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
-const wholeNumber = (name: string) => (raw: string) => {
-  if (!/^\d+$/.test(raw)) throw new InvalidArgumentError(`${name} must be a whole number`);
-  return Number(raw);
-};
-const bool = (raw: string) => {
-  if (raw !== 'true' && raw !== 'false') throw new InvalidArgumentError('expected true or false');
-  return raw === 'true';
-};
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-function merchantShape(m: Record<string, unknown>) {
-  const { id, ...rest } = restShape(m) as Record<string, unknown>;
-  return { merchant_id: id, ...rest };
+/** The package's version, for `--version`. */
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
-async function op<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  return graphql<T>(resolveTarget(), query, variables);
+const PAYOUT_FLAGS: FlagNames = { id: '<payout-id>', reason: '--reason', externalTransferId: '--transfer-id' };
+
+/** One page of payouts after skipping `offset` of them (the API pages by cursor; the CLI walks to the offset). */
+async function payoutPage(filter: { s: string | null; m: string | null }, offset: number, limit: number) {
+  const flags = { n: '--limit', m: '--merchant', s: '--status' };
+  let after: string | null = null;
+  for (let skipped = 0; skipped < offset; ) {
+    const n = Math.min(100, offset - skipped);
+    const page: any = await op(
+      `query($s: PayoutStatus, $m: UUID, $n: Int, $a: String) { payouts(first: $n, after: $a, status: $s, merchantId: $m) { edges { cursor } pageInfo { hasNextPage } } }`,
+      { ...filter, n, a: after },
+      flags,
+    );
+    const edges = page.payouts.edges as { cursor: string }[];
+    if (edges.length === 0) break;
+    after = edges[edges.length - 1]!.cursor;
+    skipped += edges.length;
+    if (!page.payouts.pageInfo.hasNextPage) return { payouts: [], total: await payoutCount(filter) };
+  }
+  const data: any = await op(
+    `query($s: PayoutStatus, $m: UUID, $n: Int, $a: String) { payouts(first: $n, after: $a, status: $s, merchantId: $m) { totalCount edges { node { ${PAYOUT} } } } }`,
+    { ...filter, n: limit, a: after },
+    flags,
+  );
+  return { payouts: data.payouts.edges.map((e: { node: unknown }) => restShape(e.node)) as Record<string, any>[], total: data.payouts.totalCount as number };
 }
 
-function feeFields(opts: Record<string, unknown>) {
-  return {
-    ...(opts.webhookUrl !== undefined && { webhookUrl: opts.webhookUrl }),
-    ...(opts.paymentFeeBps !== undefined && { paymentFeeBps: opts.paymentFeeBps }),
-    ...(opts.paymentFeeFixedCents !== undefined && { paymentFeeFixedCents: opts.paymentFeeFixedCents }),
-    ...(opts.payoutFeeCents !== undefined && { payoutFeeCents: opts.payoutFeeCents }),
-  };
+async function payoutCount(filter: { s: string | null; m: string | null }): Promise<number> {
+  const data: any = await op(`query($s: PayoutStatus, $m: UUID) { payouts(first: 0, status: $s, merchantId: $m) { totalCount } }`, filter);
+  return data.payouts.totalCount;
 }
-
-function withFeeOptions(cmd: Command) {
-  return cmd
-    .option('--webhook-url <url>', 'where payout and payment events are delivered')
-    .option('--payment-fee-bps <bps>', 'payment fee in basis points', wholeNumber('--payment-fee-bps'))
-    .option('--payment-fee-fixed-cents <cents>', 'fixed payment fee in cents', wholeNumber('--payment-fee-fixed-cents'))
-    .option('--payout-fee-cents <cents>', 'flat payout fee in cents', wholeNumber('--payout-fee-cents'));
-}
-
-const formatOption = () =>
-  new Option('--format <format>', 'json, table, or auto: a table on a terminal, JSON otherwise')
-    .choices(['auto', 'json', 'table'] satisfies OutputFormat[])
-    .default('auto');
 
 export function buildProgram(): Command {
-  const program = new Command('zarpay').description('zarpay operator CLI').showHelpAfterError(false);
+  const program = new Command('zarpay')
+    .description('The zarpay operator CLI: merchants, keys, balances, the payout approval queue, payments and webhooks.\nTalks to ZARPAY_URL (default http://localhost:$PORT) with OPERATOR_TOKEN (in tst/dev: the token file under DATA_DIR).')
+    .version(version(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showHelpAfterError(false);
 
-  const merchant = program.command('merchant').description('merchants');
-  withFeeOptions(merchant.command('create').requiredOption('--name <name>', 'trading name shown on the payment page'))
-    .option('--auto-topup', 'credit captured payments (net of fees) to the payout balance')
-    .action(async (opts) => {
-      const data = await op(
-        `mutation($input: MerchantInput!) { createMerchant(input: $input) { merchant { ${MERCHANT} } apiKey { ${API_KEY} } fullKey } }`,
-        { input: { name: opts.name, ...feeFields(opts), ...(opts.autoTopup && { autoTopup: true }) } },
-      );
-      const { merchant: m, apiKey, fullKey } = data.createMerchant;
-      print({ ...merchantShape(m), api_key: fullKey, api_key_record: restShape(apiKey) });
-    });
-  withFeeOptions(merchant.command('update').argument('<id>', 'merchant id'))
-    .addOption(new Option('--auto-topup <bool>', 'true or false').argParser(bool))
-    .option('--allow-redirect-domain <domain>', 'allow-list a redirect domain (repeatable)', collect)
-    .option('--name <name>', 'new trading name')
-    .action(async (id, opts) => {
-      const input = {
-        ...feeFields(opts),
-        ...(opts.name !== undefined && { name: opts.name }),
-        ...(opts.autoTopup !== undefined && { autoTopup: opts.autoTopup }),
-        ...(opts.allowRedirectDomain && { addRedirectDomains: opts.allowRedirectDomain }),
-      };
-      const data = await op(`mutation($id: UUID!, $input: MerchantInput!) { updateMerchant(id: $id, input: $input) { merchant { ${MERCHANT} } } }`, {
-        id,
-        input,
-      });
-      print(merchantShape(data.updateMerchant.merchant));
-    });
+  merchantCommands(program);
 
-  const key = program.command('key').description('secret API keys');
+  const key = program.command('key').description('issue, revoke and expire merchants\' secret API keys');
   key
     .command('issue')
-    .argument('<merchant-id>')
+    .description('issue another secret key for a merchant (printed once, in full_key)')
+    .argument('<merchant-id>', 'the merchant', uuid('<merchant-id>'))
     .action(async (merchantId) => {
-      const data = await op(`mutation($m: UUID!) { issueApiKey(merchantId: $m) { apiKey { ${API_KEY} } fullKey } }`, { m: merchantId });
+      const data = await op(`mutation($m: UUID!) { issueApiKey(merchantId: $m) { apiKey { ${API_KEY} } fullKey } }`, { m: merchantId }, { m: '<merchant-id>' });
       print({ ...(restShape(data.issueApiKey.apiKey) as object), full_key: data.issueApiKey.fullKey });
     });
-  for (const [name, field] of [
-    ['revoke', 'revokeApiKey'],
-    ['expire', 'expireApiKey'],
+  for (const [name, field, what] of [
+    ['revoke', 'revokeApiKey', 'revoke a key at once (refused from the next request on)'],
+    ['expire', 'expireApiKey', 'mark a key expired (refused from the next request on)'],
   ] as const) {
     key
       .command(name)
-      .argument('<kid>')
+      .description(what)
+      .argument('<kid>', 'the key id: the 12 characters after sec1-{env}-')
       .action(async (kid) => {
-        const data = await op(`mutation($kid: String!) { ${field}(kid: $kid) { apiKey { ${API_KEY} } } }`, { kid });
+        const data = await op(`mutation($kid: String!) { ${field}(kid: $kid) { apiKey { ${API_KEY} } } }`, { kid }, { kid: '<kid>' });
         print(restShape(data[field].apiKey));
       });
   }
 
   program
     .command('balance')
-    .description('payout balances')
+    .description('merchants\' payout balances')
     .command('credit')
-    .argument('<merchant-id>')
-    .argument('<cents>', 'amount in cents', wholeNumber('CENTS'))
-    .option('--memo <text>', 'why the credit was made')
+    .description('credit a merchant\'s payout balance (money received outside zarpay)')
+    .argument('<merchant-id>', 'the merchant', uuid('<merchant-id>'))
+    .argument('<cents>', 'the amount in cents, greater than 0 (R 1 000.00 is 100000)', whole('<cents>', 1, 1e13))
+    .option('--memo <text>', 'why the credit was made (kept in the ledger)')
     .action(async (merchantId, cents, opts) => {
       const data = await op(
         `mutation($m: UUID!, $c: Money!, $memo: String) { creditBalance(merchantId: $m, amountCents: $c, memo: $memo) { balance { ${BALANCE} } } }`,
         { m: merchantId, c: cents, memo: opts.memo ?? null },
+        { m: '<merchant-id>', c: '<cents>', amountCents: '<cents>', memo: '--memo' },
       );
       print(restShape(data.creditBalance.balance));
     });
 
-  const payout = program.command('payout').description('the payout approval queue');
-  const move = (name: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>
-    extra(payout.command(name).argument('<id>', 'payout id')).action(async (id, opts) => {
-      const data = await op(`mutation($id: UUID!${argDefs}) { ${field}(id: $id${Object.keys(vars({})).map((k) => `, ${k}: $${k}`).join('')}) { payout { ${PAYOUT} } } }`, {
-        id,
-        ...vars(opts),
-      });
+  const payout = program.command('payout').description('the payout approval queue: list, approve, reject, process, complete, fail, cancel');
+  const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>
+    extra(payout.command(name).description(what).argument('<payout-id>', 'the payout', uuid('<payout-id>'))).action(async (id, opts) => {
+      const data = await op(
+        `mutation($id: UUID!${argDefs}) { ${field}(id: $id${Object.keys(vars({})).map((k) => `, ${k}: $${k}`).join('')}) { payout { ${PAYOUT} } } }`,
+        { id, ...vars(opts) },
+        PAYOUT_FLAGS,
+      );
       print(restShape(data[field].payout));
     });
   const none = (c: Command) => c;
-  move('approve', 'approvePayout', none, () => ({}), '');
-  move('reject', 'rejectPayout', (c) => c.requiredOption('--reason <reason>'), (o) => ({ reason: o.reason }), ', $reason: String!');
-  move('process', 'startPayoutTransfer', none, () => ({}), '');
+  move('approve', 'approve a pending payout', 'approvePayout', none, () => ({}), '');
+  move('reject', 'reject a pending payout: its reserve returns to the balance', 'rejectPayout', (c) => c.requiredOption('--reason <reason>', 'why, shown to the merchant'), (o) => ({ reason: o.reason }), ', $reason: String!');
+  move('process', 'mark an approved payout as sent to the bank', 'startPayoutTransfer', none, () => ({}), '');
   move(
     'complete',
+    'mark a processing payout as paid: the amount and fee leave the balance',
     'completePayout',
-    (c) => c.option('--transfer-id <id>', 'the bank transfer reference'),
+    (c) => c.option('--transfer-id <id>', 'the bank transfer reference (default: a generated EFT-…)'),
     (o) => ({ externalTransferId: o.transferId ?? null }),
     ', $externalTransferId: String',
   );
-  move('fail', 'failPayout', (c) => c.requiredOption('--reason <reason>'), (o) => ({ reason: o.reason }), ', $reason: String!');
-  move('cancel', 'cancelPayout', none, () => ({}), '');
+  move('fail', 'mark a processing payout as failed at the bank: its reserve returns', 'failPayout', (c) => c.requiredOption('--reason <reason>', 'what the bank said'), (o) => ({ reason: o.reason }), ', $reason: String!');
+  move('cancel', 'cancel a pending or approved payout: its reserve returns', 'cancelPayout', none, () => ({}), '');
   payout
     .command('list')
-    .option('--status <status>', 'pending, approved, processing, completed, failed or rejected')
-    .option('--merchant <id>', 'one merchant only')
-    .option('--limit <n>', 'at most this many (1 to 100)', wholeNumber('--limit'), 50)
+    .description('payouts, newest first, and how many match')
+    .option('--status <status>', PAYOUT_STATUSES.join(', '), oneOf('--status', PAYOUT_STATUSES))
+    .option('--merchant <id>', 'one merchant only', uuid('--merchant'))
+    .option('--limit <n>', 'at most this many (1 to 100)', whole('--limit', 1, 100), 50)
+    .option('--offset <n>', 'skip this many first (for the next page: the previous offset plus the limit)', whole('--offset', 0, 1_000_000), 0)
     .addOption(formatOption())
     .action(async (opts) => {
-      const status = opts.status === undefined ? null : String(opts.status).toUpperCase();
-      const data = await op(
-        `query($s: PayoutStatus, $m: UUID, $n: Int) { payouts(first: $n, status: $s, merchantId: $m) { totalCount edges { node { ${PAYOUT} } } } }`,
-        { s: status, m: opts.merchant ?? null, n: opts.limit },
-      );
-      const result = { payouts: data.payouts.edges.map((e: { node: unknown }) => restShape(e.node)), total: data.payouts.totalCount };
-      if (wantsTable(opts.format)) process.stdout.write(payoutTable(result.payouts, result.total) + '\n');
+      const filter = { s: opts.status === undefined ? null : String(opts.status).toUpperCase(), m: opts.merchant ?? null };
+      const result = await payoutPage(filter, opts.offset, opts.limit);
+      if (wantsTable(opts.format)) process.stdout.write(payoutTable(result.payouts, result.total, opts.offset) + '\n');
       else print(result);
     });
 
   program
     .command('stats')
-    .description('payouts by state, amounts reserved, the approval queue')
+    .description('payouts by state, amounts reserved, the approval queue, failing webhooks')
     .addOption(formatOption())
     .action(async (opts) => {
       const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending } }`);
@@ -196,11 +185,10 @@ export function buildProgram(): Command {
 
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  program.configureOutput({ writeErr: () => {}, outputError: () => {} });
-  for (const cmd of allCommands(program)) {
+  for (const cmd of [program, ...allCommands(program)]) {
     cmd.exitOverride();
-    cmd.configureOutput({ writeErr: () => {}, outputError: () => {} });
+    // Help and the version go to stdout as usual; commander's own error lines are replaced by ours.
+    cmd.configureOutput({ writeErr: (text) => (/^error:/.test(text) ? undefined : process.stderr.write(text)), outputError: () => {} });
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -208,7 +196,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-      fail('VALIDATION_FAILED', e.message.replace(/^error: /, ''));
+      fail('VALIDATION_FAILED', commanderMessage(e));
       return 1;
     }
     if (e instanceof CliError) {
@@ -218,6 +206,16 @@ export async function run(argv: string[]): Promise<number> {
     fail('INTERNAL_ERROR', (e as Error).message);
     return 1;
   }
+}
+
+/** Commander's refusal without its prefix, and with our own words where a parser gave them. */
+function commanderMessage(e: CommanderError): string {
+  const text = e.message.replace(/^error: /, '');
+  // "command-argument value 'x' is invalid for argument 'cents'. <cents> must be …": the reason says it all.
+  const reason = /is invalid(?: for argument '[^']+')?\. (.*)$/s.exec(text)?.[1];
+  if (reason) return reason;
+  if (e.code === 'commander.unknownCommand' || e.code === 'commander.unknownOption') return `${text} (zarpay --help lists them)`;
+  return text;
 }
 
 function allCommands(cmd: Command): Command[] {

@@ -1,37 +1,37 @@
-import { type Command, InvalidArgumentError } from 'commander';
-import { graphql, resolveTarget, restShape } from './client.ts';
+import type { Command } from 'commander';
+import { oneOf, uuid } from './args.ts';
+import { restShape } from './client.ts';
+import { op, print } from './output.ts';
 
 /** The payment status object of REST (`GET /api/v1/payments/{id}`) plus merchant_order_id. */
 export const PAYMENT = `paymentId status amount currency feeCents netAmountCents
   latestAttempt { status provider providerRef createdAt } merchantOrderId`;
 
-const OUTCOMES = ['captured', 'failed', 'cancelled'];
+const OUTCOMES = ['captured', 'failed', 'cancelled'] as const;
+const FLAGS = { id: '<payment-id>', o: '--outcome' };
 
 /** `zarpay payment …` (CONTRACT §7). */
 export function paymentCommands(program: Command) {
-  const payment = program.command('payment').description('payments');
+  const payment = program.command('payment').description('look at payments; settle sandbox payments');
   payment
     .command('settle')
     .description('end an open payment as the provider (or customer) would; tst/dev only')
-    .argument('<id>', 'payment id')
-    .requiredOption('--outcome <outcome>', 'captured, failed or cancelled', (raw: string) => {
-      if (!OUTCOMES.includes(raw)) throw new InvalidArgumentError('expected captured, failed or cancelled');
-      return raw;
-    })
+    .argument('<payment-id>', 'the payment', uuid('<payment-id>'))
+    .requiredOption('--outcome <outcome>', OUTCOMES.join(', '), oneOf('--outcome', OUTCOMES))
     .action(async (id: string, opts: { outcome: string }) => {
-      const data = await graphql(
-        resolveTarget(),
+      const data = await op(
         `mutation($id: UUID!, $o: PaymentOutcome!) { settlePayment(id: $id, outcome: $o) { payment { ${PAYMENT} } } }`,
         { id, o: opts.outcome.toUpperCase() },
+        FLAGS,
       );
-      process.stdout.write(JSON.stringify(restShape(data.settlePayment.payment), null, 2) + '\n');
+      print(restShape(data.settlePayment.payment));
     });
   payment
     .command('show')
     .description('one payment, as the merchant would see it')
-    .argument('<id>', 'payment id')
+    .argument('<payment-id>', 'the payment', uuid('<payment-id>'))
     .action(async (id: string) => {
-      const data = await graphql(resolveTarget(), `query($id: UUID!) { payment(id: $id) { ${PAYMENT} } }`, { id });
-      process.stdout.write(JSON.stringify(restShape(data.payment), null, 2) + '\n');
+      const data = await op(`query($id: UUID!) { payment(id: $id) { ${PAYMENT} } }`, { id }, FLAGS);
+      print(restShape(data.payment));
     });
 }

@@ -14,7 +14,7 @@ export function renderTable(rows: Record<string, string>[], columns: string[]): 
   return [line(columns.map((c) => c.toUpperCase())), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => r[c] ?? '')))].join('\n');
 }
 
-export function payoutTable(payouts: Record<string, any>[], total: number): string {
+export function payoutTable(payouts: Record<string, any>[], total: number, offset = 0): string {
   const rows = payouts.map((p) => ({
     id: p.id,
     merchant: p.merchant_id,
@@ -25,7 +25,8 @@ export function payoutTable(payouts: Record<string, any>[], total: number): stri
     reference: p.merchant_reference ?? '',
     created: String(p.created_at).replace('T', ' ').slice(0, 19),
   }));
-  const shown = `${payouts.length} of ${total} payout${total === 1 ? '' : 's'}`;
+  const range = offset > 0 && payouts.length > 0 ? `${offset + 1}–${offset + payouts.length}` : String(payouts.length);
+  const shown = `${range} of ${total} payout${total === 1 ? '' : 's'}`;
   return payouts.length ? `${renderTable(rows, Object.keys(rows[0]!))}\n\n${shown}` : `no payouts (${shown})`;
 }
 
@@ -42,4 +43,46 @@ export function statsTable(stats: Record<string, any>): string {
   lines.push(`webhooks failing:   ${stats.deliveries_failed} (redeliver with: zarpay webhooks redeliver EVENT_ID)`);
   lines.push(`webhooks pending:   ${stats.deliveries_pending}`);
   return lines.join('\n');
+}
+
+const when = (iso: unknown) => (iso ? String(iso).replace('T', ' ').slice(0, 19) : '');
+
+export function merchantTable(merchants: Record<string, any>[]): string {
+  if (merchants.length === 0) return 'no merchants';
+  const rows = merchants.map((m) => ({
+    id: m.merchant_id,
+    name: m.name,
+    payment_fee: `${(m.payment_fee_bps / 100).toFixed(2)} %${m.payment_fee_fixed_cents ? ` + ${formatRand(m.payment_fee_fixed_cents)}` : ''}`,
+    payout_fee: formatRand(m.payout_fee_cents),
+    auto_topup: m.auto_topup ? 'yes' : 'no',
+    webhook: m.webhook_url ?? '',
+    created: when(m.created_at),
+  }));
+  return `${renderTable(rows, Object.keys(rows[0]!))}\n\n${merchants.length} merchant${merchants.length === 1 ? '' : 's'}`;
+}
+
+/**
+ * One row per delivery; its attempts in one column, in order: the HTTP status each got, or
+ * what went wrong (`timeout`, `refused`), so a failing receiver shows at a glance.
+ */
+export function deliveryTable(deliveries: Record<string, any>[]): string {
+  if (deliveries.length === 0) return 'no deliveries';
+  const rows = deliveries.map((d) => ({
+    id: d.id,
+    event: d.event_type,
+    merchant: d.merchant_id,
+    status: d.status,
+    attempts: d.attempt_log.length === 0 ? '—' : d.attempt_log.map((a: any) => (a.status_code ?? shortError(a.error))).join(', '),
+    next: when(d.next_attempt_at),
+    created: when(d.created_at),
+    url: d.url,
+  }));
+  return `${renderTable(rows, Object.keys(rows[0]!))}\n\n${deliveries.length} deliver${deliveries.length === 1 ? 'y' : 'ies'}`;
+}
+
+function shortError(error: unknown): string {
+  const text = String(error ?? 'error');
+  if (/timed? ?out|abort/i.test(text)) return 'timeout';
+  if (/ECONNREFUSED|refused/i.test(text)) return 'refused';
+  return text.length > 24 ? `${text.slice(0, 23)}…` : text;
 }

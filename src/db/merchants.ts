@@ -12,6 +12,7 @@ export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant 
     payoutFeeCents: row.payout_fee_cents,
     autoTopup: row.auto_topup,
     redirectDomains: row.redirect_domains,
+    supportContact: row.support_contact,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -28,7 +28,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const where = failed ? ` in ${failed.migrationName}` : '';
-    throw new Error(`migration failed${where}: ${(error as Error).message ?? String(error)}`);
+    throw new Error(`migration failed${where}: ${(error as Error).message ?? String(error)}`, { cause: error });
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -15,6 +15,7 @@ export interface MerchantsTable {
   payout_fee_cents: CentsDefault;
   auto_topup: ColumnType<boolean, boolean | undefined, boolean>;
   redirect_domains: ColumnType<string[], string[] | undefined, string[]>;
+  support_contact: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -11,6 +11,8 @@ export interface Merchant {
   payoutFeeCents: number;
   autoTopup: boolean;
   redirectDomains: string[];
+  /** Where customers get help: an e-mail address, a phone number or an https page; shown on the payment page. */
+  supportContact: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +24,23 @@ const domain = z
   .string()
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/, 'must be a domain name');
+/**
+ * A merchant's support contact as the payment page can link it: an e-mail address (mailto:), a
+ * phone number (tel:) or an http(s) page.
+ */
+export const supportContactInput = z
+  .string()
+  .trim()
+  .max(200, 'must be at most 200 characters')
+  .refine((v) => supportContactKind(v) !== null, 'must be an e-mail address, a phone number or an http(s) URL');
+
+export function supportContactKind(value: string): 'email' | 'phone' | 'url' | null {
+  if (/^[^\s@<>"]+@[^\s@<>"]+\.[A-Za-z]{2,}$/.test(value)) return 'email';
+  if (/^\+?[0-9 ()-]{7,20}$/.test(value)) return 'phone';
+  if (/^https?:\/\/[^\s<>"]+$/.test(value) && URL.canParse(value)) return 'url';
+  return null;
+}
+
 const cents = z.number().int('must be a whole number').min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000');
 
 /** An operator's new merchant (`zarpay merchant create`, GraphQL `createMerchant`). */
@@ -34,6 +53,7 @@ export const createMerchantInput = z.strictObject({
   payoutFeeCents: optional(cents),
   autoTopup: optional(z.boolean()),
   redirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+  supportContact: optional(supportContactInput),
 });
 export type CreateMerchantInput = z.output<typeof createMerchantInput>;
 
@@ -49,5 +69,11 @@ export const updateMerchantInput = z.strictObject({
   redirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
   /** Added to the allow-list (`--allow-redirect-domain D`), after any replacement. */
   addRedirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+  /** Null or an empty string clears it. */
+  supportContact: z
+    .union([z.literal(''), supportContactInput])
+    .nullable()
+    .transform((v) => (v === '' ? null : v))
+    .optional(),
 });
 export type UpdateMerchantInput = z.output<typeof updateMerchantInput>;

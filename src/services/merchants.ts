@@ -36,6 +36,7 @@ export class MerchantService {
           payout_fee_cents: input.payoutFeeCents ?? 0,
           auto_topup: input.autoTopup ?? false,
           redirect_domains: input.redirectDomains ?? [],
+          support_contact: input.supportContact ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -63,6 +64,7 @@ export class MerchantService {
         ...(input.paymentFeeFixedCents !== undefined && { payment_fee_fixed_cents: input.paymentFeeFixedCents }),
         ...(input.payoutFeeCents !== undefined && { payout_fee_cents: input.payoutFeeCents }),
         ...(input.autoTopup !== undefined && { auto_topup: input.autoTopup }),
+        ...(input.supportContact !== undefined && { support_contact: input.supportContact }),
         ...(input.redirectDomains !== undefined && { redirect_domains: input.redirectDomains }),
         // A union computed in the UPDATE itself, so concurrent additions do not lose each other.
         ...(input.addRedirectDomains !== undefined && {

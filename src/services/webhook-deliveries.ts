@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { queueDelivery } from '../db/outbox.ts';
 import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
@@ -29,8 +30,11 @@ export interface WebhookDelivery {
   attemptLog: WebhookAttempt[];
 }
 
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
 export interface DeliveryFilter {
   eventId?: string | null;
+  status?: WebhookDelivery['status'] | null;
   /** The merchant asked for: a merchant may name only itself; the operator any, or none for all. */
   merchantId?: string | null;
   limit?: number | null;
@@ -55,6 +59,7 @@ export class WebhookDeliveryService {
       .limit(limit);
     if (filter.eventId) q = q.where('d.event_id', '=', filter.eventId);
     if (merchantId) q = q.where('d.merchant_id', '=', merchantId);
+    if (filter.status) q = q.where('d.status', '=', filter.status);
     const rows = await q.execute();
     const attempts = rows.length
       ? await this.deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
@@ -97,6 +102,23 @@ export class WebhookDeliveryService {
       if (!event) throw new AppError('NOT_FOUND', 'event not found');
       const id = await queueDelivery(tx, event.id);
       if (!id) throw new AppError('VALIDATION_FAILED', 'the merchant has no webhook URL to deliver to');
+      // The new delivery supersedes any still retrying: the receiver should get the event from
+      // one delivery, not from both. Clearing the lease also voids an attempt under way, whose
+      // outcome then no longer changes the row (dispatcher.ts records only its own lease).
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'failed',
+          last_error: `superseded by redelivery ${id}`,
+          completed_at: sql`now()`,
+          locked_until: null,
+          locked_by: null,
+          updated_at: sql`now()`,
+        })
+        .where('event_id', '=', event.id)
+        .where('status', '=', 'pending')
+        .where('id', '!=', id)
+        .execute();
       return id;
     });
     const all = await this.list(actor, { eventId, limit: 100 });

@@ -62,7 +62,7 @@ export class WebhookSecretService {
       await this.lockMerchant(tx, merchantId);
       await tx
         .updateTable('webhook_secrets')
-        .set({ status: 'disabled', disabled_at: sql`least(coalesce(rotating_until, now()), now())` })
+        .set({ status: 'disabled', disabled_at: sql`least(coalesce(rotating_until, now()), now())`, rotating_until: sql`least(coalesce(rotating_until, now()), now())` })
         .where('merchant_id', '=', merchantId)
         .where('status', '=', 'rotating')
         .execute();
@@ -84,17 +84,21 @@ export class WebhookSecretService {
     const merchantId = oneMerchant(actor, requested);
     const rows = await this.deps.db
       .selectFrom('webhook_secrets')
-      .select(['id', 'merchant_id', 'kid', 'created_at', 'rotating_until', effectiveStatus.as('status')])
+      .select(['id', 'merchant_id', 'kid', 'created_at', 'rotating_until', 'disabled_at', effectiveStatus.as('status')])
       .where('merchant_id', '=', merchantId)
       .orderBy('created_at', 'desc')
       .execute();
+    // A secret disabled by a second rotation stopped signing when it was disabled, before the
+    // end of its window: it must not show a window still open.
+    const until = (r: (typeof rows)[number]) =>
+      r.status === 'disabled' && r.rotating_until && r.disabled_at && r.disabled_at < r.rotating_until ? r.disabled_at : r.rotating_until;
     return rows.map((r) => ({
       id: r.id,
       merchantId: r.merchant_id,
       kid: r.kid,
       status: r.status,
       createdAt: r.created_at,
-      rotatingUntil: r.rotating_until,
+      rotatingUntil: until(r),
     }));
   }
 

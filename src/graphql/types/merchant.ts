@@ -20,6 +20,10 @@ MerchantRef.implement({
     payoutFeeCents: t.expose('payoutFeeCents', { type: 'Money', description: 'The flat fee of each payout, fixed when it is created.' }),
     autoTopup: t.exposeBoolean('autoTopup', { description: 'Whether captured payments credit their net amount to the payout balance.' }),
     redirectDomains: t.exposeStringList('redirectDomains', { description: 'Hosts the hosted page may redirect customers to.' }),
+    supportContact: t.exposeString('supportContact', {
+      nullable: true,
+      description: 'Where customers get help (e-mail address, phone number or http(s) page), shown on the hosted payment page.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the merchant was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings last changed.' }),
   }),
@@ -68,6 +72,9 @@ const MerchantInput = builder.inputType('MerchantInput', {
     autoTopup: t.boolean({ description: 'Credit captured payments (net of fees) to the payout balance.' }),
     redirectDomains: t.stringList({ description: 'Replaces the allow-listed redirect domains (at most 50).' }),
     addRedirectDomains: t.stringList({ description: 'Adds to the allow-listed redirect domains (update only).' }),
+    supportContact: t.string({
+      description: 'Where customers get help: an e-mail address, a phone number or an http(s) page (at most 200 characters). Null or "" clears it.',
+    }),
   }),
 });
 

@@ -71,8 +71,10 @@ builder.queryFields((t) => ({
       eventId: t.arg({ type: 'UUID', description: 'Only this event\'s deliveries.' }),
       merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (a merchant may only name itself).' }),
       first: t.arg.int({ description: 'How many, 1 to 100; default 50.' }),
+      status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }),
     },
-    resolve: (_r, a, ctx) => ctx.services.webhookDeliveries.list(actorOf(ctx), { eventId: a.eventId, merchantId: a.merchantId, limit: a.first }),
+    resolve: (_r, a, ctx) =>
+      ctx.services.webhookDeliveries.list(actorOf(ctx), { eventId: a.eventId, merchantId: a.merchantId, limit: a.first, status: a.status ?? null }),
   }),
 }));
 

@@ -102,3 +102,69 @@ describe('zarpay CLI (CONTRACT §7)', { timeout: 120_000 }, () => {
     expect(r.json).toHaveProperty('total');
   });
 });
+
+describe('zarpay CLI for an operator at a terminal', { timeout: 120_000 }, () => {
+  it('lists and shows merchants, pages payouts with --offset, and prints its version', async () => {
+    const m = (await zarpay(['merchant', 'create', '--name', 'Lungi Butchery', '--support-contact', 'help@lungi.example.co.za', '--payout-fee-cents', '100'], env)).json;
+    expect(m.support_contact).toBe('help@lungi.example.co.za');
+    await zarpay(['balance', 'credit', m.merchant_id, '50000'], env);
+    for (const ref of ['P-1', 'P-2', 'P-3']) await http(t, 'POST', '/api/v1/payouts', { key: m.api_key, body: payoutBody(1_000, { merchant_reference: ref }) });
+
+    const list = await zarpay(['merchant', 'list'], env);
+    expect(list.json.merchants).toContainEqual(expect.objectContaining({ merchant_id: m.merchant_id, name: 'Lungi Butchery' }));
+    const table = await zarpay(['merchant', 'list', '--format', 'table'], env);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+PAYMENT_FEE/);
+    expect(table.stdout).toContain('Lungi Butchery');
+
+    const shown = await zarpay(['merchant', 'show', m.merchant_id], env);
+    expect(shown.json).toMatchObject({ merchant_id: m.merchant_id, balance: { balance_cents: 50_000, reserved_cents: 3_300 }, api_keys: [{ status: 'active' }] });
+    expect(JSON.stringify(shown.json)).not.toContain(m.api_key);
+
+    const page = await zarpay(['payout', 'list', '--merchant', m.merchant_id, '--limit', '1', '--offset', '1'], env);
+    expect(page.json.total).toBe(3);
+    expect(page.json.payouts.map((p: any) => p.merchant_reference)).toEqual(['P-2']);
+    const beyond = await zarpay(['payout', 'list', '--merchant', m.merchant_id, '--offset', '5'], env);
+    expect(beyond.json).toEqual({ payouts: [], total: 3 });
+
+    const version = await zarpay(['--version'], env);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('gives a description for every command', async () => {
+    const { buildProgram } = await import('../src/cli/main.ts');
+    const walk = (c: any): any[] => c.commands.flatMap((s: any) => [s, ...walk(s)]);
+    const missing = walk(buildProgram())
+      .filter((c) => !c.description())
+      .map((c) => c.name());
+    expect(missing).toEqual([]);
+  });
+
+  it('refuses bad input in the language of flags', async () => {
+    const m = (await zarpay(['merchant', 'create', '--name', 'Flags'], env)).json;
+    const cases: [string[], string][] = [
+      [['balance', 'credit', m.merchant_id, '-5'], '<cents> must be greater than 0'],
+      [['balance', 'credit', m.merchant_id, '12.50'], '<cents> must be a whole number (amounts are in cents)'],
+      [['balance', 'credit', m.merchant_id, '99999999999999999999'], '<cents> is too large (at most 10000000000000)'],
+      [['payout', 'approve', 'abc'], '<payout-id> must be an id such as 3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11'],
+      [['payout', 'list', '--limit', '500'], '--limit must be 1 to 100'],
+      [['payout', 'list', '--status', 'done'], '--status must be one of pending, approved, processing, completed, failed, rejected'],
+      [['merchant', 'update', m.merchant_id, '--webhook-url', 'not a url'], '--webhook-url: must be an http(s) URL'],
+      [['merchant', 'update', m.merchant_id, '--support-contact', 'ask at the till'], '--support-contact: must be an e-mail address, a phone number or an http(s) URL'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await zarpay(args, env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json, args.join(' ')).toEqual({ code: 'VALIDATION_FAILED', message });
+    }
+  });
+
+  it('reads a REST refusal (a prd service over plain HTTP) as what it is', async () => {
+    const prd = await startApp({ SERVICE_ENV: 'prd', OPERATOR_TOKEN: 'o'.repeat(40), SERVICE_SECRET: 's'.repeat(40) });
+    try {
+      const r = await zarpay(['merchant', 'list'], { ZARPAY_URL: prd.url, OPERATOR_TOKEN: 'o'.repeat(40) });
+      expect(r.json).toEqual({ code: 'FORBIDDEN', message: 'HTTPS is required' });
+    } finally {
+      await prd.close();
+    }
+  });
+});

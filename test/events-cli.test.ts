@@ -19,11 +19,11 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const env = () => ({ ...process.env, ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken });
+const env = (app: TestApp = t) => ({ ...process.env, ZARPAY_URL: app.url, OPERATOR_TOKEN: app.config.operatorToken });
 
 /** `npx zarpay …` as an operator would run it; resolves with exit code and output. */
-function zarpay(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/zarpay.js', ...args], { cwd: root, env: env() });
+function zarpay(args: string[], app: TestApp = t): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['bin/zarpay.js', ...args], { cwd: root, env: env(app) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -63,4 +63,41 @@ it('events tail prints committed events as NDJSON; webhooks deliveries and redel
   const missing = await zarpay(['webhooks', 'redeliver', '00000000-0000-4000-8000-000000000000']);
   expect(missing.code).toBe(1);
   expect(JSON.parse(missing.stderr)).toMatchObject({ code: 'NOT_FOUND' });
+});
+
+it('webhooks deliveries filters by status and limit, and shows one row per delivery on a terminal; redeliver supersedes a delivery still retrying', async () => {
+  // Nothing listens at this URL: every attempt fails, and the delivery waits a minute to retry.
+  const slow = await startApp({ WEBHOOK_RETRY_DELAYS_MS: '60000,60000,60000,60000' });
+  try {
+    const shop = await createMerchant(slow, { webhookUrl: 'http://127.0.0.1:9/hooks' });
+    await credit(slow, shop.id, 100_000);
+    await http(slow, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) });
+    const [first] = await eventually(async () => {
+      const list = await slow.app.services.webhookDeliveries.list(OPERATOR, { merchantId: shop.id });
+      return list.length && list[0]!.attemptLog.length >= 1 ? list : undefined;
+    });
+
+    const table = await zarpay(['webhooks', 'deliveries', '--merchant', shop.id, '--format', 'table'], slow);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+EVENT\s+MERCHANT\s+STATUS\s+ATTEMPTS/);
+    const rows = table.stdout.split('\n').filter((l) => l.startsWith(first!.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/payout\.created\s+\S+\s+pending\s+refused/);
+
+    const succeeded = await zarpay(['webhooks', 'deliveries', '--merchant', shop.id, '--status', 'succeeded', '--limit', '5'], slow);
+    expect(JSON.parse(succeeded.stdout)).toEqual([]);
+
+    const redo = await zarpay(['webhooks', 'redeliver', first!.eventId], slow);
+    expect(redo.code, redo.stderr).toBe(0);
+    const fresh = JSON.parse(redo.stdout)[0].delivery_id;
+    const after = await slow.app.services.webhookDeliveries.list(OPERATOR, { eventId: first!.eventId });
+    const original = after.find((d) => d.id === first!.id)!;
+    expect(original).toMatchObject({ status: 'failed', lastError: `superseded by redelivery ${fresh}`, nextAttemptAt: null });
+    expect(after.filter((d) => d.status === 'pending').map((d) => d.id)).toEqual([fresh]);
+
+    const bad = await zarpay(['webhooks', 'deliveries', '--limit', '500'], slow);
+    expect(JSON.parse(bad.stderr)).toEqual({ code: 'VALIDATION_FAILED', message: '--limit must be 1 to 100' });
+  } finally {
+    await slow.close();
+  }
 });

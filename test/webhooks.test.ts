@@ -82,6 +82,10 @@ describe('webhook secrets over REST', () => {
     const list = await t.app.services.webhookSecrets.list(OPERATOR, shop.id);
     expect(Object.fromEntries(list.map((s) => [s.kid, s.status]))).toEqual({ [a.kid]: 'disabled', [b.kid]: 'rotating', [c.kid]: 'active' });
     expect(list.some((s) => 'secret' in s)).toBe(false);
+    // The secret disabled by the second rotation stopped signing then: no window still open.
+    const disabled = list.find((s) => s.kid === a.kid)!;
+    expect(disabled.rotatingUntil!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(list.find((s) => s.kid === b.kid)!.rotatingUntil!.getTime()).toBeGreaterThan(Date.now() + 86_000_000);
   });
 
   it('needs an API key', async () => {

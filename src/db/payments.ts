@@ -325,13 +325,13 @@ export async function issueVoucher(tx: Tx, paymentId: string, code: string, rede
   await tx.insertInto('vouchers').values({ payment_id: paymentId, code, redeemed_at: redeemed ? new Date() : null }).execute();
 }
 
-/** What the hosted page shows beside the payment: the merchant's name and redirect allow-list, the voucher. */
+/** What the hosted page shows beside the payment: the merchant's name, support contact and redirect allow-list, the voucher. */
 export async function pageExtras(db: DbOrTx, paymentId: string, merchantId: string) {
   const row = await db
     .selectFrom('merchants as m')
     .leftJoin('vouchers as v', (join) => join.on('v.payment_id', '=', paymentId))
-    .select(['m.name', 'm.redirect_domains', 'v.code'])
+    .select(['m.name', 'm.redirect_domains', 'm.support_contact', 'v.code'])
     .where('m.id', '=', merchantId)
     .executeTakeFirstOrThrow();
-  return { merchantName: row.name, redirectDomains: row.redirect_domains, voucherCode: row.code };
+  return { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact, voucherCode: row.code };
 }

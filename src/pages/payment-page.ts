@@ -10,7 +10,9 @@ import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
 import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
-import { actionForm, esc, heading, layout, note, statusLine } from './templates.ts';
+import { supportContactKind } from '../domain/merchant.ts';
+import { chooseLanguage, type Language, LANGUAGE_NAMES, LANGUAGES, methodName, type Translate, translator } from './i18n.ts';
+import { actionForm, esc, heading, languageNav, layout, linkButton, note, paragraph, statusLine, supportLine } from './templates.ts';
 
 /** How often the "processing" page reloads itself while the provider confirms. */
 const REFRESH_SECONDS = 1;
@@ -18,6 +20,8 @@ const REFRESH_SECONDS = 1;
 interface Rendered {
   body: string;
   title: string;
+  /** The payment's page, for the language switcher's links (absent on error pages without one). */
+  pagePath?: string;
   status?: number;
   refreshSeconds?: number;
   /** Origins the page's forms may end up at (a post → result → merchant redirect chain). */
@@ -44,9 +48,22 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     reply.header('Referrer-Policy', 'no-referrer');
   });
 
-  const send = (reply: FastifyReply, page: Rendered) => {
+  const send = (reply: FastifyReply, page: Rendered, language: Chosen) => {
     const nonce = randomBytes(16).toString('base64');
-    const html = layout(page.body, { title: page.title, nonce, ...(page.refreshSeconds !== undefined && { refreshSeconds: page.refreshSeconds }) });
+    const footer = page.pagePath
+      ? languageNav(
+          translator(language.lang)('language'),
+          language.lang,
+          LANGUAGES.map((lang) => ({ lang, name: LANGUAGE_NAMES[lang], href: `${page.pagePath}?lang=${lang}` })),
+        )
+      : '';
+    const html = layout(page.body, {
+      title: page.title,
+      nonce,
+      lang: language.lang,
+      footer,
+      ...(page.refreshSeconds !== undefined && { refreshSeconds: page.refreshSeconds }),
+    });
     const formAction = ["'self'", ...(page.formOrigins ?? [])].join(' ');
     reply
       .code(page.status ?? 200)
@@ -54,15 +71,29 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
         'Content-Security-Policy',
         `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       )
+      .header('Content-Language', language.lang)
+      // The same address answers in the browser's language: caches must keep them apart.
+      .header('Vary', 'Accept-Language')
       .type('text/html; charset=utf-8')
       .send(html);
   };
 
+  /** The language of this request: `?lang=` (kept across the page's forms), else Accept-Language. */
+  const languageOf = (req: FastifyRequest): Chosen => chooseLanguage((req.query as Record<string, unknown> | undefined)?.lang, req.headers['accept-language']);
+
+  // A small icon of our own, so browsers asking for one get an answer instead of a 404.
+  app.get('/favicon.svg', async (_req, reply) =>
+    reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON),
+  );
+  app.get('/favicon.ico', async (_req, reply) => reply.code(301).redirect('/favicon.svg'));
+
   app.setErrorHandler((error, req, reply) => {
     const { status, message, unexpected } = classify(error);
     if (unexpected) req.log.error({ err: error }, 'unexpected error on the payment page');
-    const text = status === 404 ? 'This payment does not exist.' : unexpected ? 'Something went wrong. Please try again.' : message;
-    send(reply, { status, title: 'Payment', body: `${statusLine('error', status === 404 ? 'Payment not found' : 'Sorry', 'bad')}\n${note(text)}` });
+    const language = languageOf(req);
+    const t = translator(language.lang);
+    const text = status === 404 ? t('notFound') : unexpected ? t('unexpected') : error instanceof StaleForm ? t('staleForm') : message;
+    send(reply, { status, title: t('sorry'), body: `${statusLine('error', status === 404 ? t('notFoundTitle') : t('sorry'), 'bad')}\n${note(text)}` }, language);
   });
 
   const allowed = (view: PaymentView, url: string | null) => redirectAllowed(url, view.redirectDomains, production);
@@ -73,7 +104,9 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     const view = await services.paymentFlow.view(customer(req.params.id), req.params.id);
     const target = redirectTarget(view);
     if (target && allowed(view, target)) return reply.code(303).redirect(target);
-    send(reply, render(view, services.paymentLinks.formToken(view.payment.id), !production, allowed));
+    const language = languageOf(req);
+    const page = render(view, { token: services.paymentLinks.formToken(view.payment.id), sandbox: !production, allowed, t: translator(language.lang), lang: language });
+    send(reply, page, language);
     return reply;
   });
 
@@ -82,16 +115,14 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
       const actor = customer(req.params.id);
       const { payment } = await services.paymentFlow.view(actor, req.params.id);
       const token = (req.body as Record<string, unknown> | undefined)?.token;
-      if (!services.paymentLinks.formTokenMatches(payment.id, token)) {
-        throw new AppError('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
-      }
+      if (!services.paymentLinks.formTokenMatches(payment.id, token)) throw new StaleForm();
       try {
         await run(actor, payment.id);
       } catch (e) {
         // Pressed after the payment moved on (another tab, a double submit): just show it.
         if (!isAppError(e) || e.code !== 'INVALID_STATUS_TRANSITION') throw e;
       }
-      return reply.code(303).redirect(`/pay/${payment.id}`);
+      return reply.code(303).redirect(pageUrl(payment.id, languageOf(req)));
     });
   action('pay', (actor, id) => services.paymentFlow.pay(actor, id));
   action('cancel', (actor, id) => services.paymentFlow.cancel(actor, id));
@@ -106,42 +137,111 @@ function redirectTarget({ payment: p }: PaymentView): string | null {
   return null;
 }
 
-function render(view: PaymentView, token: string, sandbox: boolean, allowed: (v: PaymentView, url: string | null) => boolean): Rendered {
+interface Chosen {
+  lang: Language;
+  /** Chosen with `?lang=`: the page's own links and forms keep it. */
+  explicit: boolean;
+}
+
+/** A refused form token: the page says so in the shopper's language. */
+class StaleForm extends AppError {
+  constructor() {
+    super('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
+  }
+}
+
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#047857"/><text x="16" y="22" font-family="sans-serif" font-size="18" font-weight="700" fill="#fff" text-anchor="middle">R</text></svg>`;
+
+/** The page's address, keeping a language chosen with `?lang=`. */
+const pageUrl = (id: string, language: Chosen) => `/pay/${id}${language.explicit ? `?lang=${language.lang}` : ''}`;
+
+interface RenderOptions {
+  token: string;
+  sandbox: boolean;
+  allowed: (v: PaymentView, url: string | null) => boolean;
+  t: Translate;
+  lang: Chosen;
+}
+
+/**
+ * Where "Back to ⟨merchant⟩" goes when the final state has no redirect of its own: another of
+ * the payment's allow-listed addresses (success, cancel, failure), else the merchant's first
+ * allow-listed domain, else its support page. Null when the merchant gave none of these.
+ */
+function backTo(view: PaymentView, allowed: RenderOptions['allowed']): string | null {
+  const p = view.payment;
+  for (const url of [p.successUrl, p.cancelUrl, p.failureUrl]) if (url && allowed(view, url)) return new URL(url).origin + '/';
+  const domain = view.redirectDomains[0];
+  if (domain) return `https://${domain}/`;
+  if (view.supportContact && supportContactKind(view.supportContact) === 'url') return view.supportContact;
+  return null;
+}
+
+function supportLink(contact: string): { href: string; text: string } | null {
+  switch (supportContactKind(contact)) {
+    case 'email':
+      return { href: `mailto:${contact}`, text: contact };
+    case 'phone':
+      return { href: `tel:${contact.replace(/[^+0-9]/g, '')}`, text: contact };
+    case 'url':
+      return { href: contact, text: contact.replace(/^https?:\/\//, '').replace(/\/$/, '') };
+    default:
+      return null;
+  }
+}
+
+function render(view: PaymentView, o: RenderOptions): Rendered {
+  const { t } = o;
   const p: Payment = view.payment;
   const amount = formatRand(p.amountCents);
-  const top = heading(view.merchantName, amount, p.merchantOrderId);
-  const title = `Pay ${view.merchantName}`;
+  const merchant = view.merchantName;
+  const top = heading(merchant, amount, t('order', { order: p.merchantOrderId }), p.description);
+  const title = t('title', { merchant });
+  const pagePath = `/pay/${p.id}`;
+  const contact = view.supportContact ? supportLink(view.supportContact) : null;
+  const support = contact ? supportLine(t('support', { merchant }), contact) : '';
+  const back = backTo(view, o.allowed);
+  /** The way out of a final page: a link back to the shop, or words saying so. */
+  const exit = (primary: 'back' | 'tryAgain') =>
+    back
+      ? linkButton(back, primary === 'tryAgain' ? 'try-again' : 'back', primary === 'tryAgain' ? t('tryAgain') : t('back', { merchant }), primary === 'tryAgain' ? '' : 'secondary') +
+        (primary === 'tryAgain' ? `\n${linkButton(back, 'back', t('back', { merchant }), 'secondary')}` : '')
+      : note(t('closeAndReturn', { merchant }));
+  const action = (name: string) => `${pagePath}/${name}${o.lang.explicit ? `?lang=${o.lang.lang}` : ''}`;
   switch (p.status) {
     case 'created': {
-      const base = `/pay/${p.id}`;
-      const origins = [p.successUrl, p.cancelUrl, p.failureUrl].filter((u) => allowed(view, u)).map((u) => new URL(u!).origin);
+      const origins = [p.successUrl, p.cancelUrl, p.failureUrl].filter((u) => o.allowed(view, u)).map((u) => new URL(u!).origin);
       const body = [
         top,
-        actionForm(`${base}/pay`, token, 'pay', `Pay ${amount}`, 'primary'),
-        actionForm(`${base}/cancel`, token, 'cancel', 'Cancel'),
-        sandbox ? actionForm(`${base}/decline`, token, 'decline', 'Simulate a decline', 'warn') : '',
-        sandbox ? note('Sandbox: no real money moves.') : '',
+        paragraph(t('method', { method: methodName(view.provider, t) }), 'method', 'payment-method'),
+        actionForm(action('pay'), o.token, 'pay', t('pay', { amount }), 'primary'),
+        actionForm(action('cancel'), o.token, 'cancel', t('cancel'), 'secondary'),
+        o.sandbox ? actionForm(action('decline'), o.token, 'decline', t('decline'), 'warn') : '',
+        o.sandbox ? note(t('sandbox')) : '',
+        support,
       ].join('\n');
-      return { title, body, formOrigins: [...new Set(origins)] };
+      return { title, body, pagePath, formOrigins: [...new Set(origins)] };
     }
     case 'initiated':
     case 'awaiting_webhook':
       return {
         title,
+        pagePath,
         refreshSeconds: REFRESH_SECONDS,
-        body: `${top}\n${statusLine(p.status, 'Processing your payment…', 'wait')}\n${note('This page updates by itself. Please keep it open.')}`,
+        body: `${top}\n${statusLine(p.status, t('processing'), 'wait')}\n${note(t('keepOpen'))}\n${support}`,
       };
     case 'captured':
       return {
         title,
+        pagePath,
         body:
           p.intentType === 'purchase'
-            ? `${top}\n${statusLine('captured', 'Payment successful', 'ok')}\n<p>Your voucher code:</p>\n<p class="voucher" data-testid="voucher-code">${esc(view.voucherCode ?? '')}</p>\n${note('Keep this code: you need it to use your voucher.')}`
-            : `${top}\n${statusLine('captured', 'Payment successful', 'ok')}\n${note(`Your voucher has been redeemed with ${view.merchantName}. You can close this page.`)}`,
+            ? `${top}\n${statusLine('captured', t('captured'), 'ok')}\n${paragraph(t('voucherIntro'), '')}\n<p class="voucher" data-testid="voucher-code">${esc(view.voucherCode ?? '')}</p>\n${note(t('voucherKeep'))}\n${exit('back')}\n${support}`
+            : `${top}\n${statusLine('captured', t('captured'), 'ok')}\n${note(t('redeemed', { merchant }))}\n${exit('back')}\n${support}`,
       };
     case 'failed':
-      return { title, body: `${top}\n${statusLine('failed', 'Payment declined', 'bad')}\n${note('You have not been charged.')}` };
+      return { title, pagePath, body: `${top}\n${statusLine('failed', t('declined'), 'bad')}\n${note(t('notCharged'))}\n${exit('tryAgain')}\n${support}` };
     case 'cancelled':
-      return { title, body: `${top}\n${statusLine('cancelled', 'Payment cancelled', 'bad')}\n${note('You have not been charged.')}` };
+      return { title, pagePath, body: `${top}\n${statusLine('cancelled', t('cancelled'), 'bad')}\n${note(t('notCharged'))}\n${exit('back')}\n${support}` };
   }
 }

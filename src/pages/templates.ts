@@ -11,33 +11,47 @@ body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 main{max-width:28rem;margin:0 auto;padding:1.25rem}
 .card{background:#fff;border-radius:1rem;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 .merchant{font-size:1.1rem;font-weight:600;margin:0 0 .25rem;overflow-wrap:anywhere}
-.order{color:#6b7280;font-size:.9rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.description{margin:0 0 .25rem;overflow-wrap:anywhere}
+.order{color:#4b5563;font-size:.9rem;margin:0 0 1rem;overflow-wrap:anywhere}
 .amount{font-size:2.5rem;font-weight:700;margin:.5rem 0 1.5rem;letter-spacing:-.02em}
 form{margin:0 0 .75rem}
 button{width:100%;min-height:3.25rem;font:inherit;font-weight:600;border-radius:.75rem;border:1px solid #d1d5db;background:#fff;color:#111827;cursor:pointer}
 button.primary{background:#047857;border-color:#047857;color:#fff}
+button.secondary{min-height:2.75rem;border-color:transparent;background:transparent;color:#374151;font-weight:500;text-decoration:underline}
 button.warn{color:#b91c1c;border-color:#fca5a5}
+a{color:#065f46}
+a.button{display:flex;align-items:center;justify-content:center;min-height:3.25rem;border-radius:.75rem;font-weight:600;text-decoration:none;margin:1rem 0 .75rem;background:#047857;color:#fff}
+a.button.secondary{background:#fff;color:#111827;border:1px solid #d1d5db}
+.method{color:#374151;font-size:.95rem;margin:0 0 1rem}
+.support{color:#4b5563;font-size:.85rem;margin:1rem 0 0;overflow-wrap:anywhere}
+nav{margin:1rem 0 0;text-align:center;font-size:.85rem;color:#4b5563}
+nav a,nav span{display:inline-block;padding:.5rem .4rem;min-width:2.75rem}
 .status{font-size:1.4rem;font-weight:700;margin:0 0 .5rem}
 .ok{color:#047857}.bad{color:#b91c1c}.wait{color:#92400e}
 .voucher{font:700 1.2rem/1.3 ui-monospace,Menlo,Consolas,monospace;background:#ecfdf5;border:2px dashed #047857;border-radius:.75rem;padding:1rem;text-align:center;overflow-wrap:anywhere}
-.note{color:#6b7280;font-size:.85rem;margin:1rem 0 0}
+.note{color:#4b5563;font-size:.85rem;margin:1rem 0 0}
 `;
 
 export interface LayoutOptions {
   title: string;
   nonce: string;
+  /** The page's language (`<html lang>`). */
+  lang: string;
+  /** Below the card: the language switcher, already HTML. */
+  footer?: string;
   /** Reload the page after this many seconds (processing: no JavaScript needed). */
   refreshSeconds?: number;
 }
 
 export function layout(body: string, o: LayoutOptions): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${esc(o.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 ${o.refreshSeconds !== undefined ? `<meta http-equiv="refresh" content="${o.refreshSeconds}">\n` : ''}<title>${esc(o.title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style nonce="${esc(o.nonce)}">${STYLE}</style>
 </head>
 <body>
@@ -45,6 +59,7 @@ ${o.refreshSeconds !== undefined ? `<meta http-equiv="refresh" content="${o.refr
 <div class="card">
 ${body}
 </div>
+${o.footer ?? ''}
 </main>
 </body>
 </html>`;
@@ -58,10 +73,33 @@ export function actionForm(action: string, token: string, testId: string, label:
 </form>`;
 }
 
-export function heading(merchantName: string, amount: string, orderId: string): string {
-  return `<p class="merchant" data-testid="merchant-name">${esc(merchantName)}</p>
-<p class="order">Order ${esc(orderId)}</p>
+/** Who is paid, for what, and how much: the merchant is the page's heading. */
+export function heading(merchantName: string, amount: string, order: string, description: string | null): string {
+  return `<h1 class="merchant" data-testid="merchant-name">${esc(merchantName)}</h1>
+${description ? `<p class="description" data-testid="description">${esc(description)}</p>\n` : ''}<p class="order">${esc(order)}</p>
 <p class="amount" data-testid="amount">${esc(amount)}</p>`;
+}
+
+/** A link styled as a button (Back to the shop, Try again): the page's way out, without JavaScript. */
+export function linkButton(href: string, testId: string, label: string, cls = ''): string {
+  return `<a class="button${cls ? ` ${cls}` : ''}" href="${esc(href)}" data-testid="${esc(testId)}">${esc(label)}</a>`;
+}
+
+export function paragraph(text: string, cls: string, testId?: string): string {
+  return `<p class="${cls}"${testId ? ` data-testid="${esc(testId)}"` : ''}>${esc(text)}</p>`;
+}
+
+/** How to reach the merchant: a mailto:, tel: or web link, labelled with the contact itself. */
+export function supportLine(intro: string, contact: { href: string; text: string }): string {
+  return `<p class="support" data-testid="support-contact">${esc(intro)} <a href="${esc(contact.href)}">${esc(contact.text)}</a></p>`;
+}
+
+/** The language switcher: each language named in itself, the current one not a link. */
+export function languageNav(label: string, current: string, choices: { lang: string; name: string; href: string }[]): string {
+  const items = choices.map((c) =>
+    c.lang === current ? `<span aria-current="true" lang="${esc(c.lang)}">${esc(c.name)}</span>` : `<a href="${esc(c.href)}" hreflang="${esc(c.lang)}" lang="${esc(c.lang)}">${esc(c.name)}</a>`,
+  );
+  return `<nav aria-label="${esc(label)}" data-testid="languages">${items.join(' · ')}</nav>`;
 }
 
 export function statusLine(status: string, text: string, tone: 'ok' | 'bad' | 'wait'): string {

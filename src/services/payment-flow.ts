@@ -17,6 +17,10 @@ export interface PaymentView {
   payment: Payment;
   merchantName: string;
   redirectDomains: string[];
+  /** Where the shopper gets help (merchant setting); null when the merchant gave none. */
+  supportContact: string | null;
+  /** The provider that takes (or took) the payment: the page names the payment method by it. */
+  provider: string;
   voucherCode: string | null;
 }
 
@@ -158,7 +162,12 @@ export class PaymentFlow {
   async view(actor: Actor, id: string): Promise<PaymentView> {
     const payment = await this.customersPayment(actor, id);
     const extras = await store.pageExtras(this.deps.db, payment.id, payment.merchantId);
-    return { payment, ...extras, voucherCode: payment.status === 'captured' ? extras.voucherCode : null };
+    return {
+      payment,
+      ...extras,
+      provider: payment.latestAttempt?.provider ?? this.provider.name,
+      voucherCode: payment.status === 'captured' ? extras.voucherCode : null,
+    };
   }
 
   /** The payment a customer's hosted page is for: its id is the capability, and nothing else is in reach. */

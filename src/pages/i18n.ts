@@ -1,0 +1,146 @@
+/**
+ * The hosted page's words in English, Afrikaans and isiZulu (CONTRACT §9: `?lang=en|af|zu`, else
+ * `Accept-Language`). Every string the shopper reads is here; `{name}` placeholders are filled
+ * in (and escaped) by the templates.
+ */
+
+export const LANGUAGES = ['en', 'af', 'zu'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Each language named in itself, for the switcher. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', af: 'Afrikaans', zu: 'isiZulu' };
+
+const en = {
+  title: 'Pay {merchant}',
+  order: 'Order {order}',
+  pay: 'Pay {amount}',
+  cancel: 'Cancel',
+  decline: 'Simulate a decline',
+  sandbox: 'Sandbox: no real money moves.',
+  method: 'Payment method: {method}',
+  processing: 'Processing your payment…',
+  keepOpen: 'This page updates by itself. Please keep it open.',
+  captured: 'Payment successful',
+  voucherIntro: 'Your voucher code:',
+  voucherKeep: 'Keep this code: you need it to use your voucher.',
+  redeemed: 'Your voucher has been redeemed with {merchant}. You can close this page.',
+  declined: 'Payment declined',
+  cancelled: 'Payment cancelled',
+  notCharged: 'You have not been charged.',
+  tryAgain: 'Try again',
+  back: 'Back to {merchant}',
+  closeAndReturn: 'You can close this page and return to {merchant}.',
+  support: 'Questions about this payment? Contact {merchant}:',
+  language: 'Language',
+  notFoundTitle: 'Payment not found',
+  notFound: 'This payment does not exist.',
+  sorry: 'Sorry',
+  unexpected: 'Something went wrong. Please try again.',
+  staleForm: 'This form is not valid any more. Go back and reload the payment page.',
+  methodSandbox: 'test card (sandbox)',
+  methodCard: 'card',
+  methodCardVia: 'card via {provider}',
+};
+export type MessageKey = keyof typeof en;
+
+const af: Record<MessageKey, string> = {
+  title: 'Betaal {merchant}',
+  order: 'Bestelling {order}',
+  pay: 'Betaal {amount}',
+  cancel: 'Kanselleer',
+  decline: "Simuleer 'n weiering",
+  sandbox: 'Toetsomgewing: geen regte geld skuif nie.',
+  method: 'Betaalmetode: {method}',
+  processing: 'Jou betaling word verwerk…',
+  keepOpen: 'Hierdie bladsy werk self by. Hou dit asseblief oop.',
+  captured: 'Betaling suksesvol',
+  voucherIntro: 'Jou koeponkode:',
+  voucherKeep: 'Hou hierdie kode: jy het dit nodig om jou koepon te gebruik.',
+  redeemed: 'Jou koepon is by {merchant} ingewissel. Jy kan hierdie bladsy toemaak.',
+  declined: 'Betaling geweier',
+  cancelled: 'Betaling gekanselleer',
+  notCharged: 'Jy is nie gedebiteer nie.',
+  tryAgain: 'Probeer weer',
+  back: 'Terug na {merchant}',
+  closeAndReturn: 'Jy kan hierdie bladsy toemaak en na {merchant} terugkeer.',
+  support: 'Vrae oor hierdie betaling? Kontak {merchant}:',
+  language: 'Taal',
+  notFoundTitle: 'Betaling nie gevind nie',
+  notFound: 'Hierdie betaling bestaan nie.',
+  sorry: 'Jammer',
+  unexpected: 'Iets het skeefgeloop. Probeer asseblief weer.',
+  staleForm: 'Hierdie vorm is nie meer geldig nie. Gaan terug en laai die betaalbladsy weer.',
+  methodSandbox: 'toetskaart (toetsomgewing)',
+  methodCard: 'kaart',
+  methodCardVia: 'kaart via {provider}',
+};
+
+const zu: Record<MessageKey, string> = {
+  title: 'Khokha ku-{merchant}',
+  order: 'I-oda {order}',
+  pay: 'Khokha {amount}',
+  cancel: 'Khansela',
+  decline: 'Lingisa ukwenqatshwa',
+  sandbox: 'Indawo yokuhlola: ayikho imali yangempela edluliswayo.',
+  method: 'Indlela yokukhokha: {method}',
+  processing: 'Inkokhelo yakho iyacutshungulwa…',
+  keepOpen: 'Leli khasi lizibuyekeza ngokwalo. Sicela ulishiye livuliwe.',
+  captured: 'Inkokhelo iphumelele',
+  voucherIntro: 'Ikhodi yakho ye-voucher:',
+  voucherKeep: 'Gcina le khodi: uyayidinga ukuze usebenzise i-voucher yakho.',
+  redeemed: 'I-voucher yakho isisetshenziswe ku-{merchant}. Ungalivala leli khasi.',
+  declined: 'Inkokhelo yenqatshiwe',
+  cancelled: 'Inkokhelo ikhanseliwe',
+  notCharged: 'Awukhokhiswanga lutho.',
+  tryAgain: 'Zama futhi',
+  back: 'Buyela ku-{merchant}',
+  closeAndReturn: 'Ungalivala leli khasi ubuyele ku-{merchant}.',
+  support: 'Unemibuzo ngale nkokhelo? Xhumana no-{merchant}:',
+  language: 'Ulimi',
+  notFoundTitle: 'Inkokhelo ayitholakalanga',
+  notFound: 'Le nkokhelo ayikho.',
+  sorry: 'Uxolo',
+  unexpected: 'Kukhona okungahambanga kahle. Sicela uzame futhi.',
+  staleForm: 'Leli fomu alisasebenzi. Buyela emuva bese ulayisha kabusha ikhasi lokukhokha.',
+  methodSandbox: 'ikhadi lokuhlola (indawo yokuhlola)',
+  methodCard: 'ikhadi',
+  methodCardVia: 'ikhadi nge-{provider}',
+};
+
+const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };
+
+/** A translator for one language: `t('pay', { amount })`. Values are plain text (the templates escape). */
+export type Translate = (key: MessageKey, values?: Record<string, string>) => string;
+
+export function translator(lang: Language): Translate {
+  const messages = MESSAGES[lang];
+  return (key, values = {}) => messages[key].replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? `{${name}}`);
+}
+
+const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+
+/**
+ * The page's language: `?lang=` when it names one of ours, else the first of ours the browser
+ * accepts (by q-value, `af-ZA` counting as `af`), else English.
+ */
+export function chooseLanguage(query: unknown, acceptLanguage: string | undefined): { lang: Language; explicit: boolean } {
+  if (isLanguage(query)) return { lang: query, explicit: true };
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { base: tag.trim().toLowerCase().split('-')[0], q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  const found = ranked.find((r) => isLanguage(r.base));
+  return { lang: found ? (found.base as Language) : 'en', explicit: false };
+}
+
+/** How a payment's provider is named to the shopper. */
+export function methodName(provider: string, t: Translate): string {
+  if (provider === 'sandbox') return t('methodSandbox');
+  const named: Record<string, string> = { yoco: 'Yoco' };
+  return named[provider] ? t('methodCardVia', { provider: named[provider] }) : t('methodCard');
+}

@@ -17,5 +17,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: 'silent' },
+    // The default output, then every skipped test by name: the names say what they need.
+    reporters: ['default', './test/support/skip-reporter.ts'],
   },
 });

@@ -12,7 +12,7 @@ import { createServices } from '../src/services/index.ts';
 
 // The outage is simulated by cutting a TCP proxy between the service and PostgreSQL, so the
 // shared server keeps running for the other test files. Embedded PGlite cannot go away.
-describe.skipIf(!usingPostgres)('PostgreSQL outage', () => {
+describe.skipIf(!usingPostgres)('PostgreSQL outage (needs PostgreSQL: set DATABASE_URL)', () => {
   let t: TestApp;
   let proxy: TcpProxy;
   let direct: Awaited<ReturnType<typeof freshDatabase>>;

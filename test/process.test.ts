@@ -1,6 +1,8 @@
 import { OPERATOR } from '../src/domain/actor.ts';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,37 @@ describe('the service process (npm start)', () => {
     expect(r.stderr).toContain('OPERATOR_TOKEN, SERVICE_SECRET, DATABASE_URL');
   });
 
+  it('says in one line why it cannot start, and exits 1: bad settings, a busy port, a database that does not answer', async () => {
+    const start = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(join(tmpdir(), 'zp-')), LOG_LEVEL: 'silent', ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const oneLine = (r: ReturnType<typeof start>) => {
+      expect(r.status).toBe(1);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      return lines[0]!;
+    };
+    expect(oneLine(start({ PORT: 'eighty' }))).toBe('zarpay: invalid settings: PORT: PORT must be a whole number');
+
+    const busy = createServer();
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      expect(oneLine(start({ PORT: String(port) }))).toBe(`zarpay: port ${port} on 127.0.0.1 is already in use (another zarpay?): stop it or set PORT to a free port`);
+    } finally {
+      busy.close();
+    }
+
+    const down = oneLine(start({ DATABASE_URL: 'postgres://zarpay:s3cret@127.0.0.1:9/zarpay' }));
+    expect(down).toBe('zarpay: cannot reach the database at postgres://zarpay:***@127.0.0.1:9/zarpay (ECONNREFUSED): is PostgreSQL running, and is DATABASE_URL right?');
+  }, 120_000);
+
   it('keeps the embedded database across restarts, logs JSON without keys, and exits cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'zp-embedded-'));
     const first = await startService({ DATA_DIR: dataDir });
@@ -34,6 +67,8 @@ describe('the service process (npm start)', () => {
     expect(code).toBe(0);
 
     const logs = first.output();
+    // One human line says where everything is (on stderr; stdout is the JSON log).
+    expect(logs).toMatch(/^zarpay \(tst\) on http:\/\/localhost:\d+: API .*\/api\/v1, reference .*\/docs, GraphQL .*\/graphql, health .*\/healthz; operator token: .*operator-token$/m);
     const lines = logs.split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(3);
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();

@@ -141,7 +141,7 @@ describe('the limiter service', () => {
     }
   });
 
-  it.skipIf(!process.env.REDIS_URL)('shares the budget across instances through Redis (REDIS_URL)', async () => {
+  it.skipIf(!process.env.REDIS_URL)('shares the budget across instances through Redis (needs Redis: set REDIS_URL)', async () => {
     const config = loadConfig({ SERVICE_ENV: 'tst', RATE_LIMITS: 'balance=3', DATA_DIR: t.config.dataDir, LOG_LEVEL: 'silent', REDIS_URL: process.env.REDIS_URL! });
     const a = new RateLimitService({ db: t.database.db, config });
     const b = new RateLimitService({ db: t.database.db, config });

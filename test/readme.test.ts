@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +9,11 @@ import { freePort, ROOT, startService } from './support/processes.ts';
 /**
  * The README's walks are documentation a merchant follows step by step, so they must work as
  * written: every `sh` block runs here, in order, in one shell, against a freshly started service
- * (only the address is replaced: the service listens on a free port, not 8080).
+ * on PORT=18080 (not the default 8080: the README's commands must follow PORT and ZARPAY_URL).
+ * Nothing in the blocks is rewritten; the shell only gets PORT and RECEIVER_PORT, as a reader
+ * who chose other ports would have them.
  */
+const PORT = '18080';
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
@@ -19,15 +22,17 @@ describe('the README walk', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'zarpay-readme-'));
-    service = await startService({ DATA_DIR: dataDir, SANDBOX_CONFIRM_DELAY_MS: '100' });
+    service = await startService({ DATA_DIR: dataDir, SANDBOX_CONFIRM_DELAY_MS: '100', PORT });
   });
   afterAll(async () => {
     service?.child.kill('SIGTERM');
     if (service) await once(service.child, 'exit');
   });
 
-  it('has runnable blocks', () => {
+  it('has runnable blocks, and links only inside the repository', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(6);
+    expect(readme).not.toMatch(/\]\(\.\.\//);
+    for (const [, target] of readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)) expect(existsSync(join(ROOT, target!.split('#')[0]!)), target).toBe(true);
   });
 
   it('runs every sh block as written', async () => {
@@ -35,18 +40,11 @@ describe('the README walk', () => {
     // scratch directory (it writes merchant.json and friends), so point it at bin/zarpay.js.
     const npx = `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else command npx "$@"; fi; }`;
     const receiverPort = String(await freePort());
-    const script = ['set -euo pipefail', npx, ...blocks]
-      .join('\n')
-      .replaceAll('http://localhost:8080', service.url)
-      .replaceAll('4242', receiverPort);
+    const script = ['set -euo pipefail', npx, ...blocks].join('\n');
     const child = spawn('bash', ['-c', script], {
       cwd: dataDir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        ZARPAY_URL: service.url,
-        DATA_DIR: dataDir,
-      },
+      // No ZARPAY_URL: the README derives it from PORT, and the CLI does the same.
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT, RECEIVER_PORT: receiverPort, DATA_DIR: dataDir },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));

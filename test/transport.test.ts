@@ -85,7 +85,7 @@ describe('security headers', () => {
 });
 
 // prd needs PostgreSQL (CONTRACT §1); embedded runs cannot start it.
-describe.skipIf(!usingPostgres)('plain HTTP in prd', () => {
+describe.skipIf(!usingPostgres)('plain HTTP in prd (needs PostgreSQL: prd requires DATABASE_URL)', () => {
   let prd: TestApp;
   beforeAll(async () => {
     prd = await startApp({

@@ -95,3 +95,40 @@ describe('CONTRACT §2 on the core routes', () => {
     expect(ready.body.data.ok).toBe(true);
   });
 });
+
+describe('errors people can act on (CONTRACT §9 error.details)', () => {
+  it('lists every problem of a refused body in plain words, the first as the message', async () => {
+    const { payment_details: _dropped, ...noDetails } = payoutBody();
+    const res = await http(t, 'POST', '/api/v1/payouts', {
+      key: shop.key,
+      rawBody: `{"amount_cents": 99999999999999999999, "currency": "ZAR", "payout_method": "eft", "foo": 1}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectEnvelope(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error.details).toEqual([
+      { field: 'amount_cents', message: 'is too large' },
+      { field: 'payment_details', message: 'is required' },
+      { field: 'foo', message: 'is not a known field' },
+    ]);
+    expect(res.body.error.message).toBe('amount_cents: is too large');
+    const missing = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: noDetails });
+    expect(missing.body.error).toMatchObject({ message: 'payment_details: is required', details: [{ field: 'payment_details', message: 'is required' }] });
+  });
+
+  it('calls query parameters query parameters', async () => {
+    const res = await http(t, 'GET', '/api/v1/payouts?foo=1&limit=500', { key: shop.key });
+    expectEnvelope(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'query.limit', message: 'must be 1 to 100' },
+        { field: 'query.foo', message: 'is not a known field' },
+      ]),
+    );
+  });
+
+  it('keeps an error bounded however long the unknown field', async () => {
+    const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...payoutBody(), ['x'.repeat(5_000)]: 1 } });
+    expect(res.body.error.details[0].field.length).toBeLessThanOrEqual(200);
+    expect(res.body.error.message.length).toBeLessThanOrEqual(1000);
+  });
+});

@@ -117,6 +117,7 @@ export function plainMessage(issue: z.core.$ZodIssue): string {
       if (issue.message.startsWith('Too big')) return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
       return issue.message;
     case 'too_small':
+      if ((issue.origin as string) === 'int') return 'is too small';
       if (issue.message.startsWith('Too small')) return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
       return issue.message;
     default:
@@ -145,7 +146,11 @@ export function refusal(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], 
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) details.push({ field: fieldName([...issue.path, key], whole), message: 'is not a known field' });
-    } else details.push({ field: fieldName(issue.path, whole), message: plainMessage(issue) });
+    } else {
+      const detail = { field: fieldName(issue.path, whole), message: plainMessage(issue) };
+      // Two checks can refuse a value for one reason (int's safe range and max): say it once.
+      if (!details.some((d) => d.field === detail.field && d.message === detail.message)) details.push(detail);
+    }
   }
   const first = details[0]!;
   return new AppError(contractCode(schema, issues[0]!), `${first.field}: ${first.message}`, { details });

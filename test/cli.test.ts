@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from './support/app.ts';
+import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
 import { zarpay } from './support/processes.ts';
 
@@ -158,7 +158,7 @@ describe('zarpay CLI for an operator at a terminal', { timeout: 120_000 }, () =>
     }
   });
 
-  it('reads a REST refusal (a prd service over plain HTTP) as what it is', async () => {
+  it.skipIf(!usingPostgres)('reads a REST refusal (a prd service over plain HTTP) as what it is (needs PostgreSQL: prd requires DATABASE_URL)', async () => {
     const prd = await startApp({ SERVICE_ENV: 'prd', OPERATOR_TOKEN: 'o'.repeat(40), SERVICE_SECRET: 's'.repeat(40) });
     try {
       const r = await zarpay(['merchant', 'list'], { ZARPAY_URL: prd.url, OPERATOR_TOKEN: 'o'.repeat(40) });

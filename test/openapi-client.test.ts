@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../clients/zarpay-api.d.ts';
+import type { paths } from '../rest/openapi/zarpay-api.d.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from '../rest/openapi/client-types.ts';
 import { documentedExamples } from '../rest/openapi/document.ts';
 import { startApp, type TestApp } from './support/app.ts';

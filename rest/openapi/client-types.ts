@@ -4,11 +4,11 @@ import { openApiDocument } from './document.ts';
 
 /**
  * The TypeScript types `openapi-typescript` generates from the OpenAPI document, as a merchant
- * would generate them (docs/typescript.md). They are committed at `clients/zarpay-api.d.ts` so the
+ * would generate them (docs/typescript.md). They are committed at `rest/openapi/zarpay-api.d.ts` so the
  * generated-client walk (test/openapi-client.test.ts) is type-checked; that test fails when the
  * file is stale. `npm run client-types` rewrites it.
  */
-export const CLIENT_TYPES_FILE = new URL('../../clients/zarpay-api.d.ts', import.meta.url);
+export const CLIENT_TYPES_FILE = new URL('./zarpay-api.d.ts', import.meta.url);
 
 export async function clientTypes(): Promise<string> {
   const document = openApiDocument('https://zarpay.example', 'prd');

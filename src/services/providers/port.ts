@@ -1,0 +1,124 @@
+import { AppError } from '../../domain/errors.ts';
+
+/**
+ * What zarpay needs from a payment provider: start an attempt (and send the customer to pay),
+ * turn the provider's signed notification into an outcome, ask for an attempt's state when a
+ * notification is late or lost, and refund. A provider knows nothing of payments' states, the
+ * ledger, HTTP routing or databases; the payments service decides what an outcome means.
+ */
+export interface StartAttempt {
+  /** zarpay's id for this attempt (uuid): the provider's idempotency key, and echoed in its metadata. */
+  attemptId: string;
+  paymentId: string;
+  /** Integer cents, ZAR. */
+  amountCents: number;
+  currency: 'ZAR';
+  /** What is being bought, shown by the provider where it can. */
+  description?: string;
+  /** Where the provider sends the customer back: zarpay's own hosted page addresses. */
+  returnUrls: { success: string; cancel: string; failure: string };
+}
+
+export interface StartedAttempt {
+  /** The provider's id for the attempt (Yoco: the checkout id). */
+  providerRef: string;
+  /** Where the customer goes to pay; null when the customer stays on zarpay's page (sandbox). */
+  redirectUrl: string | null;
+}
+
+/** What the provider says about an attempt when asked (status API). */
+export type AttemptState =
+  /** Created or in progress at the provider. */
+  | { status: 'pending' }
+  /** Money taken. */
+  | { status: 'succeeded'; paymentRef?: string }
+  /** Declined or failed: the customer was not charged. */
+  | { status: 'failed'; reason: string }
+  /** The provider no longer accepts payment for it (or never saw it). */
+  | { status: 'expired' };
+
+/** A verified notification (webhook) about an attempt's outcome. */
+export interface ProviderNotification {
+  /** The provider's event id: the same event may arrive more than once, so dedupe on it. */
+  eventId: string;
+  /** Which attempt (Yoco: the checkout id). */
+  providerRef: string;
+  outcome: 'succeeded' | 'failed';
+  paymentRef?: string;
+  reason?: string;
+}
+
+/** Request headers with lower-case names, as Node gives them. */
+export type NotificationHeaders = Record<string, string | string[] | undefined>;
+
+export interface PaymentProvider {
+  /** 'yoco': appears in latest_attempt.provider and in /providers/{name}/webhook. */
+  readonly name: string;
+  /**
+   * Creates the attempt at the provider. Retrying with the same `attemptId` does not create a
+   * second one. Throws ProviderUnavailableError when the provider could not be reached or failed
+   * (the attempt may or may not exist), ProviderRefusedError when it declined the request.
+   */
+  startAttempt(attempt: StartAttempt): Promise<StartedAttempt>;
+  /**
+   * Verifies the signature over the raw body and parses it. Returns null for a verified event that
+   * is not about an attempt's outcome (ignored, answered 200). Throws AppError: UNAUTHORIZED when
+   * the signature headers are missing, FORBIDDEN when the signature is wrong or the timestamp
+   * outside the tolerance (replay), VALIDATION_FAILED for a verified body that is not understood.
+   */
+  parseNotification(rawBody: Buffer, headers: NotificationHeaders): ProviderNotification | null;
+  /**
+   * Asks the provider for the attempt's state (used by the reconciler when a notification is late
+   * or lost). Throws ProviderUnavailableError or ProviderRefusedError as startAttempt does.
+   */
+  queryAttempt(providerRef: string): Promise<AttemptState>;
+  /**
+   * Optional: refunds a succeeded attempt in full. Resolves once the provider accepted the refund
+   * for processing; providers may confirm the refund itself later.
+   */
+  refund?(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }>;
+}
+
+/** Why a provider could not be used just now. Every one of them is worth retrying later. */
+export type UnavailableReason = 'network' | 'timeout' | 'server_error' | 'rate_limited' | 'busy' | 'bad_response';
+
+/**
+ * The provider could not be reached, timed out, failed (5xx), asked us to slow down, or answered
+ * with something we could not read. Nothing is known about the outcome: a create may have
+ * happened, so retry with the same idempotency key. An AppError with SERVICE_UNAVAILABLE, so an
+ * adapter that lets it through answers 503.
+ */
+export class ProviderUnavailableError extends AppError {
+  override name = 'ProviderUnavailableError';
+  constructor(
+    readonly provider: string,
+    readonly reason: UnavailableReason,
+    message: string,
+    /** The provider's HTTP status, when it answered. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super('SERVICE_UNAVAILABLE', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
+ * The provider answered and declined the request (a 4xx: bad credentials, invalid request, a
+ * refund it will not make). Retrying the same request will not help. Deliberately not an AppError:
+ * it is a fault in zarpay's request or configuration, so an adapter that lets it through answers
+ * 500 without showing the provider's words to a merchant. The message carries the provider's
+ * explanation and never a credential.
+ */
+export class ProviderRefusedError extends Error {
+  override name = 'ProviderRefusedError';
+  constructor(
+    readonly provider: string,
+    readonly status: number,
+    /** The provider's own error code, when it gave one. */
+    readonly providerCode: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}

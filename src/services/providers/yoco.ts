@@ -1,0 +1,319 @@
+/**
+ * Yoco Online Checkout (developer.yoco.com), South Africa's card acquirer for small merchants:
+ * the customer pays on Yoco's hosted page and Yoco tells us by a signed webhook.
+ *
+ * Operations used, all on `apiUrl` (default {@link YOCO_API_URL}), all authenticated with
+ * `Authorization: Bearer <secret key>` (sk_test_… or sk_live_…)
+ * [developer.yoco.com/docs/checkout-api/authentication]:
+ *
+ * - Create a checkout: `POST /checkouts`, `Idempotency-Key: <attemptId>`, JSON body `amount`
+ *   (integer cents), `currency` ("ZAR", the only one Yoco takes), `successUrl`, `cancelUrl`,
+ *   `failureUrl`, `metadata` (a map: we put `attemptId` and `paymentId`), and, when there is a
+ *   description, `lineItems: [{ displayName, quantity: 1, pricingDetails: { price } }]`. The answer
+ *   is the Checkout object: we read `id` ("ch_…", our providerRef) and `redirectUrl` (Yoco's page)
+ *   [developer.yoco.com/online/api-reference/checkout/payments/accept-payments, "Accept a payment"].
+ *   Idempotency: the same key within 24 hours answers with the first request's status and body and
+ *   `Idempotent-Replayed: true`, "regardless of whether it succeeded or failed"; 409 while the
+ *   first is still being processed; 422 when the payload differs
+ *   [developer.yoco.com/online/api-reference/idempotency; developer.yoco.com/docs/checkout-api/errors].
+ * - Get a checkout: `GET /checkouts/{id}`, reading `status` and `paymentId`. No Yoco reference page
+ *   for it turned up; Yoco's own WooCommerce plugin (yoco-payment-gateway, PaymentStatusScheduler)
+ *   polls exactly this and treats `status === "completed"` as paid, with `paymentId` the payment.
+ * - Refund a checkout: `POST /checkouts/{id}/refund`, `Idempotency-Key`, body `{ amount }` (cents;
+ *   omitted means the whole remaining balance). 202 with `{ id, refundId, message, status }`, status
+ *   "successful" meaning accepted for processing; the result comes later as a `refund.succeeded` or
+ *   `refund.failed` webhook. Only checkouts made with live keys can be refunded
+ *   [developer.yoco.com/online/api-reference/checkout/refunds/accept-refunds].
+ * - Webhooks: headers `webhook-id`, `webhook-timestamp` (unix seconds), `webhook-signature`
+ *   ("v1,<base64 HMAC-SHA256 of id.timestamp.rawbody>", the Standard Webhooks scheme), secret
+ *   "whsec_…" returned once when the webhook is registered (`POST /webhooks {name, url}`); Yoco
+ *   recommends refusing timestamps more than 3 minutes from now, and re-signs each retry with a new
+ *   timestamp [developer.yoco.com/online/api-reference/webhooks/verifying-events]. Event body
+ *   `{ id: "evt_…", type, createdDate, payload }`, type one of `payment.succeeded`,
+ *   `refund.succeeded`, `refund.failed`; a payment's payload has `id` ("p_…"), `status`
+ *   ("succeeded"), `amount`, `currency`, `mode` ("live"/"test") and `metadata.checkoutId`
+ *   [developer.yoco.com/online/api-reference/webhooks/events/successful-payment].
+ *
+ * Checkout status → AttemptState (queryAttempt):
+ *   created, started, processing → pending   (made; page opened; a card being charged)
+ *   completed                    → succeeded (paymentRef = paymentId)
+ *   expired                      → expired
+ *   HTTP 404                     → expired   (Yoco never saw it, as the port asks)
+ *   anything else                → pending   (undocumented: wait rather than guess an outcome)
+ *
+ * What the docs leave open, and what we chose:
+ * - Declines. Yoco documents no failed-payment webhook and no failed checkout status: a declined
+ *   card leaves the customer on Yoco's page free to try another, so a decline is not the
+ *   checkout's outcome. This provider therefore never reports `failed`; an abandoned checkout ends
+ *   as `expired`. A `payment.failed` event, should one ever arrive, is ignored (null) for the same
+ *   reason: a success may still follow on the same checkout.
+ * - Error bodies are not specified; Yoco's plugin reads `errorCode`, `errorMessage` and
+ *   `description`, and so do we (plus `message`, `detail`, `title`), for the refusal's message.
+ * - 409 (a request with the same key still in progress) and 429 are reported as unavailable:
+ *   both say "try again later", not "no".
+ * - Because Yoco replays even a failed first answer for 24 hours, retrying a create that got a
+ *   Yoco 5xx with the same attemptId may get the same 5xx back; a new attempt gets a new key.
+ * - Timestamps are checked against Yoco's 3 minutes, inside the library's fixed 5.
+ * - An event whose `payload.mode` is not the secret key's mode (sk_live_ vs sk_test_) is ignored:
+ *   Yoco sends both modes to the same endpoint, and a test payment must never capture a live one.
+ */
+import { z } from 'zod';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { AppError } from '../../domain/errors.ts';
+import {
+  ProviderRefusedError,
+  ProviderUnavailableError,
+  type AttemptState,
+  type NotificationHeaders,
+  type PaymentProvider,
+  type ProviderNotification,
+  type StartAttempt,
+  type StartedAttempt,
+} from './port.ts';
+
+/** Yoco's real Checkout API address (`YOCO_API_URL` overrides it, e.g. with a local double). */
+export const YOCO_API_URL = 'https://payments.yoco.com/api';
+/** Yoco's recommended limit on a webhook timestamp's distance from now. */
+export const YOCO_WEBHOOK_TOLERANCE_SECONDS = 180;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const NAME = 'yoco';
+
+export interface YocoOptions {
+  /** `YOCO_SECRET_KEY`: sk_live_… or sk_test_…. */
+  secretKey: string;
+  /** `YOCO_WEBHOOK_SECRET`: the whsec_… secret Yoco returned when the webhook was registered. */
+  webhookSecret: string;
+  /** `YOCO_API_URL`; defaults to {@link YOCO_API_URL}. */
+  apiUrl?: string;
+  /** One request's time limit, body included. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const createdCheckout = z.object({ id: z.string().min(1), redirectUrl: z.url({ protocol: /^https?$/ }) });
+const fetchedCheckout = z.object({ status: z.string(), paymentId: z.string().min(1).nullish() });
+const acceptedRefund = z.object({ refundId: z.string().min(1), status: z.string().optional(), message: z.string().optional() });
+const event = z.object({ id: z.string().min(1), type: z.string().min(1), payload: z.unknown() });
+const paymentPayload = z.object({
+  id: z.string().min(1),
+  status: z.string().optional(),
+  mode: z.string().optional(),
+  metadata: z.object({ checkoutId: z.string().min(1) }),
+});
+
+export function createYocoProvider(options: YocoOptions): YocoProvider {
+  return new YocoProvider(options);
+}
+
+export class YocoProvider implements PaymentProvider {
+  readonly name = NAME;
+  private readonly secretKey: string;
+  private readonly apiUrl: string;
+  private readonly timeoutMs: number;
+  private readonly fetch: typeof fetch;
+  private readonly webhook: Webhook;
+  /** 'live' or 'test' from the key's prefix; undefined for a key of another shape. */
+  private readonly mode: string | undefined;
+
+  constructor(options: YocoOptions) {
+    // Messages name the setting, never its value.
+    if (!options.secretKey || /\s/.test(options.secretKey)) throw new Error('YOCO_SECRET_KEY is empty or contains whitespace');
+    this.secretKey = options.secretKey;
+    this.mode = /^sk_(live|test)_/.exec(options.secretKey)?.[1];
+    try {
+      this.webhook = new Webhook(options.webhookSecret);
+    } catch {
+      throw new Error('YOCO_WEBHOOK_SECRET is not a whsec_… secret');
+    }
+    const url = new URL(options.apiUrl ?? YOCO_API_URL);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('YOCO_API_URL must be an http(s) address');
+    this.apiUrl = url.toString().replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isInteger(this.timeoutMs) || this.timeoutMs <= 0) throw new Error('the Yoco timeout must be a positive integer of milliseconds');
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  async startAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
+    if (!Number.isSafeInteger(attempt.amountCents) || attempt.amountCents <= 0) throw new RangeError('amountCents must be a positive integer');
+    if (attempt.currency !== 'ZAR') throw new RangeError('Yoco takes ZAR only');
+    const body = {
+      amount: attempt.amountCents,
+      currency: attempt.currency,
+      successUrl: attempt.returnUrls.success,
+      cancelUrl: attempt.returnUrls.cancel,
+      failureUrl: attempt.returnUrls.failure,
+      metadata: { attemptId: attempt.attemptId, paymentId: attempt.paymentId },
+      // Yoco's page lists line items; one line is how a description gets shown there.
+      ...(attempt.description
+        ? { lineItems: [{ displayName: attempt.description, quantity: 1, pricingDetails: { price: attempt.amountCents } }] }
+        : {}),
+    };
+    const res = await this.request('create checkout', 'POST', '/checkouts', { body, idempotencyKey: attempt.attemptId });
+    if (!res.ok) throw this.refused('create checkout', res);
+    const checkout = this.read('create checkout', createdCheckout, res);
+    return { providerRef: checkout.id, redirectUrl: checkout.redirectUrl };
+  }
+
+  async queryAttempt(providerRef: string): Promise<AttemptState> {
+    const res = await this.request('get checkout', 'GET', `/checkouts/${encodeURIComponent(ref(providerRef))}`);
+    if (res.status === 404) return { status: 'expired' };
+    if (!res.ok) throw this.refused('get checkout', res);
+    const checkout = this.read('get checkout', fetchedCheckout, res);
+    switch (checkout.status) {
+      case 'completed':
+        return checkout.paymentId ? { status: 'succeeded', paymentRef: checkout.paymentId } : { status: 'succeeded' };
+      case 'expired':
+        return { status: 'expired' };
+      default:
+        return { status: 'pending' };
+    }
+  }
+
+  async refund(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }> {
+    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new RangeError('amountCents must be a positive integer');
+    const path = `/checkouts/${encodeURIComponent(ref(providerRef))}/refund`;
+    const res = await this.request('refund checkout', 'POST', path, { body: { amount: amountCents }, idempotencyKey });
+    if (!res.ok) throw this.refused('refund checkout', res);
+    const refund = this.read('refund checkout', acceptedRefund, res);
+    // "successful" is the documented word; Yoco's plugin also accepts "succeeded".
+    if (refund.status && refund.status !== 'successful' && refund.status !== 'succeeded') {
+      throw new ProviderRefusedError(NAME, res.status, refund.status, this.clean(`Yoco did not accept the refund: ${refund.message ?? refund.status}`));
+    }
+    return { refundRef: refund.refundId };
+  }
+
+  parseNotification(rawBody: Buffer, headers: NotificationHeaders): ProviderNotification | null {
+    const id = header(headers, 'webhook-id');
+    const timestamp = header(headers, 'webhook-timestamp');
+    const signature = header(headers, 'webhook-signature');
+    if (!id || !timestamp || !signature) throw new AppError('UNAUTHORIZED', 'missing webhook-id, webhook-timestamp or webhook-signature header');
+    try {
+      this.webhook.verify(rawBody, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
+    } catch (e) {
+      if (!(e instanceof WebhookVerificationError)) throw e;
+      throw new AppError('FORBIDDEN', /timestamp|headers/i.test(e.message) ? 'webhook timestamp outside the allowed window' : 'invalid webhook signature');
+    }
+    // The library has accepted a parseable timestamp within its own 5 minutes; Yoco asks for 3.
+    if (Math.abs(Date.now() / 1000 - Number.parseInt(timestamp, 10)) > YOCO_WEBHOOK_TOLERANCE_SECONDS) {
+      throw new AppError('FORBIDDEN', 'webhook timestamp outside the allowed window');
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new AppError('VALIDATION_FAILED', 'Yoco event: body is not JSON');
+    }
+    const parsed = event.safeParse(json);
+    if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Yoco event: no id, type or payload');
+    // Refund events and anything new are verified but say nothing about an attempt's outcome.
+    if (parsed.data.type !== 'payment.succeeded') return null;
+    const payment = paymentPayload.safeParse(parsed.data.payload);
+    if (!payment.success) throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payload without id or metadata.checkoutId');
+    const { id: paymentRef, status, mode, metadata } = payment.data;
+    if (status !== undefined && status !== 'succeeded') {
+      throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payment status is not succeeded');
+    }
+    if (this.mode && mode && mode !== this.mode) return null;
+    return { eventId: parsed.data.id, providerRef: metadata.checkoutId, outcome: 'succeeded', paymentRef };
+  }
+
+  /**
+   * One call to Yoco. Resolves with any 2xx and with the 4xx answers that mean "no"; throws
+   * ProviderUnavailableError for everything that means "not now" or "not understood".
+   */
+  private async request(
+    op: string,
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { body?: unknown; idempotencyKey?: string } = {},
+  ): Promise<YocoResponse> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.secretKey}`, accept: 'application/json' };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    let status: number;
+    let text: string;
+    try {
+      const res = await this.fetch(this.apiUrl + path, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        // The API never redirects; following one would send the key somewhere else.
+        redirect: 'manual',
+        // Covers reading the body too: a peer that sends headers and then stalls is a timeout.
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = res.status;
+      text = await res.text();
+    } catch (e) {
+      const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
+      throw new ProviderUnavailableError(
+        NAME,
+        timedOut ? 'timeout' : 'network',
+        timedOut ? `Yoco did not answer ${op} within ${this.timeoutMs} ms` : `Yoco could not be reached for ${op}`,
+        undefined,
+        { cause: e },
+      );
+    }
+    const body = parseJson(text);
+    if (status >= 500) throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Yoco failed ${op}: HTTP ${status}${detail(body)}`), status);
+    if (status === 429) throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to slow down (${op}): HTTP 429`, status);
+    if (status === 409) throw new ProviderUnavailableError(NAME, 'busy', `Yoco is still processing an earlier ${op} with the same key: HTTP 409`, status);
+    if (status >= 200 && status < 300) return { ok: true, status, body };
+    if (status >= 400) return { ok: false, status, body };
+    throw new ProviderUnavailableError(NAME, 'bad_response', `Yoco answered ${op} with HTTP ${status}`, status);
+  }
+
+  private read<T>(op: string, schema: z.ZodType<T>, res: YocoResponse): T {
+    const parsed = schema.safeParse(res.body);
+    if (!parsed.success) throw new ProviderUnavailableError(NAME, 'bad_response', `Yoco's answer to ${op} is not what its API documents`, res.status);
+    return parsed.data;
+  }
+
+  private refused(op: string, res: YocoResponse): ProviderRefusedError {
+    const { code, message } = yocoError(res.body);
+    return new ProviderRefusedError(NAME, res.status, code, this.clean(`Yoco refused ${op}: HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`));
+  }
+
+  /** Yoco's words go into our messages; make sure our key never does, even if Yoco echoes it. */
+  private clean(message: string): string {
+    return message.split(this.secretKey).join('[redacted]').slice(0, 500);
+  }
+}
+
+interface YocoResponse {
+  ok: boolean;
+  status: number;
+  body: unknown;
+}
+
+function ref(providerRef: string): string {
+  if (!providerRef) throw new RangeError('providerRef is empty');
+  return providerRef;
+}
+
+function header(headers: NotificationHeaders, name: string): string | undefined {
+  const value = headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ? first : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields Yoco's own plugin reads from an error answer, and the RFC 9457 ones of its newer API. */
+function yocoError(body: unknown): { code?: string; message?: string } {
+  if (typeof body !== 'object' || body === null) return {};
+  const b = body as Record<string, unknown>;
+  const pick = (...keys: string[]) => keys.map((k) => b[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
+  return { code: pick('errorCode', 'code'), message: pick('description', 'errorMessage', 'displayMessage', 'message', 'detail', 'title') };
+}
+
+function detail(body: unknown): string {
+  const { message } = yocoError(body);
+  return message ? `: ${message}` : '';
+}

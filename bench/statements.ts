@@ -85,7 +85,8 @@ export async function captureStatements(config: Config, seed: Seed, payoutBody: 
         payout: created.id,
         amount: SAMPLE_PAYOUT_AMOUNT,
         now: created.createdAt,
-        paymentDetails: JSON.stringify(payoutSample.paymentDetails),
+        // Sealed by the service, so random each time: the reference runs reuse the sample's bytes.
+        paymentDetails: asParameter(create.sent.parameters.find((v) => Buffer.isBuffer(v))),
         requestHash: payloadHash(payoutSample),
         eventData: JSON.stringify(eventData),
       }),
@@ -106,11 +107,14 @@ export async function captureStatements(config: Config, seed: Seed, payoutBody: 
 /** The payment initiation body the benchmark sends. */
 export const paymentBody = (amount: number, orderId: string) => ({ amount, currency: 'ZAR', merchant_order_id: orderId });
 
+/** Bytes travel as PostgreSQL's hex text (`\\x…`), which JSON, pg and pgbench all carry as they are. */
+const asParameter = (v: unknown) => (Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v);
+
 function named(sent: { sql: string; parameters: readonly unknown[] }, roles: Record<string, unknown>): Statement {
   const fresh = new Map<string, string>();
   return {
     sql: sent.sql,
-    params: sent.parameters.map((v): Param => {
+    params: sent.parameters.map(asParameter).map((v): Param => {
       const role = Object.entries(roles).find(([, sample]) => sameValue(sample, v))?.[0];
       if (role) return { role, sample: v };
       if (typeof v === 'string' && UUID.test(v)) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../src/domain/errors.ts';
-import { idempotencyKeyInput, initiatePaymentInput } from '../src/domain/payment-input.ts';
+import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../src/domain/payment-input.ts';
 import { paymentInitiationJson, paymentJson } from '../src/domain/payment-json.ts';
 import { parseInput } from '../src/domain/validation.ts';
 import { success } from '../src/http/envelope.ts';
@@ -26,5 +26,12 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {
     noQuery(req);
     return success(paymentJson(await services.payments.get(merchantOf(req), req.params.id)));
+  });
+
+  // CONTRACT §9: offset paging like payouts, newest first, the same shape as one payment.
+  app.get('/payments', { config: { rateLimit: 'payment_status' } }, async (req) => {
+    const query = parseWire(listPaymentsQuery, req.query ?? {}, 'query');
+    const { payments, total } = await services.payments.list(merchantOf(req), query);
+    return success({ payments: payments.map(paymentJson), total });
   });
 }

@@ -55,6 +55,36 @@ export interface Config {
   runDispatcher: boolean;
   /** Limits a GraphQL document must pass before it runs (docs/graphql.md). */
   graphql: GraphQLLimits;
+  /** Yoco Online Checkout (CONTRACT §9), when configured; the payment provider of `prd`. */
+  yoco: YocoSettings | null;
+  /** An attempt waiting longer than this is checked with the provider's status API (CONTRACT §9). */
+  reconcileAfterMs: number;
+  /** Runs the reconciler inside the service (default on); `zarpay reconciler` runs it alone. */
+  runReconciler: boolean;
+  /**
+   * `DATA_KEY`: keys that seal bank details and voucher codes, the first sealing new data, all of
+   * them opening old data. Empty: the key derived from SERVICE_SECRET does both (domain/sealing.ts).
+   */
+  dataKeys: DataKey[];
+  /** Customer confirmations by e-mail; null when `SMTP_URL` is unset (nothing is sent). */
+  smtp: SmtpSettings | null;
+}
+
+export interface YocoSettings {
+  secretKey: string;
+  webhookSecret: string;
+  apiUrl: string;
+}
+
+export interface DataKey {
+  kid: string;
+  key: Buffer;
+}
+
+export interface SmtpSettings {
+  /** `smtp://` or `smtps://`, credentials included when the server needs them: never log it whole. */
+  url: string;
+  from: string;
 }
 
 export interface GraphQLLimits {
@@ -115,6 +145,55 @@ function localSecret(dataDir: string, file: string): string {
   return secret;
 }
 
+/** Yoco's Checkout API (developer.yoco.com); tests point YOCO_API_URL at a local double. */
+export const DEFAULT_YOCO_API_URL = 'https://payments.yoco.com/api';
+
+/** `DATA_KEY`: `kid:base64-of-32-bytes`, comma-separated, the sealing key first. */
+function parseDataKeys(raw: string | undefined): DataKey[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const keys = raw.split(',').map((part) => {
+    const [kid, material, ...rest] = part.trim().split(':');
+    if (!kid || !material || rest.length > 0 || !/^[A-Za-z0-9_-]{1,32}$/.test(kid)) {
+      throw new ConfigError('DATA_KEY must be kid:base64key[,kid:base64key…] with kids of letters, digits, - and _');
+    }
+    const key = Buffer.from(material, 'base64');
+    if (key.length !== 32 || key.toString('base64').replace(/=+$/, '') !== material.replace(/=+$/, '')) {
+      throw new ConfigError(`DATA_KEY: key ${kid} must be 32 bytes in base64 (e.g. from: openssl rand -base64 32)`);
+    }
+    return { kid, key };
+  });
+  if (new Set(keys.map((k) => k.kid)).size !== keys.length) throw new ConfigError('DATA_KEY: a kid appears twice');
+  return keys;
+}
+
+function parseYoco(env: NodeJS.ProcessEnv): YocoSettings | null {
+  const secretKey = env.YOCO_SECRET_KEY || undefined;
+  const webhookSecret = env.YOCO_WEBHOOK_SECRET || undefined;
+  if (!secretKey && !webhookSecret) return null;
+  if (!secretKey || !webhookSecret) throw new ConfigError('YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET are set together');
+  // Messages name the setting, never its value.
+  if (!/^sk_(live|test)_\S+$/.test(secretKey)) throw new ConfigError('YOCO_SECRET_KEY must be a Yoco secret key (sk_live_… or sk_test_…)');
+  if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret)) throw new ConfigError('YOCO_WEBHOOK_SECRET must be the whsec_… secret Yoco returned when the webhook was registered');
+  const apiUrl = (env.YOCO_API_URL || DEFAULT_YOCO_API_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s/]+/.test(apiUrl)) throw new ConfigError('YOCO_API_URL must be an http(s) address');
+  return { secretKey, webhookSecret, apiUrl };
+}
+
+function parseSmtp(env: NodeJS.ProcessEnv, publicBaseUrl: string): SmtpSettings | null {
+  const url = env.SMTP_URL || undefined;
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address');
+  const from = env.SMTP_FROM || `zarpay <no-reply@${new URL(publicBaseUrl).hostname}>`;
+  if (/[\r\n]/.test(from) || !/@/.test(from)) throw new ConfigError('SMTP_FROM must be an e-mail address, optionally with a name: Shop <pay@shop.example>');
+  return { url, from };
+}
+
 const SERVICE_SECRET_FILE = 'service-secret';
 
 /** Every setting of CONTRACT §1, read once from `env`, validated and typed. */
@@ -153,23 +232,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxAliases: read('GRAPHQL_MAX_ALIASES', intFrom('GRAPHQL_MAX_ALIASES', 0), '15'),
     maxTokens: read('GRAPHQL_MAX_TOKENS', intFrom('GRAPHQL_MAX_TOKENS', 1), '1000'),
   };
-  let rateLimits: Config['rateLimits'] = null;
-  try {
-    rateLimits = parseRateLimits(env.RATE_LIMITS);
-  } catch (e) {
-    problems.push((e as Error).message);
-  }
+  const reconcileAfter = read('RECONCILE_AFTER_MS', intFrom('RECONCILE_AFTER_MS', 100), '600000');
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port ?? 8080}`).replace(/\/+$/, '');
+  const parsed = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (e) {
+      problems.push((e as Error).message);
+      return undefined;
+    }
+  };
+  const rateLimits = parsed(() => parseRateLimits(env.RATE_LIMITS)) ?? null;
+  const yoco = parsed(() => parseYoco(env)) ?? null;
+  const dataKeys = parsed(() => parseDataKeys(env.DATA_KEY)) ?? [];
+  const smtp = parsed(() => parseSmtp(env, publicBaseUrl)) ?? null;
 
   if (serviceEnv === 'prd') {
-    const missing = ['OPERATOR_TOKEN', 'SERVICE_SECRET', 'DATABASE_URL'].filter((name) => !env[name]);
+    const missing = ['OPERATOR_TOKEN', 'SERVICE_SECRET', 'DATABASE_URL', 'PUBLIC_BASE_URL'].filter((name) => !env[name]);
     if (missing.length > 0) problems.push(`SERVICE_ENV=prd requires ${missing.join(', ')}`);
     if (env.SERVICE_SECRET && env.SERVICE_SECRET.length < 32) {
       problems.push('SERVICE_SECRET must be at least 32 characters');
     }
+    // Payment addresses, the provider's return addresses and QR links are built on it: in prd
+    // they must be the public https address customers reach.
+    if (env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://')) problems.push('PUBLIC_BASE_URL must be an https address in prd');
+    // The sandbox never runs in prd: without a real provider no payment could be taken.
+    const provider = ['YOCO_SECRET_KEY', 'YOCO_WEBHOOK_SECRET'].filter((name) => !env[name]);
+    if (provider.length > 0) problems.push(`SERVICE_ENV=prd requires a real payment provider: set ${provider.join(', ')} (Yoco)`);
   }
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
 
-  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const trust = env.TRUST_PROXY;
   return {
     port: port!,
@@ -191,5 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     runDispatcher: env.RUN_DISPATCHER !== 'false',
     graphql: graphqlLimits as GraphQLLimits,
+    yoco,
+    reconcileAfterMs: reconcileAfter!,
+    runReconciler: env.RUN_RECONCILER !== 'false',
+    dataKeys,
+    smtp,
   };
 }

@@ -4,7 +4,8 @@ import { openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { exitOnSignal } from './lifecycle.ts';
 import { createApp } from './server.ts';
-import { createServices } from './services/index.ts';
+import { smtpTarget } from './services/customer-mail.ts';
+import { createServices, type ServiceRuntime } from './services/index.ts';
 import { dataDir } from './paths.ts';
 import { startupFailure } from './startup.ts';
 
@@ -20,11 +21,14 @@ async function main() {
     config = loadConfig();
     const database = await openConfiguredDatabase(config);
     close = () => database.close();
-    await migrateToLatest(database.db);
-    const service = createApp(createServices(config, database));
+    const services = createServices(config, database);
+    // The data key seals what a migration takes out of the clear (bank details, voucher codes).
+    await migrateToLatest(database.db, { sealer: services.keyring });
+    const service = createApp(services);
     close = () => service.stop();
     const url = await service.start();
     service.app.log.info({ url, env: config.serviceEnv, database: database.kind }, 'zarpay listening');
+    logPayments(config, services, service.app.log);
     process.stderr.write(banner(config, url) + '\n');
     exitOnSignal(() => service.stop(), (message, err) => service.app.log.info({ err }, message));
   } catch (error) {
@@ -42,6 +46,18 @@ function banner(config: Config, listening: string): string {
   const base = config.publicBaseUrl.startsWith(`http://localhost:${config.port}`) ? listening.replace('127.0.0.1', 'localhost') : config.publicBaseUrl;
   const token = process.env.OPERATOR_TOKEN ? 'operator token: from OPERATOR_TOKEN' : `operator token: ${join(config.dataDir, OPERATOR_TOKEN_FILE)}`;
   return `zarpay (${config.serviceEnv}) on ${base}: API ${base}/api/v1, reference ${base}/docs, GraphQL ${base}/graphql, health ${base}/healthz; ${token}`;
+}
+
+/** What takes payments and what reaches customers, in the JSON log (never a key or a password). */
+function logPayments(config: Config, services: ServiceRuntime, log: { info(o: object, m?: string): void; warn(m: string): void }) {
+  log.info(
+    { provider: services.provider.name, providers: [...services.providers.keys()], reconciler: config.runReconciler ? `after ${config.reconcileAfterMs} ms` : 'off (RUN_RECONCILER=false)' },
+    'payments',
+  );
+  if (config.yoco?.secretKey.startsWith('sk_test_') && config.serviceEnv === 'prd') log.warn('YOCO_SECRET_KEY is a test key: no real money moves');
+  log.info({ data_key: services.keyring.currentKid }, 'bank details and voucher codes sealed at rest');
+  if (config.smtp) log.info({ smtp: smtpTarget(config.smtp.url), from: config.smtp.from }, 'customer e-mail confirmations: on');
+  else log.info({}, 'customer e-mail confirmations: off (SMTP_URL is not set), nothing is sent');
 }
 
 await main();

@@ -174,7 +174,11 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     app,
     services,
     async start() {
-      await services.start({ dispatcher: config.runDispatcher, onError: (message, err) => app.log.warn({ err }, message) });
+      await services.start({
+        dispatcher: config.runDispatcher,
+        reconciler: config.runReconciler,
+        onError: (message, err) => app.log.warn({ err }, message),
+      });
       const address = await app.listen({ port: config.port, host: config.host });
       listening = true;
       services.listeningAt(address);

@@ -2,7 +2,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/domain/signing.ts';
-import { SANDBOX_CALLBACK_PATH, SANDBOX_SIGNATURE_HEADER, sandboxSignature } from '../src/services/providers/sandbox.ts';
+import { SANDBOX_SIGNATURE_HEADER, SANDBOX_WEBHOOK_PATH, sandboxSignature } from '../src/services/providers/sandbox.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken, press, waitForStatus } from './support/payments.ts';
@@ -27,7 +27,7 @@ function signedCallback(body: Record<string, unknown>, opts: { t?: number; key?:
   const raw = JSON.stringify(body);
   const key = opts.key ?? deriveKey(t.config.serviceSecret, 'sandbox-provider-callback');
   const header = sandboxSignature(key, opts.t ?? Math.floor(Date.now() / 1000), raw);
-  return http(t, 'POST', SANDBOX_CALLBACK_PATH, { rawBody: raw, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: header } });
+  return http(t, 'POST', SANDBOX_WEBHOOK_PATH, { rawBody: raw, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: header } });
 }
 
 describe('paying through the hosted page (plain form posts)', () => {
@@ -47,7 +47,11 @@ describe('paying through the hosted page (plain form posts)', () => {
     const events = await eventsOf(p.payment_id);
     expect(events.map((e) => e.type)).toEqual(['payment.captured']);
     expect(events[0]!.webhook_url).toBe('https://shop.example/hooks');
-    expect(events[0]!.data).toEqual({ ...done, merchant_order_id: expect.any(String) });
+    // The event is the status object without the voucher code: events are stored and streamed, a code there would be spendable.
+    const { voucher_code: code, ...withoutCode } = done;
+    expect(code).toMatch(/^\d{4}-\d{4}-\d{4}-\d{4}$/);
+    expect(done.voucher_redeemed).toBe(true);
+    expect(events[0]!.data).toEqual({ ...withoutCode, merchant_order_id: expect.any(String) });
     // Without auto top-up the payout balance does not move.
     expect(await balance(shop)).toEqual(before);
     await expectLedgerOk(t);
@@ -201,10 +205,10 @@ describe('the hosted page without a browser', () => {
   });
 });
 
-describe('provider callbacks', () => {
-  it('refuses a missing (401), wrong (403) or stale (403) signature', async () => {
-    const body = { attempt_id: '00000000-0000-4000-8000-000000000000', provider_ref: 'sbx_x', status: 'succeeded' };
-    const none = await http(t, 'POST', SANDBOX_CALLBACK_PATH, { body });
+describe('provider notifications (the sandbox at /providers/sandbox/webhook)', () => {
+  it('refuses a missing (401), wrong (403) or stale (403) signature, and acknowledges an attempt that is not ours', async () => {
+    const body = { event_id: '00000000-0000-4000-8000-000000000000', provider_ref: 'sbx_x', status: 'succeeded' };
+    const none = await http(t, 'POST', SANDBOX_WEBHOOK_PATH, { body });
     expect(none.status).toBe(401);
     expect(none.body.error.code).toBe('UNAUTHORIZED');
     const wrongKey = await signedCallback(body, { key: Buffer.alloc(32, 1) });
@@ -212,8 +216,13 @@ describe('provider callbacks', () => {
     expect(wrongKey.body).toMatchObject({ status: 'error', error: { code: 'FORBIDDEN' }, metadata: { api_version: 'v1' } });
     const stale = await signedCallback(body, { t: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale.status).toBe(403);
+    // A provider account can serve other shops too: an attempt zarpay never made is acknowledged and ignored.
     const unknown = await signedCallback(body);
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.data).toEqual({ received: true, payment_id: null, status: null });
+    // The address of the first release still works, and an unknown provider is 404.
+    expect((await http(t, 'POST', '/providers/sandbox/callback', { body })).status).toBe(401);
+    expect((await http(t, 'POST', '/providers/nope/webhook', { body })).status).toBe(404);
   });
 
   it('a confirmation for an already-terminal payment is a harmless no-op', async () => {
@@ -223,7 +232,7 @@ describe('provider callbacks', () => {
     const attempt = await t.database.db.selectFrom('payment_attempts').select('id').where('payment_id', '=', p.payment_id).executeTakeFirstOrThrow();
     const before = await balance(topup);
     for (const status of ['failed', 'succeeded']) {
-      const res = await signedCallback({ attempt_id: attempt.id, provider_ref: done.latest_attempt.provider_ref, status });
+      const res = await signedCallback({ event_id: attempt.id, provider_ref: done.latest_attempt.provider_ref, status });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ payment_id: p.payment_id, status: 'captured' });
     }
@@ -261,8 +270,10 @@ describe('operator and GraphQL', () => {
 
   it('settle is FORBIDDEN in prd', async () => {
     const { PaymentFlow } = await import('../src/services/payment-flow.ts');
-    const { providers } = t.app.services;
-    const prd = new PaymentFlow({ db: t.database.db, config: { ...t.config, serviceEnv: 'prd' } }, providers, providers.get('sandbox')!);
+    const { PaymentSettlement } = await import('../src/services/payment-settlement.ts');
+    const { providers, paymentLinks } = t.app.services;
+    const deps = { db: t.database.db, config: { ...t.config, serviceEnv: 'prd' as const } };
+    const prd = new PaymentFlow(deps, providers, providers.get('sandbox')!, paymentLinks, new PaymentSettlement(deps));
     const p = await newPayment(t, shop);
     await expect(prd.settle(OPERATOR, p.payment_id, 'captured')).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(prd.pay({ kind: 'customer', paymentId: p.payment_id }, p.payment_id, { simulate: 'decline' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

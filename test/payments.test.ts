@@ -38,6 +38,8 @@ describe('payment initiation', () => {
       currency: 'ZAR',
       fee_cents: 409,
       net_amount_cents: 11_936,
+      voucher_code: null,
+      voucher_redeemed: false,
     });
     const row = await t.database.db.selectFrom('payments').selectAll().where('id', '=', data.payment_id).executeTakeFirstOrThrow();
     expect(row.intent_type).toBe('purchase_and_redeem');

@@ -4,7 +4,7 @@ import { createDocument } from 'zod-openapi';
 import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
 import { balanceJsonSchema } from '../../src/domain/balance.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
-import { idempotencyKeyInput, initiatePaymentInput } from '../../src/domain/payment-input.ts';
+import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
@@ -91,11 +91,37 @@ export const OPERATIONS = {
       },
     },
   },
+  '/api/v1/payments': {
+    get: {
+      operationId: 'listPayments',
+      summary: 'List payments, newest first',
+      description:
+        'A page of the merchant\'s payments (newest first, `limit` 1 to 100, default 50, optionally one `status`), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Rate limit: payment status.',
+      tags: ['Payments'],
+      query: listPaymentsQuery,
+      responses: {
+        '200': {
+          description: 'A page of payments and the number matching the filter',
+          schema: successOf(
+            z
+              .object({
+                payments: z.array(paymentJsonSchema).max(100),
+                total: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'Payments matching the filter' }),
+              })
+              .strict(),
+          ),
+        },
+        '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
   '/api/v1/payments/{payment_id}': {
     get: {
       operationId: 'getPayment',
-      summary: 'Read a payment\'s status, fee and latest attempt',
-      description: 'The payment as it is now: its status, the fee fixed at initiation, the net amount and the latest attempt with its provider.',
+      summary: 'Read a payment\'s status, fee, latest attempt and voucher',
+      description:
+        'The payment as it is now: its status, the fee fixed at initiation, the net amount (null once failed or cancelled), the latest attempt with its provider, and the voucher once captured.',
       tags: ['Payments'],
       path: paymentId,
       responses: {

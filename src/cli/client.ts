@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir, OPERATOR_TOKEN_FILE, serviceUrl } from '../paths.ts';
+import { OPERATOR_NAME } from '../domain/actor.ts';
 
 /** A failure the CLI reports as `{code, message}` on stderr with exit status 1. */
 export class CliError extends Error {
@@ -15,6 +16,8 @@ export class CliError extends Error {
 export interface Target {
   url: string;
   token: string;
+  /** Who runs the command, for the audit log: ZARPAY_OPERATOR, else the login name. */
+  operator?: string;
 }
 
 /**
@@ -33,7 +36,8 @@ export function resolveTarget(env: NodeJS.ProcessEnv = process.env): Target {
       throw new CliError('UNAUTHORIZED', `OPERATOR_TOKEN is not set and ${file} does not exist (start the service in tst or dev once, or set OPERATOR_TOKEN)`);
     }
   }
-  return { url, token };
+  const operator = (env.ZARPAY_OPERATOR || env.USER || env.LOGNAME || '').trim();
+  return { url, token, ...(operator && { operator }) };
 }
 
 /**
@@ -53,7 +57,11 @@ export async function graphql<T = any>(target: Target, query: string, variables:
   try {
     response = await fetch(`${target.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${target.token}`,
+        ...(target.operator && OPERATOR_NAME.test(target.operator) && { 'x-operator-name': target.operator }),
+      },
       body: JSON.stringify({ query, variables }),
     });
   } catch (e) {

@@ -105,32 +105,47 @@ export function eventCommands(program: Command) {
       print(attemptRows(data.redeliverEvent.delivery as Delivery));
     });
 
+  /** A background worker against the database, alone in its process, until SIGINT/SIGTERM. */
+  const worker = async (what: 'dispatcher' | 'reconciler') => {
+    // Loaded only here: these commands run the services themselves.
+    const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { createKeyring }, { exitOnSignal }, { createServices }] = await Promise.all([
+      import('../config.ts'),
+      import('../db/index.ts'),
+      import('../db/migrate.ts'),
+      import('../domain/sealing.ts'),
+      import('../lifecycle.ts'),
+      import('../services/index.ts'),
+    ]);
+    const config = loadConfig();
+    const database = await openConfiguredDatabase(config);
+    const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
+    try {
+      await migrateToLatest(database.db, { sealer: createKeyring(config.serviceSecret, config.dataKeys) });
+    } catch (e) {
+      await database.close();
+      throw e;
+    }
+    const services = createServices(config, database);
+    await services.start({
+      dispatcher: what === 'dispatcher',
+      reconciler: what === 'reconciler',
+      onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }),
+    });
+    if (what === 'dispatcher') {
+      log('info', 'dispatcher running', { database: database.kind, lease_ms: services.dispatcher.leaseMs, customer_email: services.mailer ? 'on' : 'off (SMTP_URL unset)' });
+    } else {
+      log('info', 'reconciler running', { database: database.kind, after_ms: config.reconcileAfterMs, every_ms: services.reconciler.intervalMs, providers: [...services.providers.keys()] });
+    }
+    exitOnSignal(() => services.stop(), (message, e) => log('info', message, e ? { error: String(e) } : {}));
+    // Runs until the signal: exitOnSignal ends the process.
+    await new Promise<never>(() => {});
+  };
   program
     .command('dispatcher')
-    .description('run only the webhook dispatcher against the database (as many as you like, next to the service)')
-    .action(async () => {
-      // Loaded only here: this command runs the services themselves.
-      const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { exitOnSignal }, { createServices }] = await Promise.all([
-        import('../config.ts'),
-        import('../db/index.ts'),
-        import('../db/migrate.ts'),
-        import('../lifecycle.ts'),
-        import('../services/index.ts'),
-      ]);
-      const config = loadConfig();
-      const database = await openConfiguredDatabase(config);
-      const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
-      try {
-        await migrateToLatest(database.db);
-      } catch (e) {
-        await database.close();
-        throw e;
-      }
-      const services = createServices(config, database);
-      await services.start({ dispatcher: true, onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }) });
-      log('info', 'dispatcher running', { database: database.kind, lease_ms: services.dispatcher.leaseMs });
-      exitOnSignal(() => services.stop(), (message, e) => log('info', message, e ? { error: String(e) } : {}));
-      // Runs until the signal: exitOnSignal ends the process.
-      await new Promise<never>(() => {});
-    });
+    .description('run only the webhook dispatcher and the customer e-mail sender against the database (as many as you like, next to the service)')
+    .action(() => worker('dispatcher'));
+  program
+    .command('reconciler')
+    .description('run only the payment reconciler against the database (as many as you like, next to the service)')
+    .action(() => worker('reconciler'));
 }

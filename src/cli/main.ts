@@ -136,6 +136,19 @@ export function buildProgram(): Command {
   move('fail', 'mark a processing payout as failed at the bank: its reserve returns', 'failPayout', (c) => c.requiredOption('--reason <reason>', 'what the bank said'), (o) => ({ reason: o.reason }), ', $reason: String!');
   move('cancel', 'cancel a pending or approved payout: its reserve returns', 'cancelPayout', none, () => ({}), '');
   payout
+    .command('bank-account')
+    .description('the full bank account of a payout, to make the transfer by hand (audited, with the reason)')
+    .argument('<payout-id>', 'the payout', uuid('<payout-id>'))
+    .requiredOption('--reason <reason>', 'why it is needed, for the audit log')
+    .action(async (id, opts) => {
+      const data = await op(
+        `mutation($id: UUID!, $reason: String!) { revealPayoutBankAccount(id: $id, reason: $reason) { bankAccount { bankName branchCode accountHolder accountNumber } } }`,
+        { id, reason: opts.reason },
+        { id: '<payout-id>', reason: '--reason' },
+      );
+      print({ payout_id: id, ...(restShape(data.revealPayoutBankAccount.bankAccount) as object) });
+    });
+  payout
     .command('list')
     .description('payouts, newest first, and how many match')
     .option('--status <status>', PAYOUT_STATUSES.join(', '), oneOf('--status', PAYOUT_STATUSES))
@@ -175,6 +188,21 @@ export function buildProgram(): Command {
         return;
       }
       print(report);
+    });
+
+  program
+    .command('audit')
+    .description('who did what to payments and payouts, newest first')
+    .option('--payment <id>', 'one payment only', uuid('--payment'))
+    .option('--payout <id>', 'one payout only', uuid('--payout'))
+    .option('--limit <n>', 'at most this many (1 to 500)', whole('--limit', 1, 500), 100)
+    .action(async (opts) => {
+      const data = await op(
+        `query($p: UUID, $o: UUID, $n: Int) { auditLog(paymentId: $p, payoutId: $o, first: $n) { id at actor action merchantId paymentId payoutId detail } }`,
+        { p: opts.payment ?? null, o: opts.payout ?? null, n: opts.limit },
+        { p: '--payment', o: '--payout', n: '--limit' },
+      );
+      print(data.auditLog.map((e: Record<string, unknown>) => ({ ...(restShape(e) as object), detail: e.detail })));
     });
 
   localCommands(program);

@@ -5,7 +5,12 @@ import { op, print } from './output.ts';
 
 /** The payment status object of REST (`GET /api/v1/payments/{id}`) plus merchant_order_id. */
 export const PAYMENT = `paymentId status amount currency feeCents netAmountCents
-  latestAttempt { status provider providerRef createdAt } merchantOrderId`;
+  latestAttempt { status provider providerRef createdAt } voucherCode voucherRedeemed merchantOrderId`;
+
+/** restShape leaves nulls out; the payment object keeps `net_amount_cents` and `voucher_code` as REST does. */
+function paymentShape(p: Record<string, unknown>) {
+  return { ...(restShape(p) as object), net_amount_cents: p.netAmountCents ?? null, voucher_code: p.voucherCode ?? null };
+}
 
 const OUTCOMES = ['captured', 'failed', 'cancelled'] as const;
 const FLAGS = { id: '<payment-id>', o: '--outcome' };
@@ -24,7 +29,7 @@ export function paymentCommands(program: Command) {
         { id, o: opts.outcome.toUpperCase() },
         FLAGS,
       );
-      print(restShape(data.settlePayment.payment));
+      print(paymentShape(data.settlePayment.payment));
     });
   payment
     .command('show')
@@ -32,6 +37,14 @@ export function paymentCommands(program: Command) {
     .argument('<payment-id>', 'the payment', uuid('<payment-id>'))
     .action(async (id: string) => {
       const data = await op(`query($id: UUID!) { payment(id: $id) { ${PAYMENT} } }`, { id }, FLAGS);
-      print(restShape(data.payment));
+      print(paymentShape(data.payment));
+    });
+  payment
+    .command('reconcile')
+    .description('ask the payment provider about the payment now and apply its answer (every environment; audited)')
+    .argument('<payment-id>', 'the payment', uuid('<payment-id>'))
+    .action(async (id: string) => {
+      const data = await op(`mutation($id: UUID!) { reconcilePayment(id: $id) { payment { ${PAYMENT} } } }`, { id }, FLAGS);
+      print(paymentShape(data.reconcilePayment.payment));
     });
 }

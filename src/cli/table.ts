@@ -23,6 +23,8 @@ export function payoutTable(payouts: Record<string, any>[], total: number, offse
     fee: formatRand(p.fee_cents),
     gross: formatRand(p.gross_amount_cents),
     reference: p.merchant_reference ?? '',
+    bank: p.bank_account ? `${p.bank_account.bank_name} ${p.bank_account.account_number_masked}` : '',
+    holder: p.bank_account?.account_holder ?? '',
     created: String(p.created_at).replace('T', ' ').slice(0, 19),
   }));
   const range = offset > 0 && payouts.length > 0 ? `${offset + 1}–${offset + payouts.length}` : String(payouts.length);

@@ -1,5 +1,5 @@
 import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
-import type { AttemptStatus, Payment, PaymentOutcome, PaymentStatus } from '../domain/payment.ts';
+import { type AttemptStatus, netAmountIn, type Payment, type PaymentOutcome, type PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
 import { statement } from './statement.ts';
@@ -14,6 +14,10 @@ import type { PaymentRow } from './types.ts';
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
   p.created_at, p.updated_at, p.completed_at`;
+
+/** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
+const VOUCHER = `left join vouchers v on v.payment_id = p.id`;
+const VOUCHER_COLUMNS = `v.code_sealed as voucher_sealed, (v.redeemed_at is not null) as voucher_redeemed`;
 
 /** The latest attempt of `p`, as columns `attempt_*` (null before any attempt). */
 const LATEST_ATTEMPT = `
@@ -32,9 +36,15 @@ type Row = Pick<
   attempt_provider: string | null;
   attempt_provider_ref: string | null;
   attempt_created_at: Date | null;
+  voucher_sealed: Buffer | null;
+  voucher_redeemed: boolean | null;
 };
 
-export function toPayment(row: Row): Payment {
+/** A payment as stored: its voucher code still sealed. Services open it (PaymentService.reveal). */
+export type StoredPayment = Omit<Payment, 'voucherCode'> & { voucherSealed: Buffer | null };
+
+export function toPayment(row: Row): StoredPayment {
+  const status = row.status as PaymentStatus;
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -44,8 +54,8 @@ export function toPayment(row: Row): Payment {
     amountCents: row.amount_cents,
     currency: 'ZAR',
     feeCents: row.fee_cents,
-    netAmountCents: row.net_amount_cents,
-    status: row.status as PaymentStatus,
+    netAmountCents: netAmountIn(status, row.net_amount_cents),
+    status,
     includeQr: row.include_qr,
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,
@@ -63,6 +73,8 @@ export function toPayment(row: Row): Payment {
             providerRef: row.attempt_provider_ref,
             createdAt: row.attempt_created_at!,
           },
+    voucherSealed: row.voucher_sealed,
+    voucherRedeemed: row.voucher_redeemed === true,
   };
 }
 
@@ -70,36 +82,41 @@ const SCOPED = `(:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)
 
 const byId = statement<{ id: string; merchantId: string | null }, Row>(
   'a payment by id, with its latest attempt',
-  `select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT} where p.id = :id::uuid and ${SCOPED}`,
+  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = :id::uuid and ${SCOPED}`,
 );
 
 /** One payment with its latest attempt, undefined when missing or outside the scope. */
-export async function findPayment(db: DbOrTx, scope: MerchantScope, id: string): Promise<Payment | undefined> {
+export async function findPayment(db: DbOrTx, scope: MerchantScope, id: string): Promise<StoredPayment | undefined> {
   const [row] = await byId.run(db, { id, merchantId: merchantFilter(scope) });
   return row && toPayment(row);
 }
 
 const byIds = statement<{ ids: string[]; merchantId: string | null }, Row>(
   'payments by id, with their latest attempts',
-  `select ${COLUMNS}, latest.* from payments p ${LATEST_ATTEMPT} where p.id = any(:ids::uuid[]) and ${SCOPED}`,
+  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = any(:ids::uuid[]) and ${SCOPED}`,
 );
 
 /** Payments by id in the order of `ids`, null where missing or outside the scope (one statement). */
-export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<(Payment | null)[]> {
+export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<(StoredPayment | null)[]> {
   if (ids.length === 0) return [];
   const rows = await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
   const byId = new Map(rows.map((r) => [r.id, toPayment(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
-const listings = listing<Row>({ what: 'payments', table: 'payments p', joins: LATEST_ATTEMPT, columns: `${COLUMNS}, latest.*` });
+const listings = listing<Row>({
+  what: 'payments',
+  table: 'payments p',
+  joins: `${VOUCHER} ${LATEST_ATTEMPT}`,
+  columns: `${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*`,
+});
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
 export async function listPayments(
   db: DbOrTx,
   scope: MerchantScope,
   q: { status?: PaymentStatus | undefined; limit: number; offset: number },
-): Promise<{ payments: Payment[]; total: number }> {
+): Promise<{ payments: StoredPayment[]; total: number }> {
   const { rows, total } = await listings.page(db, scope, q);
   return { payments: rows.map(toPayment), total };
 }
@@ -156,13 +173,13 @@ const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
     returning *
   )
   select ${COLUMNS}, null as attempt_status, null as attempt_provider, null as attempt_provider_ref,
-         null as attempt_created_at, m.fee
+         null as attempt_created_at, null::bytea as voucher_sealed, false as voucher_redeemed, m.fee
     from merchant m left join inserted p on true`,
 );
 
 const byOrderId = statement<{ merchantId: string; merchantOrderId: string }, Row & { params_hash: string }>(
   'a merchant\'s payment by merchant_order_id',
-  `select ${COLUMNS}, latest.*, p.params_hash from payments p ${LATEST_ATTEMPT}
+  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*, p.params_hash from payments p ${VOUCHER} ${LATEST_ATTEMPT}
     where p.merchant_id = :merchantId::uuid and p.merchant_order_id = :merchantOrderId::text`,
 );
 
@@ -174,7 +191,7 @@ const byOrderId = statement<{ merchantId: string; merchantOrderId: string }, Row
 export async function insertPayment(
   db: DbOrTx,
   values: NewPayment,
-): Promise<{ created: Payment } | { existing: Payment; paramsHash: string } | { feeNotCovered: number } | undefined> {
+): Promise<{ created: StoredPayment } | { existing: StoredPayment; paramsHash: string } | { feeNotCovered: number } | undefined> {
   const [row] = await insertStatement.run(db, values);
   if (!row) return undefined;
   if (row.id != null) return { created: toPayment(row as Row) };
@@ -231,7 +248,7 @@ export async function purgeExpiredKeys(db: DbOrTx): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-// ---- The payment state machine's writes (services/payment-flow.ts decides when).
+// ---- The payment state machine's writes (services/payment-flow.ts decides when; attempts in attempts.ts).
 
 const moveStatement = statement<{ id: string; from: string[]; to: string }, { id: string }>(
   'move an open payment',
@@ -245,7 +262,15 @@ export async function movePayment(tx: DbOrTx, id: string, from: readonly Payment
 
 const finishStatement = statement<
   { id: string; from: string[]; to: string },
-  { merchant_id: string; intent_type: string; amount_cents: number; fee_cents: number; webhook_url: string | null; auto_topup: boolean }
+  {
+    merchant_id: string;
+    intent_type: string;
+    amount_cents: number;
+    fee_cents: number;
+    webhook_url: string | null;
+    customer_email: string | null;
+    auto_topup: boolean;
+  }
 >(
   'finish a payment',
   `
@@ -253,7 +278,7 @@ const finishStatement = statement<
      set status = :to::text, updated_at = now(), completed_at = now()
     from merchants m
    where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
-  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, m.auto_topup`,
+  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, m.auto_topup`,
 );
 
 /** The one way into a terminal state; undefined when the payment was not in `from` any more. */
@@ -262,76 +287,18 @@ export async function finishPayment(tx: Tx, id: string, from: readonly PaymentSt
   return row;
 }
 
-const lockStatement = statement<{ id: string }, { id: string; status: string }>(
+const lockStatement = statement<{ id: string }, { id: string; status: string; merchant_id: string; amount_cents: number }>(
   'lock a payment',
-  `select id, status from payments where id = :id::uuid for update`,
+  `select id, status, merchant_id, amount_cents from payments where id = :id::uuid for update`,
 );
 
 export async function lockPayment(tx: Tx, id: string) {
   const [row] = await lockStatement.run(tx, { id });
-  return row && { id: row.id, status: row.status as PaymentStatus };
+  return row && { id: row.id, status: row.status as PaymentStatus, merchantId: row.merchant_id, amountCents: row.amount_cents };
 }
 
-export async function startAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string }): Promise<void> {
-  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: null, status: 'pending' }).execute();
-}
-
-/** Records the provider's reference of an attempt it has started (once). */
-export async function setAttemptRef(db: DbOrTx, attemptId: string, providerRef: string): Promise<void> {
-  await db.updateTable('payment_attempts').set({ provider_ref: providerRef, updated_at: new Date() }).where('id', '=', attemptId).where('provider_ref', 'is', null).execute();
-}
-
-export async function findAttempt(db: DbOrTx, attemptId: string) {
-  return db.selectFrom('payment_attempts').select(['payment_id', 'provider', 'status']).where('id', '=', attemptId).executeTakeFirst();
-}
-
-/** Ends an attempt that is still pending; false when it was already resolved. */
-export async function resolveAttempt(
-  tx: Tx,
-  attemptId: string,
-  to: Exclude<AttemptStatus, 'pending'>,
-  extra: { reason?: string; providerRef?: string },
-): Promise<boolean> {
-  const updated = await tx
-    .updateTable('payment_attempts')
-    .set((eb) => ({
-      status: to,
-      updated_at: new Date(),
-      ...(extra.reason !== undefined && { failure_reason: extra.reason }),
-      ...(extra.providerRef !== undefined && { provider_ref: eb.fn.coalesce('provider_ref', eb.val(extra.providerRef)) }),
-    }))
-    .where('id', '=', attemptId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
-}
-
-/** Ends whatever attempt of the payment is pending; false when none was. */
-export async function resolvePendingAttempts(tx: Tx, paymentId: string, to: Exclude<AttemptStatus, 'pending'>, reason?: string): Promise<boolean> {
-  const updated = await tx
-    .updateTable('payment_attempts')
-    .set({ status: to, updated_at: new Date(), ...(reason !== undefined && { failure_reason: reason }) })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
-}
-
-export async function recordSettledAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string; providerRef: string; status: AttemptStatus }) {
-  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: a.providerRef, status: a.status }).execute();
-}
-
-export async function issueVoucher(tx: Tx, paymentId: string, code: string, redeemed: boolean): Promise<void> {
-  await tx.insertInto('vouchers').values({ payment_id: paymentId, code, redeemed_at: redeemed ? new Date() : null }).execute();
-}
-
-/** What the hosted page shows beside the payment: the merchant's name, support contact and redirect allow-list, the voucher. */
-export async function pageExtras(db: DbOrTx, paymentId: string, merchantId: string) {
-  const row = await db
-    .selectFrom('merchants as m')
-    .leftJoin('vouchers as v', (join) => join.on('v.payment_id', '=', paymentId))
-    .select(['m.name', 'm.redirect_domains', 'm.support_contact', 'v.code'])
-    .where('m.id', '=', merchantId)
-    .executeTakeFirstOrThrow();
-  return { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact, voucherCode: row.code };
+/** What the hosted page shows beside the payment: the merchant's name, support contact and redirect allow-list. */
+export async function pageExtras(db: DbOrTx, merchantId: string) {
+  const row = await db.selectFrom('merchants as m').select(['m.name', 'm.redirect_domains', 'm.support_contact']).where('m.id', '=', merchantId).executeTakeFirstOrThrow();
+  return { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact };
 }

@@ -104,8 +104,8 @@ export interface NewPayout {
   id: string;
   merchantId: string;
   amountCents: number;
-  /** The bank details, as stored. */
-  paymentDetails: string;
+  /** The bank details, sealed by the service (domain/sealing.ts): never in the clear here. */
+  paymentDetails: Buffer;
   merchantReference: string | null;
   description: string | null;
   metadata: string | null;
@@ -151,9 +151,9 @@ const createStatement = statement<NewPayout, Partial<Row> & { fee: number }>(
   ),
   created as (
     insert into payouts (id, merchant_id, amount_cents, fee_cents, gross_amount_cents, currency, status, payout_method,
-                         payment_details, merchant_reference, description, metadata, request_hash, created_at, updated_at)
+                         payment_details_sealed, merchant_reference, description, metadata, request_hash, created_at, updated_at)
     select :id::uuid, merchant_id, :amountCents::bigint, fee, gross, 'ZAR', 'pending', 'eft',
-           :paymentDetails::jsonb, :merchantReference::text, :description::text, :metadata::jsonb, :requestHash::text,
+           :paymentDetails::bytea, :merchantReference::text, :description::text, :metadata::jsonb, :requestHash::text,
            :createdAt::timestamptz, :createdAt::timestamptz
       from reserved
     returning ${COLUMNS}
@@ -224,4 +224,11 @@ export async function movePayout(tx: Tx, values: PayoutMoveValues): Promise<Payo
   const [row] = await moveStatement.run(tx, values);
   if (!row) throw new Error(`payout ${values.id} vanished while locked`);
   return toPayout(row);
+}
+
+/** The sealed bank details of these payouts (operator views open them; nothing else reads them). */
+export async function sealedDetails(db: DbOrTx, ids: readonly string[]): Promise<Map<string, { merchantId: string; sealed: Buffer }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('payouts').select(['id', 'merchant_id', 'payment_details_sealed']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.id, { merchantId: r.merchant_id, sealed: r.payment_details_sealed }]));
 }

@@ -75,7 +75,8 @@ export interface PayoutsTable {
   currency: ColumnType<string, string | undefined, string>;
   status: string;
   payout_method: string;
-  payment_details: Json<Record<string, string>>;
+  /** The EFT details, sealed (domain/sealing.ts): never stored in the clear. */
+  payment_details_sealed: Buffer;
   merchant_reference: string | null;
   description: string | null;
   metadata: Json<Record<string, unknown> | null> | null;
@@ -152,15 +153,23 @@ export interface PaymentAttemptsTable {
   payment_id: string;
   provider: string;
   provider_ref: string | null;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled' | 'expired';
   failure_reason: string | null;
+  redirect_url: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  next_check_at: NullableTimestamp;
+  checks: ColumnType<number, number | undefined, number>;
+  refund_status: ColumnType<'pending' | 'requested' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'failed' | null>;
+  refund_ref: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
 export interface VouchersTable {
   payment_id: string;
-  code: string;
+  /** The code, sealed; `code_digest` (a keyed digest) keeps codes unique without showing them. */
+  code_sealed: Buffer;
+  code_digest: Buffer;
   issued_at: Timestamp;
   redeemed_at: Date | null;
 }
@@ -174,11 +183,53 @@ export interface IdempotencyKeysTable {
   expires_at: Date | string;
 }
 
+export interface SandboxCheckoutsTable {
+  ref: string;
+  attempt_id: string;
+  outcome: 'succeeded' | 'failed';
+  reason: string | null;
+  confirm_at: Timestamp;
+  event_id: string;
+  notified_at: NullableTimestamp;
+  deliveries: ColumnType<number, number | undefined, number>;
+  next_delivery_at: Timestamp;
+  locked_until: NullableTimestamp;
+  refunded_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor: string;
+  action: string;
+  merchant_id: string | null;
+  payment_id: string | null;
+  payout_id: string | null;
+  detail: Json<Record<string, unknown>>;
+}
+
+export interface CustomerEmailsTable {
+  id: string;
+  payment_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
 export interface PaymentTables {
   payments: PaymentsTable;
   payment_attempts: PaymentAttemptsTable;
   vouchers: VouchersTable;
   idempotency_keys: IdempotencyKeysTable;
+  sandbox_checkouts: SandboxCheckoutsTable;
+  audit_log: AuditLogTable;
+  customer_emails: CustomerEmailsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

@@ -15,7 +15,8 @@ import type { Merchant } from './merchant.ts';
  */
 export type Actor =
   | { readonly kind: 'merchant'; readonly merchant: Merchant; readonly key: ApiKeyRecord }
-  | { readonly kind: 'operator' }
+  /** `name`: who at the console, as the CLI reports it (`X-Operator-Name`), for the audit log. */
+  | { readonly kind: 'operator'; readonly name?: string }
   | { readonly kind: 'customer'; readonly paymentId: string }
   | { readonly kind: 'provider'; readonly provider: string }
   | { readonly kind: 'system'; readonly task: string };
@@ -66,6 +67,25 @@ export function requireMerchant(actor: Actor): MerchantActor {
   if (actor.kind !== 'merchant') throw new AppError('FORBIDDEN', 'only a merchant may do this');
   return actor;
 }
+
+/** How the audit log names an actor: `operator:thandi`, `system:reconciler`, `provider:yoco`. */
+export function actorLabel(actor: Actor): string {
+  switch (actor.kind) {
+    case 'operator':
+      return actor.name ? `operator:${actor.name}` : 'operator';
+    case 'merchant':
+      return `merchant:${actor.merchant.id}`;
+    case 'customer':
+      return 'customer';
+    case 'provider':
+      return `provider:${actor.provider}`;
+    case 'system':
+      return `system:${actor.task}`;
+  }
+}
+
+/** An operator's self-declared name (`X-Operator-Name`): short, printable, or nothing. */
+export const OPERATOR_NAME = /^[A-Za-z0-9._@+ -]{1,64}$/;
 
 /** Use cases only the operator performs (approvals, credits, keys). */
 export function requireOperator(actor: Actor): void {

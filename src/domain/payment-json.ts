@@ -46,7 +46,7 @@ export const paymentJsonSchema = z
     amount: cents('Amount in cents', 12345),
     currency: z.literal('ZAR'),
     fee_cents: cents('Platform fee, fixed at initiation', 309),
-    net_amount_cents: cents('amount - fee_cents: credited to the balance on capture with auto top-up', 12036),
+    net_amount_cents: cents('amount - fee_cents: credited to the balance on capture with auto top-up; null once failed or cancelled', 12036).nullable(),
     latest_attempt: z
       .object({
         status: z.enum(ATTEMPT_STATUSES).meta({ example: 'succeeded' }),
@@ -57,6 +57,11 @@ export const paymentJsonSchema = z
       .strict()
       .optional()
       .meta({ description: 'Absent until the customer starts checkout' }),
+    voucher_code: z
+      .string()
+      .nullable()
+      .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued', example: '4821-0937-5512-6604' }),
+    voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),
   })
   .strict()
   .meta({ id: 'Payment' });
@@ -78,10 +83,17 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
         created_at: p.latestAttempt.createdAt.toISOString(),
       },
     }),
+    voucher_code: p.voucherCode,
+    voucher_redeemed: p.voucherRedeemed,
   };
 }
 
-/** A payment event's `data` (CONTRACT §6): the status object plus `merchant_order_id`. */
+/**
+ * A payment event's `data` (CONTRACT §6): the status object plus `merchant_order_id`, without
+ * `voucher_code`. Events are kept in the outbox and streamed to subscribers: a voucher code there
+ * would be a spendable code stored in the clear. The merchant reads it from the payment.
+ */
 export function paymentEventData(p: Payment) {
-  return { ...paymentJson(p), merchant_order_id: p.merchantOrderId };
+  const { voucher_code: _code, ...status } = paymentJson(p);
+  return { ...status, merchant_order_id: p.merchantOrderId };
 }

@@ -14,7 +14,13 @@ export const isTerminal = (s: PaymentStatus): s is PaymentOutcome => (TERMINAL_P
 export const INTENT_TYPES = ['purchase', 'purchase_and_redeem'] as const;
 export type IntentType = (typeof INTENT_TYPES)[number];
 
-export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+/**
+ * An attempt is `pending` at the provider until it `succeeded` (money taken), `failed` (declined:
+ * the customer was not charged), was `cancelled` (the customer cancelled, or another attempt
+ * finished the payment) or `expired` (the provider no longer takes payment for it, or never saw
+ * it: the payment is open again and the customer may start afresh).
+ */
+export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled', 'expired'] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 export interface PaymentAttempt {
@@ -35,7 +41,11 @@ export interface Payment {
   amountCents: number;
   currency: 'ZAR';
   feeCents: number;
-  netAmountCents: number;
+  /**
+   * The net credited on capture (amount − fee): expected while the payment is open, credited once
+   * captured, null once it failed or was cancelled (nothing was or will be credited).
+   */
+  netAmountCents: number | null;
   status: PaymentStatus;
   includeQr: boolean;
   successUrl: string | null;
@@ -46,7 +56,14 @@ export interface Payment {
   updatedAt: Date;
   completedAt: Date | null;
   latestAttempt: PaymentAttempt | null;
+  /** The voucher a capture issued (the merchant redeems it); null until then. */
+  voucherCode: string | null;
+  voucherRedeemed: boolean;
 }
+
+/** CONTRACT §9: the net amount of a payment in a given state (see `Payment.netAmountCents`). */
+export const netAmountIn = (status: PaymentStatus, expectedNetCents: number): number | null =>
+  status === 'failed' || status === 'cancelled' ? null : expectedNetCents;
 
 /** The addresses a payment hands out: its hosted page, and a signed QR image when asked for. */
 export interface PaymentLinks {

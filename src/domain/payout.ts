@@ -78,3 +78,23 @@ export function planPayoutMove(current: PayoutStatus, action: PayoutAction, allo
 }
 
 export const payoutNotFound = () => new AppError('PAYOUT_NOT_FOUND', 'payout not found');
+
+/**
+ * The bank account of a payout as an operator's payout view shows it (CONTRACT §9): enough to
+ * recognise it and make the transfer, the account number masked to `****` and its last four
+ * digits. The full number is shown only by one audited operator command.
+ */
+export interface MaskedBankAccount {
+  bankName: string;
+  branchCode: string;
+  accountHolder: string;
+  accountNumberMasked: string;
+}
+
+/** The full bank account, as the audited operator command reveals it. */
+export interface BankAccount {
+  bankName: string;
+  branchCode: string;
+  accountHolder: string;
+  accountNumber: string;
+}

@@ -10,6 +10,8 @@ import './types/stats.ts';
 import './types/payment.ts';
 import './types/events.ts';
 import './types/webhooks.ts';
+import './types/bank-account.ts';
+import './types/audit.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Actor, OPERATOR } from '../domain/actor.ts';
+import { type Actor, OPERATOR, OPERATOR_NAME } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import type { KeyService } from '../services/keys.ts';
 
@@ -33,7 +33,10 @@ export async function authenticate(keys: KeyService, operatorToken: string, head
   if (authorization !== undefined) {
     if (!bearerMatches(authorization, operatorToken)) throw new AppError('UNAUTHORIZED', 'invalid operator token');
     if (headers['x-api-key'] !== undefined) throw new AppError('UNAUTHORIZED', 'send an API key or the operator token, not both');
-    return OPERATOR;
+    // Who is at the console, for the audit log: the token is shared, so this is what the
+    // operator's CLI says (ZARPAY_OPERATOR or the login name), not a credential.
+    const name = single(headers['x-operator-name']);
+    return name !== undefined && OPERATOR_NAME.test(name) ? Object.freeze({ kind: 'operator', name }) : OPERATOR;
   }
   if (headers['x-api-key'] === undefined) return undefined;
   return keys.authenticate(single(headers['x-api-key']));

@@ -40,6 +40,10 @@ const en = {
   methodSandbox: 'test card (sandbox)',
   methodCard: 'card',
   methodCardVia: 'card via {provider}',
+  toCheckout: 'Taking you to the secure payment page…',
+  continueToCheckout: 'Continue to payment',
+  backToCheckout: 'Return to the payment page',
+  paidWaiting: 'If you have paid, this page shows it as soon as the payment provider confirms.',
 };
 export type MessageKey = keyof typeof en;
 
@@ -73,6 +77,10 @@ const af: Record<MessageKey, string> = {
   methodSandbox: 'toetskaart (toetsomgewing)',
   methodCard: 'kaart',
   methodCardVia: 'kaart via {provider}',
+  toCheckout: 'Ons neem jou na die veilige betaalbladsy…',
+  continueToCheckout: 'Gaan voort na betaling',
+  backToCheckout: 'Terug na die betaalbladsy',
+  paidWaiting: 'As jy betaal het, wys hierdie bladsy dit sodra die betaalverskaffer dit bevestig.',
 };
 
 const zu: Record<MessageKey, string> = {
@@ -105,6 +113,10 @@ const zu: Record<MessageKey, string> = {
   methodSandbox: 'ikhadi lokuhlola (indawo yokuhlola)',
   methodCard: 'ikhadi',
   methodCardVia: 'ikhadi nge-{provider}',
+  toCheckout: 'Sikuyisa ekhasini lokukhokha elivikelekile…',
+  continueToCheckout: 'Qhubeka nokukhokha',
+  backToCheckout: 'Buyela ekhasini lokukhokha',
+  paidWaiting: 'Uma usukhokhile, leli khasi lizokubonisa lokho ngokushesha lapho umhlinzeki wenkokhelo eqinisekisa.',
 };
 
 const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };

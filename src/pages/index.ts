@@ -2,16 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
 import { paymentPage } from './payment-page.ts';
-import { providerCallbacks } from './provider-callbacks.ts';
+import { providerWebhooks } from './provider-webhooks.ts';
 import { qrRoutes } from './qr.ts';
 
 /**
  * Everything outside `/api/v1` that customers and providers reach without an API key: the hosted
- * payment page, QR images and provider callbacks. Each is its own encapsulated context, so the
+ * payment page (with its hand-off to a provider's checkout and the way back), QR images and
+ * provider notifications. Each is its own encapsulated context, so the
  * page's form parser and HTML errors stay with the page.
  */
 export async function pages(app: FastifyInstance, opts: { services: Services; config: Config }) {
   await app.register(paymentPage, opts);
   await app.register(qrRoutes, opts);
-  await app.register(providerCallbacks, opts);
+  await app.register(providerWebhooks, opts);
 }

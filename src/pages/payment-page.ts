@@ -12,6 +12,7 @@ import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
 import { supportContactKind } from '../domain/merchant.ts';
 import { chooseLanguage, type Language, LANGUAGE_NAMES, LANGUAGES, methodName, type Translate, translator } from './i18n.ts';
+import { checkoutControls, providerRedirects, redirectOrigins } from './provider-redirects.ts';
 import { actionForm, esc, heading, languageNav, layout, linkButton, note, paragraph, statusLine, supportLine } from './templates.ts';
 
 /** How often the "processing" page reloads itself while the provider confirms. */
@@ -24,6 +25,8 @@ interface Rendered {
   pagePath?: string;
   status?: number;
   refreshSeconds?: number;
+  /** Forward the browser there at once (a provider's checkout page). */
+  forwardTo?: string;
   /** Origins the page's forms may end up at (a post → result → merchant redirect chain). */
   formOrigins?: string[];
 }
@@ -63,6 +66,7 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
       lang: language.lang,
       footer,
       ...(page.refreshSeconds !== undefined && { refreshSeconds: page.refreshSeconds }),
+      ...(page.forwardTo !== undefined && { forwardTo: page.forwardTo }),
     });
     const formAction = ["'self'", ...(page.formOrigins ?? [])].join(' ');
     reply
@@ -110,23 +114,31 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     return reply;
   });
 
-  const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string) => Promise<unknown>) =>
+  /** A button's form post; `run` may name where to go next (else back to the page). */
+  const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string) => Promise<string | void>) =>
     app.post<{ Params: { id: string } }>(`/pay/:id/${name}`, async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
       const actor = customer(req.params.id);
       const { payment } = await services.paymentFlow.view(actor, req.params.id);
       const token = (req.body as Record<string, unknown> | undefined)?.token;
       if (!services.paymentLinks.formTokenMatches(payment.id, token)) throw new StaleForm();
+      let next: string | void = undefined;
       try {
-        await run(actor, payment.id);
+        next = await run(actor, payment.id);
       } catch (e) {
         // Pressed after the payment moved on (another tab, a double submit): just show it.
         if (!isAppError(e) || e.code !== 'INVALID_STATUS_TRANSITION') throw e;
       }
-      return reply.code(303).redirect(pageUrl(payment.id, languageOf(req)));
+      const language = languageOf(req);
+      return reply.code(303).redirect(next ? `${next}${language.explicit ? `?lang=${language.lang}` : ''}` : pageUrl(payment.id, language));
     });
-  action('pay', (actor, id) => services.paymentFlow.pay(actor, id));
-  action('cancel', (actor, id) => services.paymentFlow.cancel(actor, id));
-  if (!production) action('decline', (actor, id) => services.paymentFlow.pay(actor, id, { simulate: 'decline' }));
+  action('pay', async (actor, id) => {
+    const { redirectUrl } = await services.paymentFlow.pay(actor, id);
+    // To the provider's checkout, through a page of ours (provider-redirects.ts).
+    return redirectUrl ? `/pay/${id}/checkout` : undefined;
+  });
+  action('cancel', async (actor, id) => void (await services.paymentFlow.cancel(actor, id)));
+  if (!production) action('decline', async (actor, id) => void (await services.paymentFlow.pay(actor, id, { simulate: 'decline' })));
+  providerRedirects(app, { services, send, customer, languageOf });
 }
 
 /** Where a finished payment sends the customer, before the allow-list check. */
@@ -228,7 +240,8 @@ function render(view: PaymentView, o: RenderOptions): Rendered {
         title,
         pagePath,
         refreshSeconds: REFRESH_SECONDS,
-        body: `${top}\n${statusLine(p.status, t('processing'), 'wait')}\n${note(t('keepOpen'))}\n${support}`,
+        body: `${top}\n${statusLine(p.status, t('processing'), 'wait')}\n${note(t('keepOpen'))}${checkoutControls(view, { token: o.token, cancelAction: action('cancel'), t })}\n${support}`,
+        ...(view.checkoutUrl && { formOrigins: redirectOrigins(view, o.allowed) }),
       };
     case 'captured':
       return {

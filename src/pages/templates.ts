@@ -41,6 +41,8 @@ export interface LayoutOptions {
   footer?: string;
   /** Reload the page after this many seconds (processing: no JavaScript needed). */
   refreshSeconds?: number;
+  /** Send the browser on to this address at once (the hand-off to a provider's checkout page). */
+  forwardTo?: string;
 }
 
 export function layout(body: string, o: LayoutOptions): string {
@@ -50,7 +52,7 @@ export function layout(body: string, o: LayoutOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-${o.refreshSeconds !== undefined ? `<meta http-equiv="refresh" content="${o.refreshSeconds}">\n` : ''}<title>${esc(o.title)}</title>
+${o.refreshSeconds !== undefined ? `<meta http-equiv="refresh" content="${o.refreshSeconds}">\n` : ''}${o.forwardTo !== undefined ? `<meta http-equiv="refresh" content="0;url=${esc(o.forwardTo)}">\n` : ''}<title>${esc(o.title)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style nonce="${esc(o.nonce)}">${STYLE}</style>
 </head>

@@ -1,10 +1,13 @@
 import type { Config } from '../config.ts';
 import type { Db, Tx } from '../db/index.ts';
+import { createKeyring, type Keyring } from '../domain/sealing.ts';
 
 /** What every service is built from. */
 export interface ServiceDeps {
   db: Db;
   config: Config;
+  /** Seals and opens bank details and voucher codes (domain/sealing.ts); by default the ring of `config`. */
+  keyring?: Keyring;
   /** Called after a commit that recorded events, so that live subscribers hear of them at once. */
   eventsCommitted?: () => void;
 }
@@ -14,4 +17,14 @@ export async function withEvents<T>(deps: ServiceDeps, work: (tx: Tx) => Promise
   const result = await deps.db.transaction().execute(work);
   deps.eventsCommitted?.();
   return result;
+}
+
+const rings = new WeakMap<Config, Keyring>();
+
+/** The deps' key ring: the one given, or the one `config` describes (built once per config). */
+export function keyringOf(deps: ServiceDeps): Keyring {
+  if (deps.keyring) return deps.keyring;
+  let ring = rings.get(deps.config);
+  if (!ring) rings.set(deps.config, (ring = createKeyring(deps.config.serviceSecret, deps.config.dataKeys)));
+  return ring;
 }

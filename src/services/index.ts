@@ -1,7 +1,10 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
-import { deriveKey } from '../domain/signing.ts';
+import { createKeyring, type Keyring } from '../domain/sealing.ts';
+import { AuditService } from './audit.ts';
 import { BalanceService } from './balances.ts';
+import { CustomerMailer } from './customer-mail.ts';
+import { DataKeyService } from './data-keys.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { EventBus } from './event-bus.ts';
@@ -11,11 +14,13 @@ import { MerchantService } from './merchants.ts';
 import { embeddedNotifications, Notifications, postgresNotifications } from './notifications.ts';
 import { PaymentFlow } from './payment-flow.ts';
 import { PaymentLinks } from './payment-links.ts';
+import { PaymentSettlement } from './payment-settlement.ts';
 import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
-import type { PaymentProvider } from './providers/provider.ts';
-import { SandboxProvider } from './providers/sandbox.ts';
+import type { PaymentProvider } from './providers/port.ts';
+import { createProviders } from './providers/registry.ts';
 import { RateLimitService } from './rate-limits.ts';
+import { Reconciler } from './reconciler.ts';
 import { StatsService } from './stats.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
 import { WebhookSecretService } from './webhook-secrets.ts';
@@ -29,11 +34,22 @@ export interface Services {
   balances: BalanceService;
   payouts: PayoutService;
   payments: PaymentService;
-  /** The payment state machine: the hosted page's buttons, provider confirmations, operator settlement. */
+  /** The payment state machine: the hosted page's buttons, provider notifications, operator settlement and reconciliation. */
   paymentFlow: PaymentFlow;
+  /** Asks providers about attempts whose notification is late (RECONCILE_AFTER_MS) and finishes them. */
+  reconciler: Reconciler;
+  /** Customer confirmations by e-mail; null without SMTP_URL. */
+  mailer: CustomerMailer | null;
+  /** Who did what to payments and payouts. */
+  audit: AuditService;
+  /** Rotation of the key that seals bank details and voucher codes. */
+  dataKeys: DataKeyService;
+  keyring: Keyring;
   /** The hosted page's address, its signed QR links and form tokens. */
   paymentLinks: PaymentLinks;
   providers: ReadonlyMap<string, PaymentProvider>;
+  /** Where new attempts go (Yoco when configured, else the sandbox). */
+  provider: PaymentProvider;
   stats: StatsService;
   rateLimits: RateLimitService;
   /** Reads of the event outbox (a payout's history); live events are the bus. */
@@ -49,8 +65,10 @@ export interface Services {
 }
 
 export interface StartOptions {
-  /** Deliver webhooks from this process (the service: RUN_DISPATCHER; `zarpay dispatcher`: always). */
+  /** Deliver webhooks and customer e-mails from this process (the service: RUN_DISPATCHER; `zarpay dispatcher`: always). */
   dispatcher: boolean;
+  /** Reconcile late attempts from this process (the service: RUN_RECONCILER; `zarpay reconciler`: always). */
+  reconciler?: boolean;
   /** Hears about failures that background work survives (database down, a provider's callback refused). */
   onError?: (message: string, err?: unknown) => void;
 }
@@ -73,21 +91,31 @@ export interface ServiceRuntime extends Services {
 export function createServices(config: Config, database: DatabaseHandle): ServiceRuntime {
   const notifications = new Notifications(notificationSource(config, database));
   const events = new EventBus(database.db, notifications);
-  const deps: ServiceDeps = { db: database.db, config, eventsCommitted: () => events.committed() };
+  const keyring = createKeyring(config.serviceSecret, config.dataKeys);
+  let mailer: CustomerMailer | null = null;
+  const deps: ServiceDeps = {
+    db: database.db,
+    config,
+    keyring,
+    eventsCommitted: () => {
+      events.committed();
+      // A capture may have queued a customer e-mail.
+      mailer?.wake();
+    },
+  };
   const keys = new KeyService(deps, notifications);
   const webhookSecrets = new WebhookSecretService(deps);
   const paymentLinks = new PaymentLinks(config);
+  mailer = config.smtp ? new CustomerMailer(deps, config.smtp) : null;
 
   let callbackBase: string | undefined;
   let onError: StartOptions['onError'] = () => {};
-  const sandbox = new SandboxProvider({
-    key: deriveKey(config.serviceSecret, 'sandbox-provider-callback'),
-    delayMs: config.sandboxConfirmDelayMs,
-    // In prd the service only answers HTTPS, so the callback goes through the public address.
-    callbackBase: () => (config.serviceEnv === 'prd' ? config.publicBaseUrl : callbackBase),
+  const providers = createProviders(config, database.db, {
+    // The sandbox notifies the HTTP server of its own process (it never runs in prd).
+    callbackBase: () => callbackBase,
     onError: (message, err) => onError?.(message, err),
   });
-  const providers = new Map<string, PaymentProvider>([[sandbox.name, sandbox]]);
+  const settlement = new PaymentSettlement(deps);
 
   const services: Services = {
     keys,
@@ -95,9 +123,15 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
     balances: new BalanceService(deps),
     payouts: new PayoutService(deps),
     payments: new PaymentService(deps, paymentLinks),
-    paymentFlow: new PaymentFlow(deps, providers, sandbox),
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, paymentLinks, settlement),
+    reconciler: new Reconciler(deps, providers.all, settlement),
+    mailer,
+    audit: new AuditService(deps),
+    dataKeys: new DataKeyService(deps),
+    keyring,
     paymentLinks,
-    providers,
+    providers: providers.all,
+    provider: providers.primary,
     stats: new StatsService(deps),
     rateLimits: new RateLimitService(deps),
     eventHistory: new EventHistoryService(deps),
@@ -118,7 +152,12 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
       onError = options.onError;
       await notifications.start();
       await events.start();
-      if (options.dispatcher) services.dispatcher.start((e) => onError?.('webhook dispatcher', e));
+      if (options.dispatcher) {
+        services.dispatcher.start((e) => onError?.('webhook dispatcher', e));
+        mailer?.start((message, err) => onError?.(message, err));
+      }
+      if (options.reconciler) services.reconciler.start((message, err) => onError?.(message, err));
+      providers.sandbox?.start();
       purgeTimer ??= setInterval(() => void services.payments.purgeExpiredKeys().catch(() => {}), PURGE_EVERY_MS).unref();
     },
     listeningAt(url) {
@@ -128,8 +167,7 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
       stopped ??= (async () => {
         clearInterval(purgeTimer);
         // Deliveries under way get the grace to finish; the rest are released for another try.
-        await services.dispatcher.stop(graceMs);
-        await Promise.all([...providers.values()].map((p) => p.stop()));
+        await Promise.all([services.dispatcher.stop(graceMs), mailer?.stop(graceMs), services.reconciler.stop(), providers.sandbox?.stop()]);
         await events.stop();
         await notifications.stop();
         await services.rateLimits.close();

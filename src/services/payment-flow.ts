@@ -1,16 +1,15 @@
-import { randomInt, randomUUID } from 'node:crypto';
-import * as ledger from '../db/ledger.ts';
-import { recordEvent } from '../db/outbox.ts';
+import { randomUUID } from 'node:crypto';
+import * as attempts from '../db/attempts.ts';
+import { recordAudit } from '../db/audit.ts';
 import * as store from '../db/payments.ts';
-import type { DbOrTx, Tx } from '../db/index.ts';
-import { type Actor, requireOperator } from '../domain/actor.ts';
-import { AppError } from '../domain/errors.ts';
+import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
+import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
-import { captureLegs } from '../domain/ledger.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
-import { paymentEventData } from '../domain/payment-json.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
-import type { CallbackHeaders, PaymentProvider } from './providers/provider.ts';
+import type { PaymentLinks } from './payment-links.ts';
+import type { PaymentSettlement } from './payment-settlement.ts';
+import { type AttemptState, type NotificationHeaders, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
 export interface PaymentView {
@@ -22,105 +21,155 @@ export interface PaymentView {
   /** The provider that takes (or took) the payment: the page names the payment method by it. */
   provider: string;
   voucherCode: string | null;
+  /** Where the customer pays the attempt in flight at the provider (a redirecting provider), else null. */
+  checkoutUrl: string | null;
 }
 
+/** What pressing "pay" gives the customer: the payment, and where to pay it when the provider has a page. */
+export interface PayResult {
+  payment: Payment;
+  redirectUrl: string | null;
+}
+
+/** An attempt that never got the provider's reference this long after it started can only be a crashed start. */
+const START_GRACE_MS = 60_000;
+
 /**
- * The payment state machine: `created → initiated → awaiting_webhook → captured | failed`, or
- * `→ cancelled`. Every terminal move is one conditional UPDATE (`… where status in (open
- * states)`), so two confirmations racing each other cannot both win; the table's trigger refuses
- * any change to a terminal payment on top of that. The winner credits the ledger (auto top-up),
- * issues the voucher and writes the event in the same transaction.
- *
- * Who acts: the customer holding the hosted page (`pay`, `cancel`, `view`), the provider
- * (`confirm`), the operator (`settle`).
+ * The payment state machine's entry points: `created → initiated → awaiting_webhook → captured |
+ * failed`, `→ cancelled`, and back to `created` when an attempt expires. Who acts: the customer
+ * holding the hosted page (`pay`, `cancel`, `returned`, `view`), the provider (`notify`), the
+ * operator (`settle` in tst/dev, `reconcile` anywhere). Outcomes are applied by PaymentSettlement.
  */
 export class PaymentFlow {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly providers: ReadonlyMap<string, PaymentProvider>,
-    /** The provider new attempts go to. */
+    /** The provider new attempts go to: Yoco when configured (always in prd), else the sandbox. */
     private readonly provider: PaymentProvider,
+    private readonly links: PaymentLinks,
+    private readonly settlement: PaymentSettlement,
   ) {}
 
-  /** The customer pressed "pay" (or, in tst/dev, "decline"). A second press changes nothing. */
-  async pay(actor: Actor, id: string, options: { simulate?: 'decline' } = {}): Promise<Payment> {
-    if (options.simulate && this.deps.config.serviceEnv === 'prd') throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
+  /**
+   * The customer pressed "pay" (or, in tst/dev, "decline", which the sandbox takes). Starts an
+   * attempt with the provider and answers where the customer pays it. A second press while the
+   * attempt is in flight starts nothing and sends the customer to the same place.
+   */
+  async pay(actor: Actor, id: string, options: { simulate?: 'decline' } = {}): Promise<PayResult> {
+    const sandbox = this.providers.get('sandbox');
+    if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !sandbox)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
+    const provider = options.simulate ? sandbox! : this.provider;
     const payment = await this.customersPayment(actor, id);
     const attemptId = randomUUID();
     const started = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.movePayment(tx, payment.id, ['created'], 'initiated'))) return false;
-      await store.startAttempt(tx, { id: attemptId, paymentId: payment.id, provider: this.provider.name });
+      await attempts.startAttempt(tx, { id: attemptId, paymentId: payment.id, provider: provider.name });
       return true;
     });
-    if (!started) return this.load(this.deps.db, payment.id);
-    let providerRef: string;
+    if (!started) return this.current(payment.id);
+    let result: Awaited<ReturnType<PaymentProvider['startAttempt']>>;
     try {
-      ({ providerRef } = await this.provider.start({
+      result = await provider.startAttempt({
         attemptId,
         paymentId: payment.id,
         amountCents: payment.amountCents,
         currency: payment.currency,
-        ...(options.simulate && { simulate: options.simulate }),
-      }));
+        ...(payment.description !== null && { description: payment.description }),
+        returnUrls: this.links.returnUrls(payment.id),
+        ...(options.simulate && { testOutcome: options.simulate }),
+      });
     } catch (e) {
-      // The provider refused to start: the customer was not charged.
-      await this.resolveAttempt(attemptId, { outcome: 'failed', reason: `provider error: ${(e as Error).message}` });
-      return this.load(this.deps.db, payment.id);
+      // Whatever the provider made, the customer was never sent to it, so nothing was paid:
+      // the attempt ends and the payment is payable again.
+      await this.deps.db.transaction().execute(async (tx) => {
+        await store.lockPayment(tx, payment.id);
+        if (await attempts.resolveAttempt(tx, attemptId, 'failed', { reason: `the provider could not start the payment: ${(e as Error).message}` })) {
+          await store.movePayment(tx, payment.id, ['initiated'], 'created');
+        }
+      });
+      if (e instanceof ProviderUnavailableError) throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached. Please try again in a moment.');
+      throw e;
     }
-    await this.deps.db.transaction().execute(async (tx) => {
-      await store.setAttemptRef(tx, attemptId, providerRef);
-      // The confirmation may already have arrived and finished the payment: then nothing moves.
+    const recorded = await this.deps.db.transaction().execute(async (tx) => {
+      await store.lockPayment(tx, payment.id);
+      if (!(await attempts.recordStart(tx, attemptId, result.providerRef, result.redirectUrl))) return false;
       await store.movePayment(tx, payment.id, ['initiated'], 'awaiting_webhook');
+      return true;
     });
-    return this.load(this.deps.db, payment.id);
+    const now = await this.settlement.load(this.deps.db, payment.id);
+    return { payment: now, redirectUrl: recorded ? result.redirectUrl : null };
   }
 
-  /** The customer pressed "cancel": only before paying; afterwards the provider decides. */
+  /**
+   * The customer pressed "cancel". Before paying, the payment is cancelled at once. With an
+   * attempt in flight, the provider is asked first: if the customer has in fact paid, the payment
+   * is captured instead; otherwise the attempt and the payment are cancelled (money that still
+   * arrives for that attempt later is given back: PaymentSettlement, `refund_owed`).
+   */
   async cancel(actor: Actor, id: string): Promise<Payment> {
     const payment = await this.customersPayment(actor, id);
-    return withEvents(this.deps, async (tx) => {
-      const done = await this.finish(tx, payment.id, ['created'], 'cancelled');
-      if (!done) {
-        const current = await this.load(tx, payment.id);
-        throw new AppError('INVALID_STATUS_TRANSITION', `cannot cancel a payment that is ${current.status}`);
+    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    if (inFlight?.provider_ref) {
+      const answer = await this.ask(inFlight);
+      if (answer.status === 'succeeded') {
+        await this.settlement.apply(inFlight.id, answer, actor);
+        throw new AppError('INVALID_STATUS_TRANSITION', 'the payment has already been paid');
       }
+    }
+    return withEvents(this.deps, async (tx) => {
+      const locked = await store.lockPayment(tx, payment.id);
+      if (!locked || isTerminal(locked.status)) throw new AppError('INVALID_STATUS_TRANSITION', `cannot cancel a payment that is ${locked?.status}`);
+      await attempts.resolvePendingAttempts(tx, payment.id, 'cancelled', 'cancelled by the customer');
+      const done = await this.settlement.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'cancelled');
+      if (!done) throw new AppError('INVALID_STATUS_TRANSITION', 'the payment has already ended');
       return done;
     });
   }
 
   /**
-   * A provider's callback: authenticated by the provider, then applied. A confirmation for an
-   * attempt or payment that is already settled is a harmless no-op (providers redeliver).
+   * The customer came back from the provider's page. Their return says nothing trustworthy by
+   * itself (anyone can open the address), so the provider is asked, and its answer applied.
    */
-  async confirm(actor: Actor, rawBody: Buffer, headers: CallbackHeaders): Promise<Payment> {
-    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider confirms payments');
-    const provider = this.providers.get(actor.provider);
-    if (!provider) throw new AppError('NOT_FOUND', 'unknown provider');
-    const confirmation = provider.verifyCallback(rawBody, headers);
-    const attempt = await store.findAttempt(this.deps.db, confirmation.attemptId);
-    if (!attempt || attempt.provider !== provider.name) throw new AppError('NOT_FOUND', 'unknown payment attempt');
-    await this.resolveAttempt(confirmation.attemptId, confirmation);
-    return this.load(this.deps.db, attempt.payment_id);
+  async returned(actor: Actor, id: string): Promise<Payment> {
+    const payment = await this.customersPayment(actor, id);
+    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    if (inFlight?.provider_ref) {
+      try {
+        await this.settlement.apply(inFlight.id, await this.ask(inFlight), actor);
+      } catch (e) {
+        // The provider is slow or down: the page keeps showing "processing", and the
+        // notification or the reconciler finishes the payment.
+        if (!isAppError(e) || e.code !== 'SERVICE_UNAVAILABLE') throw e;
+      }
+    }
+    return this.settlement.load(this.deps.db, payment.id);
   }
 
-  private async resolveAttempt(attemptId: string, result: { outcome: 'succeeded' | 'failed'; providerRef?: string; reason?: string }) {
-    await withEvents(this.deps, async (tx) => {
-      const attempt = await store.findAttempt(tx, attemptId);
-      if (!attempt) throw new Error(`attempt ${attemptId} vanished`);
-      // Lock order everywhere: payment, then its attempts, then the balance.
-      await store.lockPayment(tx, attempt.payment_id);
-      const resolved = await store.resolveAttempt(tx, attemptId, result.outcome, {
-        ...(result.reason !== undefined && { reason: result.reason }),
-        ...(result.providerRef !== undefined && { providerRef: result.providerRef }),
-      });
-      if (!resolved) return;
-      await this.finish(tx, attempt.payment_id, OPEN_PAYMENT_STATUSES, result.outcome === 'succeeded' ? 'captured' : 'failed');
-    });
+  /**
+   * A provider's notification, verified by the provider's own scheme and applied. Events that are
+   * not about an outcome, and attempts that are not zarpay's (a provider account may serve other
+   * shops too), are acknowledged and ignored; repeats and late arrivals change nothing.
+   */
+  async notify(actor: Actor, rawBody: Buffer, headers: NotificationHeaders): Promise<{ paymentId: string | null; status: string | null }> {
+    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
+    const provider = this.providers.get(actor.provider);
+    if (!provider) throw new AppError('NOT_FOUND', 'unknown payment provider');
+    const notification = provider.parseNotification(rawBody, headers);
+    if (!notification) return { paymentId: null, status: null };
+    const attempt = await attempts.findAttemptByRef(this.deps.db, provider.name, notification.providerRef);
+    if (!attempt) return { paymentId: null, status: null };
+    const answer: AttemptState =
+      notification.outcome === 'succeeded'
+        ? { status: 'succeeded', ...(notification.paymentRef !== undefined && { paymentRef: notification.paymentRef }) }
+        : { status: 'failed', reason: notification.reason ?? 'declined' };
+    await this.settlement.apply(attempt.id, answer, actor);
+    const payment = await this.settlement.load(this.deps.db, attempt.payment_id);
+    return { paymentId: payment.id, status: payment.status };
   }
 
   /**
    * The operator (`zarpay payment settle`, tst/dev only) ends an open payment as if the provider
-   * (or the customer, for `cancelled`) had. A pending attempt is resolved with it.
+   * (or the customer, for `cancelled`) had. A pending attempt is resolved with it. Audited.
    */
   async settle(actor: Actor, id: string, to: PaymentOutcome): Promise<Payment> {
     requireOperator(actor);
@@ -131,60 +180,84 @@ export class PaymentFlow {
       if (!current) throw paymentNotFound();
       if (isTerminal(current.status)) throw new AppError('INVALID_STATUS_TRANSITION', `payment is already ${current.status}`);
       const attemptStatus = to === 'captured' ? 'succeeded' : to;
-      const hadPending = await store.resolvePendingAttempts(tx, current.id, attemptStatus, to === 'failed' ? 'settled by operator' : undefined);
+      const hadPending = await attempts.resolvePendingAttempts(tx, current.id, attemptStatus, to === 'failed' ? 'settled by operator' : undefined);
       if (!hadPending && to !== 'cancelled') {
-        await store.recordSettledAttempt(tx, { id: randomUUID(), paymentId: current.id, provider: 'operator', providerRef: `settle_${randomUUID()}`, status: attemptStatus });
+        await attempts.recordSettledAttempt(tx, { id: randomUUID(), paymentId: current.id, provider: 'operator', providerRef: `settle_${randomUUID()}`, status: attemptStatus });
       }
-      const done = await this.finish(tx, current.id, OPEN_PAYMENT_STATUSES, to);
+      const done = await this.settlement.finish(tx, current.id, OPEN_PAYMENT_STATUSES, to);
       if (!done) throw new AppError('INVALID_STATUS_TRANSITION', 'payment is already settled');
+      await recordAudit(tx, { actor: actorLabel(actor), action: 'payment.settle', merchantId: current.merchantId, paymentId: current.id, detail: { outcome: to, was: current.status } });
       return done;
     });
   }
 
-  /** The one way into a terminal state; null when the payment was not in `from` any more. */
-  private async finish(tx: Tx, id: string, from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][], to: PaymentOutcome): Promise<Payment | null> {
-    const row = await store.finishPayment(tx, id, from, to);
-    if (!row) return null;
-    if (to === 'cancelled') await store.resolvePendingAttempts(tx, id, 'cancelled');
-    if (to === 'captured') {
-      // purchase_and_redeem: the voucher is redeemed at once, on the customer's behalf.
-      await store.issueVoucher(tx, id, voucherCode(), row.intent_type === 'purchase_and_redeem');
-      if (row.auto_topup) {
-        await ledger.post(tx, { merchantId: row.merchant_id, kind: 'payment_capture', paymentId: id, legs: captureLegs(row.amount_cents, row.fee_cents) });
+  /**
+   * The operator asks the provider about one payment now (`zarpay payment reconcile`, any
+   * environment) and applies the answer, as the reconciler would after RECONCILE_AFTER_MS. The
+   * question and the answer are audited, whatever the answer.
+   */
+  async reconcile(actor: Actor, id: string): Promise<Payment> {
+    requireOperator(actor);
+    if (!isUuid(id)) throw paymentNotFound();
+    const payment = await this.settlement.load(this.deps.db, id.toLowerCase());
+    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    let said = 'no attempt in flight';
+    let settled = 'unchanged';
+    try {
+      if (inFlight) {
+        said = 'no answer';
+        const answer: AttemptState = inFlight.provider_ref
+          ? await this.ask(inFlight)
+          : Date.now() - inFlight.created_at.getTime() > START_GRACE_MS
+            ? { status: 'expired' } // its start never finished: the customer was never sent to pay it
+            : { status: 'pending' };
+        said = answer.status;
+        ({ settled } = await this.settlement.apply(inFlight.id, answer, actor));
       }
+    } finally {
+      // Recorded whatever happened, a provider that could not answer included.
+      await recordAudit(this.deps.db, {
+        actor: actorLabel(actor),
+        action: 'payment.reconcile',
+        merchantId: payment.merchantId,
+        paymentId: payment.id,
+        detail: { status_before: payment.status, provider: inFlight?.provider ?? null, provider_said: said, result: settled },
+      });
     }
-    const payment = await this.load(tx, id);
-    await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });
-    return payment;
+    return this.settlement.load(this.deps.db, payment.id);
   }
 
   /** Everything the hosted page shows; PAYMENT_NOT_FOUND for an unknown or malformed id. */
   async view(actor: Actor, id: string): Promise<PaymentView> {
     const payment = await this.customersPayment(actor, id);
-    const extras = await store.pageExtras(this.deps.db, payment.id, payment.merchantId);
+    const [extras, inFlight] = await Promise.all([
+      store.pageExtras(this.deps.db, payment.merchantId),
+      isTerminal(payment.status) ? undefined : attempts.pendingAttempt(this.deps.db, payment.id),
+    ]);
     return {
       payment,
       ...extras,
       provider: payment.latestAttempt?.provider ?? this.provider.name,
-      voucherCode: payment.status === 'captured' ? extras.voucherCode : null,
+      voucherCode: payment.status === 'captured' ? payment.voucherCode : null,
+      checkoutUrl: inFlight?.redirect_url ?? null,
     };
+  }
+
+  /** The attempt's state at its provider; SERVICE_UNAVAILABLE when the provider cannot say now. */
+  private async ask(attempt: attempts.Attempt): Promise<AttemptState> {
+    const provider = this.providers.get(attempt.provider);
+    if (!provider) throw new AppError('SERVICE_UNAVAILABLE', `this attempt is with the ${attempt.provider} provider, which this environment does not run`);
+    return provider.queryAttempt(attempt.provider_ref!);
+  }
+
+  private async current(id: string): Promise<PayResult> {
+    const [payment, inFlight] = await Promise.all([this.settlement.load(this.deps.db, id), attempts.pendingAttempt(this.deps.db, id)]);
+    return { payment, redirectUrl: inFlight?.redirect_url ?? null };
   }
 
   /** The payment a customer's hosted page is for: its id is the capability, and nothing else is in reach. */
   private async customersPayment(actor: Actor, id: string): Promise<Payment> {
     if (actor.kind !== 'customer' || actor.paymentId.toLowerCase() !== id.toLowerCase() || !isUuid(id)) throw paymentNotFound();
-    return this.load(this.deps.db, id.toLowerCase());
+    return this.settlement.load(this.deps.db, id.toLowerCase());
   }
-
-  private async load(db: DbOrTx, id: string): Promise<Payment> {
-    const payment = await store.findPayment(db, { all: true }, id);
-    if (!payment) throw paymentNotFound();
-    return payment;
-  }
-}
-
-/** 16 random digits in groups of four: easy to read out or type in at a till. */
-function voucherCode(): string {
-  const digits = Array.from({ length: 16 }, () => randomInt(10)).join('');
-  return digits.match(/.{4}/g)!.join('-');
 }

@@ -22,6 +22,15 @@ export class PaymentLinks {
     return `${this.config.publicBaseUrl}/pay/${id}`;
   }
 
+  /**
+   * Where a redirecting provider sends the customer back: the hosted page's return address, which
+   * asks the provider what happened (the outcome in the address is only a hint).
+   */
+  returnUrls(id: string) {
+    const base = `${this.config.publicBaseUrl}/pay/${id}/return`;
+    return { success: `${base}?outcome=success`, cancel: `${base}?outcome=cancel`, failure: `${base}?outcome=failure` };
+  }
+
   /** `{base}/qr/{id}.png?expires=…&signature=…`, valid until created_at + QR_URL_TTL_MS. */
   qrImageUrl(p: Pick<Payment, 'id' | 'createdAt'>): string {
     const expires = Math.floor((p.createdAt.getTime() + this.config.qrUrlTtlMs) / 1000);

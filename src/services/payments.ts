@@ -7,8 +7,9 @@ import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus } from '../domain/payment.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
-import type { ServiceDeps } from './deps.ts';
+import { keyringOf, type ServiceDeps } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
+import { revealed } from './vouchers.ts';
 
 /** Spec: an Idempotency-Key is kept 24 hours; after that the key may be used afresh. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +57,7 @@ export class PaymentService {
         }
         const [payment] = await store.findPayments(tx, { merchantId: merchant.id }, [used.payment_id]);
         if (!payment) throw new Error(`Idempotency-Key ${idempotencyKey} names a missing payment`);
-        return { payment, created: false };
+        return { payment: this.reveal(payment), created: false };
       }
       const made = await this.insertOrReplay(tx, merchant.id, params, paramsHash);
       await store.bindIdempotencyKey(tx, merchant.id, idempotencyKey, made.payment.id);
@@ -101,9 +102,9 @@ export class PaymentService {
     }
     if ('existing' in outcome) {
       if (outcome.paramsHash !== hash) throw new AppError('DUPLICATE_ORDER_ID', 'this merchant order id was already used with different parameters');
-      return { payment: outcome.existing, created: false };
+      return { payment: this.reveal(outcome.existing), created: false };
     }
-    return { payment: outcome.created, created: true };
+    return { payment: this.reveal(outcome.created), created: true };
   }
 
   private initiation({ payment, created }: { payment: Payment; created: boolean }): PaymentInitiation {
@@ -120,25 +121,32 @@ export class PaymentService {
   async get(actor: Actor, id: string): Promise<Payment> {
     const payment = isUuid(id) ? await store.findPayment(this.deps.db, scope(actor), id.toLowerCase()) : undefined;
     if (!payment) throw paymentNotFound();
-    return payment;
+    return this.reveal(payment);
   }
 
   /** Payments by id in key order, null where missing or outside the scope (a DataLoader batch). */
   async getMany(actor: Actor, ids: readonly string[]): Promise<(Payment | null)[]> {
     const s = scope(actor);
     const found = await store.findPayments(this.deps.db, s, ids.filter(isUuid).map((id) => id.toLowerCase()));
-    const byId = new Map(found.filter((p) => p !== null).map((p) => [p.id, p]));
+    const byId = new Map(found.filter((p) => p !== null).map((p) => [p.id, this.reveal(p)]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
 
   /** Offset listing, newest first, `total` counting every match. */
-  list(actor: Actor, query: ListPaymentsQuery & { merchantId?: string | null }): Promise<{ payments: Payment[]; total: number }> {
-    return store.listPayments(this.deps.db, scope(actor, query.merchantId), query);
+  async list(actor: Actor, query: ListPaymentsQuery & { merchantId?: string | null }): Promise<{ payments: Payment[]; total: number }> {
+    const { payments, total } = await store.listPayments(this.deps.db, scope(actor, query.merchantId), query);
+    return { payments: payments.map((p) => this.reveal(p)), total };
   }
 
   /** A keyset page, newest first unless `inverted` (GraphQL connections). */
-  page(actor: Actor, request: PaymentPageRequest) {
-    return store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
+  async page(actor: Actor, request: PaymentPageRequest) {
+    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
+    return rows.map(({ node, seq }) => ({ node: this.reveal(node), seq }));
+  }
+
+  /** The voucher code is sealed at rest; whoever may read the payment reads it in the clear. */
+  private reveal(payment: store.StoredPayment): Payment {
+    return revealed(keyringOf(this.deps), payment);
   }
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null }): Promise<number> {

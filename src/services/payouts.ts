@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../db/audit.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payouts.ts';
-import { type Actor, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, actorLabel, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { payloadHash } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { releaseLegs, settleLegs } from '../domain/ledger.ts';
 import {
+  type BankAccount,
   CANCELLED_REASON,
+  type MaskedBankAccount,
   type Payout,
   PAYOUT_EVENT_FOR,
   type PayoutAction,
@@ -16,9 +19,10 @@ import {
   type PayoutStatus,
   planPayoutMove,
 } from '../domain/payout.ts';
-import type { CreatePayoutInput, ListPayoutsQuery } from '../domain/payout-input.ts';
+import type { CreatePayoutInput, EftDetails, ListPayoutsQuery } from '../domain/payout-input.ts';
+import { maskAccountNumber } from '../domain/sealing.ts';
 import { payoutJson } from '../domain/payout-json.ts';
-import { type ServiceDeps, withEvents } from './deps.ts';
+import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 
 export type CreatePayoutResult = { payout: Payout; created: boolean };
 
@@ -79,7 +83,8 @@ export class PayoutService {
         id,
         merchantId: merchant.id,
         amountCents: input.amountCents,
-        paymentDetails: JSON.stringify(input.paymentDetails),
+        // Sealed before the statement: the details never reach the database in the clear.
+        paymentDetails: keyringOf(this.deps).seal('payout-details', id, JSON.stringify(input.paymentDetails)),
         merchantReference: input.merchantReference ?? null,
         description: input.description ?? null,
         metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
@@ -132,6 +137,45 @@ export class PayoutService {
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PayoutStatus | null }): Promise<number> {
     return store.countPayouts(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined);
+  }
+
+  /**
+   * The operator's view of payouts' bank accounts (a DataLoader batch, in key order): bank, branch
+   * and holder, the account number masked. Null where a payout is missing; merchants are refused.
+   */
+  async bankAccounts(actor: Actor, ids: readonly string[]): Promise<(MaskedBankAccount | null)[]> {
+    requireOperator(actor);
+    const sealed = await store.sealedDetails(this.deps.db, ids.filter(isUuid).map((id) => id.toLowerCase()));
+    return ids.map((id) => {
+      const found = sealed.get(id.toLowerCase());
+      if (!found) return null;
+      const { accountNumber, ...rest } = this.open(id.toLowerCase(), found.sealed);
+      return { ...rest, accountNumberMasked: maskAccountNumber(accountNumber) };
+    });
+  }
+
+  /**
+   * The full bank account of one payout, for the operator making the transfer by hand: the only
+   * way to the full account number, and every use is in the audit log with who, when and why.
+   */
+  async revealBankAccount(actor: Actor, id: string, reason: string): Promise<BankAccount> {
+    requireOperator(actor);
+    if (!isUuid(id)) throw payoutNotFound();
+    const found = (await store.sealedDetails(this.deps.db, [id.toLowerCase()])).get(id.toLowerCase());
+    if (!found) throw payoutNotFound();
+    const details = this.open(id.toLowerCase(), found.sealed);
+    await recordAudit(this.deps.db, {
+      actor: actorLabel(actor),
+      action: 'payout.reveal_bank_account',
+      merchantId: found.merchantId,
+      payoutId: id.toLowerCase(),
+      detail: { reason, account_number_masked: maskAccountNumber(details.accountNumber) },
+    });
+    return details;
+  }
+
+  private open(id: string, sealed: Buffer): EftDetails {
+    return JSON.parse(keyringOf(this.deps).open('payout-details', id, sealed)) as EftDetails;
   }
 
   approve(actor: Actor, id: string) {
@@ -192,6 +236,13 @@ export class PayoutService {
         await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_settle', payoutId, legs: settleLegs(current.amount_cents, current.fee_cents) });
       }
       await recordEvent(tx, { merchantId: payout.merchantId, type: PAYOUT_EVENT_FOR[move.to], payoutId, data: payoutJson(payout) });
+      await recordAudit(tx, {
+        actor: actorLabel(actor),
+        action: `payout.${action}`,
+        merchantId: payout.merchantId,
+        payoutId,
+        detail: { from: current.status, to: move.to, ...(extra.externalTransferId && { external_transfer_id: extra.externalTransferId }) },
+      });
       return payout;
     });
   }

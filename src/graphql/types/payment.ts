@@ -9,8 +9,8 @@ import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.t
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
   description: 'One attempt to take the payment with a provider (REST latest_attempt).',
   fields: (t) => ({
-    status: t.exposeString('status', { description: 'pending, succeeded, failed or cancelled.' }),
-    provider: t.exposeString('provider', { description: 'The payment provider\'s name, e.g. `sandbox`.' }),
+    status: t.exposeString('status', { description: 'pending, succeeded, failed, cancelled or expired (the provider no longer takes payment for it: the customer may pay again).' }),
+    provider: t.exposeString('provider', { description: 'The payment provider\'s name: `yoco`, or `sandbox` outside prd.' }),
     providerRef: t.exposeString('providerRef', { nullable: true, description: 'The provider\'s reference; null until it answered.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the attempt started.' }),
   }),
@@ -34,7 +34,13 @@ PaymentRef.implement({
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
     feeCents: t.expose('feeCents', { type: 'Money', description: 'The platform fee, fixed at initiation.' }),
-    netAmountCents: t.expose('netAmountCents', { type: 'Money', description: 'amount − feeCents: credited to the balance on capture with auto top-up.' }),
+    netAmountCents: t.expose('netAmountCents', {
+      type: 'Money',
+      nullable: true,
+      description: 'amount − feeCents: credited to the balance on capture with auto top-up; null once FAILED or CANCELLED (nothing is credited).',
+    }),
+    voucherCode: t.exposeString('voucherCode', { nullable: true, description: 'The voucher issued on capture, for the merchant to redeem; null until issued.' }),
+    voucherRedeemed: t.exposeBoolean('voucherRedeemed', { description: 'Whether the voucher was redeemed (PURCHASE_AND_REDEEM redeems it at capture).' }),
     latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true, description: 'The latest attempt; null until the customer starts paying.' }),
     paymentUrl: t.string({ description: 'The hosted payment page.', resolve: (p, _a, ctx) => ctx.services.payments.links(p).paymentUrl }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was initiated.' }),
@@ -142,5 +148,13 @@ builder.mutationFields((t) => ({
       outcome: t.arg({ type: PaymentOutcomeEnum, required: true, description: 'How it ends.' }),
     },
     resolve: async (_r, { id, outcome }, ctx) => ({ payment: await ctx.services.paymentFlow.settle(actorOf(ctx), id, outcome) }),
+  }),
+  reconcilePayment: t.field({
+    type: PaymentPayload,
+    description:
+      'Asks the payment provider about the payment\'s attempt in flight now and applies its answer, as the reconciler does after RECONCILE_AFTER_MS (operator, every environment; audited). Errors: PAYMENT_NOT_FOUND, SERVICE_UNAVAILABLE when the provider cannot answer.',
+    authScopes: { operator: true },
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The payment id.' }) },
+    resolve: async (_r, { id }, ctx) => ({ payment: await ctx.services.paymentFlow.reconcile(actorOf(ctx), id) }),
   }),
 }));

@@ -17,6 +17,11 @@ export interface StartAttempt {
   description?: string;
   /** Where the provider sends the customer back: zarpay's own hosted page addresses. */
   returnUrls: { success: string; cancel: string; failure: string };
+  /**
+   * Test providers only (the sandbox, tst/dev): end the attempt this way, as the hosted page's
+   * "Simulate a decline" asks. Real providers ignore it: their customers decide on their pages.
+   */
+  testOutcome?: 'decline';
 }
 
 export interface StartedAttempt {

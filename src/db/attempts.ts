@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { AttemptStatus } from '../domain/payment.ts';
+import type { DbOrTx, Tx } from './index.ts';
+import { statement } from './statement.ts';
+import type { PaymentAttemptRow } from './types.ts';
+
+/**
+ * Every statement about payment attempts (one try at taking a payment with a provider), the
+ * vouchers a capture issues, and the reconciler's claims. services/payment-flow.ts and
+ * services/attempt-outcomes.ts decide when.
+ */
+
+export type Attempt = Pick<
+  PaymentAttemptRow,
+  'id' | 'payment_id' | 'provider' | 'provider_ref' | 'status' | 'redirect_url' | 'payment_ref' | 'refund_status' | 'created_at' | 'checks'
+>;
+
+const ATTEMPT = ['id', 'payment_id', 'provider', 'provider_ref', 'status', 'redirect_url', 'payment_ref', 'refund_status', 'created_at', 'checks'] as const;
+
+export async function startAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string }): Promise<void> {
+  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: null, status: 'pending' }).execute();
+}
+
+/** Records where the provider's attempt is and where the customer pays it; false once the attempt has ended. */
+export async function recordStart(tx: Tx, attemptId: string, providerRef: string, redirectUrl: string | null): Promise<boolean> {
+  const updated = await tx
+    .updateTable('payment_attempts')
+    .set({ provider_ref: providerRef, redirect_url: redirectUrl, updated_at: new Date() })
+    .where('id', '=', attemptId)
+    .where('provider_ref', 'is', null)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+export function findAttempt(db: DbOrTx, attemptId: string): Promise<Attempt | undefined> {
+  return db.selectFrom('payment_attempts').select(ATTEMPT).where('id', '=', attemptId).executeTakeFirst();
+}
+
+/** The attempt a provider's notification names by the provider's own reference. */
+export function findAttemptByRef(db: DbOrTx, provider: string, providerRef: string): Promise<Attempt | undefined> {
+  return db.selectFrom('payment_attempts').select(ATTEMPT).where('provider', '=', provider).where('provider_ref', '=', providerRef).executeTakeFirst();
+}
+
+/** The payment's attempt in flight, if any (at most one: a unique index). */
+export function pendingAttempt(db: DbOrTx, paymentId: string): Promise<Attempt | undefined> {
+  return db.selectFrom('payment_attempts').select(ATTEMPT).where('payment_id', '=', paymentId).where('status', '=', 'pending').executeTakeFirst();
+}
+
+/** Ends an attempt that is still pending; false when it had already ended. */
+export async function resolveAttempt(
+  tx: Tx,
+  attemptId: string,
+  to: Exclude<AttemptStatus, 'pending'>,
+  extra: { reason?: string; paymentRef?: string } = {},
+): Promise<boolean> {
+  const updated = await tx
+    .updateTable('payment_attempts')
+    .set({
+      status: to,
+      updated_at: new Date(),
+      ...(extra.reason !== undefined && { failure_reason: extra.reason.slice(0, 500) }),
+      ...(extra.paymentRef !== undefined && { payment_ref: extra.paymentRef }),
+    })
+    .where('id', '=', attemptId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/**
+ * Money arrived for an attempt that had already ended (the customer paid at the provider after
+ * cancelling here, or after another attempt finished the payment): it succeeded after all, and
+ * `refund` says whether the money must go back.
+ */
+export async function recordLateSuccess(tx: Tx, attemptId: string, paymentRef: string | null, refund: boolean): Promise<void> {
+  await tx
+    .updateTable('payment_attempts')
+    .set({ status: 'succeeded', payment_ref: paymentRef, updated_at: new Date(), refund_status: refund ? 'pending' : null, next_check_at: null })
+    .where('id', '=', attemptId)
+    .execute();
+}
+
+/** Ends whatever attempt of the payment is pending; false when none was. */
+export async function resolvePendingAttempts(tx: Tx, paymentId: string, to: Exclude<AttemptStatus, 'pending'>, reason?: string): Promise<boolean> {
+  const updated = await tx
+    .updateTable('payment_attempts')
+    .set({ status: to, updated_at: new Date(), ...(reason !== undefined && { failure_reason: reason }) })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+export async function recordSettledAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string; providerRef: string; status: AttemptStatus }) {
+  await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: a.providerRef, status: a.status }).execute();
+}
+
+/** The voucher of a capture, sealed, with the keyed digest that keeps codes unique. */
+export async function issueVoucher(tx: Tx, v: { paymentId: string; sealed: Buffer; digest: Buffer; redeemed: boolean }): Promise<void> {
+  await tx.insertInto('vouchers').values({ payment_id: v.paymentId, code_sealed: v.sealed, code_digest: v.digest, redeemed_at: v.redeemed ? new Date() : null }).execute();
+}
+
+// ---- The reconciler's work queue: pending attempts past their age, and refunds owed.
+
+export type ClaimedAttempt = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'checks' | 'created_at'>;
+
+const claimStatement = statement<{ afterMs: number; leaseMs: number; limit: number }, ClaimedAttempt>(
+  'claim attempts to reconcile',
+  `
+  with due as (
+    -- Old enough, and not asked about recently: any number of reconcilers share the queue, each
+    -- taking rows nobody holds and leasing them (next_check_at) in the same statement.
+    select id from payment_attempts
+     where status = 'pending'
+       and created_at <= now() - :afterMs::bigint * interval '1 millisecond'
+       and (next_check_at is null or next_check_at <= now())
+     order by coalesce(next_check_at, created_at)
+     limit :limit::int
+     for update skip locked
+  )
+  update payment_attempts a
+     set next_check_at = now() + :leaseMs::bigint * interval '1 millisecond', checks = a.checks + 1
+    from due
+   where a.id = due.id
+  returning a.id, a.payment_id, a.provider, a.provider_ref, a.checks, a.created_at`,
+);
+
+/** Takes up to `limit` attempts that have waited longer than `afterMs`, leased for `leaseMs`. */
+export function claimAttemptsToReconcile(db: DbOrTx, q: { afterMs: number; leaseMs: number; limit: number }): Promise<ClaimedAttempt[]> {
+  return claimStatement.run(db, q);
+}
+
+/** Asks again about a still-pending attempt in `delayMs` (the provider said pending, or could not be reached). */
+export async function checkAgainIn(db: DbOrTx, attemptId: string, delayMs: number): Promise<void> {
+  await db
+    .updateTable('payment_attempts')
+    .set({ next_check_at: sql<Date>`now() + ${Math.round(delayMs)} * interval '1 millisecond'` })
+    .where('id', '=', attemptId)
+    .execute();
+}
+
+export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'checks'> & { amount_cents: number };
+
+const claimRefundsStatement = statement<{ leaseMs: number; limit: number }, OwedRefund>(
+  'claim refunds owed',
+  `
+  with due as (
+    select id from payment_attempts
+     where refund_status = 'pending' and (next_check_at is null or next_check_at <= now())
+     order by coalesce(next_check_at, updated_at)
+     limit :limit::int
+     for update skip locked
+  )
+  update payment_attempts a
+     set next_check_at = now() + :leaseMs::bigint * interval '1 millisecond', checks = a.checks + 1
+    from due, payments p
+   where a.id = due.id and p.id = a.payment_id
+  returning a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.checks, p.amount_cents`,
+);
+
+export function claimRefunds(db: DbOrTx, q: { leaseMs: number; limit: number }): Promise<OwedRefund[]> {
+  return claimRefundsStatement.run(db, q);
+}
+
+/** The provider accepted the refund (`requested`), or will not make it (`failed`: an operator must). */
+export async function recordRefund(db: DbOrTx, attemptId: string, outcome: { status: 'requested' | 'failed'; refundRef?: string }) {
+  await db
+    .updateTable('payment_attempts')
+    .set({
+      refund_status: outcome.status,
+      updated_at: new Date(),
+      ...(outcome.refundRef !== undefined && { refund_ref: outcome.refundRef }),
+    })
+    .where('id', '=', attemptId)
+    .where('refund_status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,56 @@
+import type { DbOrTx } from './index.ts';
+
+/** The audit log: who did what to a payment or payout, and when. Append-only (the database refuses changes). */
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  merchantId: string | null;
+  paymentId: string | null;
+  payoutId: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface NewAuditEntry {
+  actor: string;
+  action: string;
+  merchantId?: string | null;
+  paymentId?: string | null;
+  payoutId?: string | null;
+  /** What was found and done; never a secret, an account number or a voucher code. */
+  detail?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: DbOrTx, e: NewAuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      actor: e.actor,
+      action: e.action,
+      merchant_id: e.merchantId ?? null,
+      payment_id: e.paymentId ?? null,
+      payout_id: e.payoutId ?? null,
+      detail: JSON.stringify(e.detail ?? {}),
+    })
+    .execute();
+}
+
+/** Newest first; `paymentId` / `payoutId` narrow it to one resource. */
+export async function listAudit(db: DbOrTx, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
+  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit);
+  if (filter.paymentId) q = q.where('payment_id', '=', filter.paymentId);
+  if (filter.payoutId) q = q.where('payout_id', '=', filter.payoutId);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at,
+    actor: r.actor,
+    action: r.action,
+    merchantId: r.merchant_id,
+    paymentId: r.payment_id,
+    payoutId: r.payout_id,
+    detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail,
+  }));
+}

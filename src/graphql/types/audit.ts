@@ -1,0 +1,35 @@
+import type { AuditEntry } from '../../db/audit.ts';
+import { z } from 'zod';
+import { actorOf, builder } from '../builder.ts';
+import { validated } from '../validation.ts';
+
+const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
+  description: 'One action on a payment or payout, by an operator or by zarpay itself.',
+  fields: (t) => ({
+    id: t.string({ description: 'Its position in the log (newest is highest).', resolve: (e) => String(e.id) }),
+    at: t.expose('at', { type: 'DateTime', description: 'When.' }),
+    actor: t.exposeString('actor', { description: 'Who: `operator`, `operator:<name>` (X-Operator-Name, the CLI sends ZARPAY_OPERATOR or the login name), or `system:<task>`.' }),
+    action: t.exposeString('action', { description: 'What: `payment.settle`, `payment.reconcile`, `payout.approve`, `payout.reveal_bank_account`, …' }),
+    merchantId: t.expose('merchantId', { type: 'UUID', nullable: true, description: 'Whose.' }),
+    paymentId: t.expose('paymentId', { type: 'UUID', nullable: true, description: 'The payment, if any.' }),
+    payoutId: t.expose('payoutId', { type: 'UUID', nullable: true, description: 'The payout, if any.' }),
+    detail: t.expose('detail', { type: 'JSON', description: 'What was found and done (never an account number or a voucher code).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  auditLog: t.field({
+    type: [AuditEntryRef],
+    description: 'The audit log, newest first (operator only).',
+    authScopes: { operator: true },
+    args: {
+      paymentId: t.arg({ type: 'UUID', description: 'Only this payment\'s entries.' }),
+      payoutId: t.arg({ type: 'UUID', description: 'Only this payout\'s entries.' }),
+      first: t.arg.int({
+        description: 'At most this many (1 to 500, default 100).',
+        validate: validated(z.number().int().min(1, 'must be 1 to 500').max(500, 'must be 1 to 500')),
+      }),
+    },
+    resolve: (_r, args, ctx) => ctx.services.audit.list(actorOf(ctx), { paymentId: args.paymentId, payoutId: args.payoutId, limit: args.first ?? 100 }),
+  }),
+}));

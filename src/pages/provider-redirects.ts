@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../domain/actor.ts';
+import { formatRand } from '../domain/money.ts';
+import type { PaymentView } from '../services/payment-flow.ts';
+import type { Services } from '../services/index.ts';
+import { type Language, type Translate, translator } from './i18n.ts';
+import { actionForm, esc, heading, note, statusLine } from './templates.ts';
+
+/** What the page's `send` renders (payment-page.ts `Rendered`, the part used here). */
+interface HandOffPage {
+  title: string;
+  body: string;
+  pagePath: string;
+  forwardTo?: string;
+}
+
+/**
+ * The hosted page's side of a redirecting provider (Yoco): the hand-off to the provider's
+ * checkout and the way back. Kept apart from the page's own look (payment-page.ts), which calls
+ * `providerRedirects` once and `checkoutControls` on its "processing" view.
+ *
+ * - `GET /pay/{id}/checkout`: where "pay" sends the customer. A form post may only redirect to
+ *   origins the page's CSP `form-action` lists, and the provider's checkout address is not known
+ *   in advance, so the post lands on this page of ours, which sends the browser on at once
+ *   (`<meta http-equiv="refresh">`, no JavaScript) and offers the link as well.
+ * - `GET /pay/{id}/return`: the provider's success, cancel and failure return address. Anyone can
+ *   open it, so it proves nothing by itself: zarpay asks the provider, applies the answer, and
+ *   shows the page.
+ */
+export function providerRedirects<L extends { lang: Language }>(
+  app: FastifyInstance,
+  opts: {
+    services: Services;
+    send: (reply: FastifyReply, page: HandOffPage, language: L) => void;
+    customer: (id: string) => Actor;
+    languageOf: (req: FastifyRequest) => L;
+  },
+) {
+  const { services, send, customer, languageOf } = opts;
+
+  app.get<{ Params: { id: string } }>('/pay/:id/checkout', async (req, reply) => {
+    const view = await services.paymentFlow.view(customer(req.params.id), req.params.id);
+    if (!view.checkoutUrl) return reply.code(303).redirect(`/pay/${view.payment.id}`);
+    const language = languageOf(req);
+    send(reply, handOff(view, view.checkoutUrl, translator(language.lang)), language);
+    return reply;
+  });
+
+  app.get<{ Params: { id: string } }>('/pay/:id/return', async (req, reply) => {
+    const payment = await services.paymentFlow.returned(customer(req.params.id), req.params.id);
+    return reply.code(303).redirect(`/pay/${payment.id}`);
+  });
+}
+
+function handOff(view: PaymentView, checkoutUrl: string, t: Translate): HandOffPage {
+  const p = view.payment;
+  return {
+    title: t('title', { merchant: view.merchantName }),
+    pagePath: `/pay/${p.id}`,
+    forwardTo: checkoutUrl,
+    body: [
+      heading(view.merchantName, formatRand(p.amountCents), t('order', { order: p.merchantOrderId }), p.description),
+      statusLine(p.status, t('toCheckout'), 'wait'),
+      `<p><a href="${esc(checkoutUrl)}" data-testid="checkout-link" rel="noreferrer">${esc(t('continueToCheckout'))}</a></p>`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * On the "processing" page of a payment whose provider has a checkout page: the way back to it
+ * (the customer left it, or paid and came back before the provider's notification), and cancel,
+ * which asks the provider before it cancels. Empty for providers without a page (the sandbox).
+ */
+export function checkoutControls(view: PaymentView, o: { token: string; cancelAction: string; t: Translate }): string {
+  if (!view.checkoutUrl) return '';
+  return [
+    '',
+    `<p><a href="${esc(view.checkoutUrl)}" data-testid="checkout-link" rel="noreferrer">${esc(o.t('backToCheckout'))}</a></p>`,
+    actionForm(o.cancelAction, o.token, 'cancel', o.t('cancel'), 'secondary'),
+    note(o.t('paidWaiting')),
+  ].join('\n');
+}
+
+/** The merchant's allow-listed return addresses, which a cancel's redirect chain may end at (CSP `form-action`). */
+export function redirectOrigins(view: PaymentView, allowed: (v: PaymentView, url: string | null) => boolean): string[] {
+  const p = view.payment;
+  return [...new Set([p.successUrl, p.cancelUrl, p.failureUrl].filter((u) => allowed(view, u)).map((u) => new URL(u!).origin))];
+}

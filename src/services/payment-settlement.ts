@@ -1,0 +1,142 @@
+import * as attempts from '../db/attempts.ts';
+import { recordAudit } from '../db/audit.ts';
+import { queueConfirmation } from '../db/customer-emails.ts';
+import type { DbOrTx, Tx } from '../db/index.ts';
+import * as ledger from '../db/ledger.ts';
+import { recordEvent } from '../db/outbox.ts';
+import * as store from '../db/payments.ts';
+import { type Actor, actorLabel } from '../domain/actor.ts';
+import { captureLegs } from '../domain/ledger.ts';
+import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
+import { paymentEventData } from '../domain/payment-json.ts';
+import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
+import type { AttemptState } from './providers/port.ts';
+import { newVoucherCode, revealed } from './vouchers.ts';
+
+/** What applying a provider's answer did to the payment. */
+export type Settled =
+  /** Nothing: the answer was pending, or repeated something already applied (a duplicate, a late notification). */
+  | 'unchanged'
+  | 'captured'
+  | 'failed'
+  /** The attempt expired (or the provider never saw it): the payment is `created` again, and the customer may pay afresh. */
+  | 'reopened'
+  /** Money arrived after the payment had ended: it goes back to the customer (the reconciler asks the provider). */
+  | 'refund_owed';
+
+/**
+ * The payment state machine's one way forward: a provider's answer about an attempt, however it
+ * arrived (notification, status API, the customer's return, the operator), and the terminal moves
+ * with everything a capture does. Every change is conditional on the state it starts from and
+ * runs under the payment's row lock (lock order everywhere: payment, its attempts, the balance),
+ * so answers that race, repeat or arrive late and out of order change the payment at most once.
+ */
+export class PaymentSettlement {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Applies what the provider says about one attempt. */
+  async apply(attemptId: string, answer: AttemptState, who: Actor): Promise<{ settled: Settled; paymentId: string }> {
+    const found = await attempts.findAttempt(this.deps.db, attemptId);
+    if (!found) throw new Error(`attempt ${attemptId} does not exist`);
+    if (answer.status === 'pending') return { settled: 'unchanged', paymentId: found.payment_id };
+    const settled = await withEvents(this.deps, async (tx) => {
+      const payment = (await store.lockPayment(tx, found.payment_id))!;
+      // Read again under the payment's lock: a racing answer may have moved the attempt meanwhile.
+      const attempt = (await attempts.findAttempt(tx, attemptId))!;
+      const outcome = await this.settle(tx, attempt, payment, answer);
+      // The operator's and zarpay's own decisions are audited; a provider's notification and a
+      // customer's return are the ordinary flow, recorded by the attempt and the payment's event.
+      if (outcome !== 'unchanged' && (who.kind === 'operator' || who.kind === 'system')) {
+        await recordAudit(tx, {
+          actor: actorLabel(who),
+          action: `payment.${outcome}`,
+          merchantId: payment.merchantId,
+          paymentId: payment.id,
+          detail: { attempt_id: attempt.id, provider: attempt.provider, provider_ref: attempt.provider_ref, provider_said: answer.status },
+        });
+      }
+      return outcome;
+    });
+    return { settled, paymentId: found.payment_id };
+  }
+
+  private async settle(
+    tx: Tx,
+    attempt: attempts.Attempt,
+    payment: NonNullable<Awaited<ReturnType<typeof store.lockPayment>>>,
+    answer: Exclude<AttemptState, { status: 'pending' }>,
+  ): Promise<Settled> {
+    const pending = attempt.status === 'pending';
+    switch (answer.status) {
+      case 'succeeded': {
+        const paymentRef = answer.paymentRef ?? null;
+        if (pending) {
+          await attempts.resolveAttempt(tx, attempt.id, 'succeeded', paymentRef ? { paymentRef } : {});
+          return (await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'captured')) ? 'captured' : 'unchanged';
+        }
+        if (attempt.status === 'succeeded') return 'unchanged';
+        // The customer paid an attempt that had ended here (cancelled, or superseded). While the
+        // payment is open the money completes it; once it has ended, the money goes back.
+        if (!isTerminal(payment.status)) {
+          await attempts.resolvePendingAttempts(tx, payment.id, 'cancelled', 'an earlier attempt of this payment succeeded');
+          await attempts.recordLateSuccess(tx, attempt.id, paymentRef, false);
+          await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'captured');
+          return 'captured';
+        }
+        await attempts.recordLateSuccess(tx, attempt.id, paymentRef, true);
+        await recordAudit(tx, {
+          actor: 'system:payments',
+          action: 'payment.refund_owed',
+          merchantId: payment.merchantId,
+          paymentId: payment.id,
+          detail: { attempt_id: attempt.id, provider: attempt.provider, provider_ref: attempt.provider_ref, payment_was: payment.status },
+        });
+        return 'refund_owed';
+      }
+      case 'failed':
+        if (!pending || !(await attempts.resolveAttempt(tx, attempt.id, 'failed', { reason: answer.reason }))) return 'unchanged';
+        return (await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'failed')) ? 'failed' : 'unchanged';
+      case 'expired':
+        if (!pending) return 'unchanged';
+        await attempts.resolveAttempt(tx, attempt.id, 'expired', { reason: 'the provider no longer takes payment for this attempt' });
+        // Nobody was charged: the payment is payable again, with a new attempt.
+        await store.movePayment(tx, payment.id, ['initiated', 'awaiting_webhook'], 'created');
+        return 'reopened';
+    }
+  }
+
+  /**
+   * The one way into a terminal state; null when the payment was not in `from` any more. A
+   * capture issues the voucher (sealed), credits the balance (auto top-up), queues the customer's
+   * confirmation, and records the event, all in the caller's transaction.
+   */
+  async finish(tx: Tx, id: string, from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][], to: PaymentOutcome): Promise<Payment | null> {
+    const row = await store.finishPayment(tx, id, from, to);
+    if (!row) return null;
+    if (to === 'cancelled') await attempts.resolvePendingAttempts(tx, id, 'cancelled');
+    if (to === 'captured') {
+      const code = newVoucherCode();
+      const keyring = keyringOf(this.deps);
+      // purchase_and_redeem: the voucher is redeemed at once, on the customer's behalf.
+      await attempts.issueVoucher(tx, {
+        paymentId: id,
+        sealed: keyring.seal('voucher-code', id, code),
+        digest: keyring.digest('voucher-code', code),
+        redeemed: row.intent_type === 'purchase_and_redeem',
+      });
+      if (row.auto_topup) {
+        await ledger.post(tx, { merchantId: row.merchant_id, kind: 'payment_capture', paymentId: id, legs: captureLegs(row.amount_cents, row.fee_cents) });
+      }
+      if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id);
+    }
+    const payment = await this.load(tx, id);
+    await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });
+    return payment;
+  }
+
+  async load(db: DbOrTx, id: string): Promise<Payment> {
+    const payment = await store.findPayment(db, { all: true }, id);
+    if (!payment) throw paymentNotFound();
+    return revealed(keyringOf(this.deps), payment);
+  }
+}

@@ -5,6 +5,7 @@ import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment, paymentBody, pathOf } from './support/payments.ts';
+import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
 
 /**
  * The production rules, on a second service in `prd` over the test database: config loading
@@ -15,17 +16,27 @@ let t: TestApp;
 let prd: App;
 let prdUrl: string;
 let shop: TestMerchant;
+let yoco: YocoDouble;
 
 beforeAll(async () => {
+  yoco = await startYocoDouble();
   t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
   shop = await createMerchant(t);
   await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { addRedirectDomains: ["shop.example"] }) { merchant { id } } }`);
-  prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, borrowed(t.database)));
+  const config = {
+    ...t.config,
+    serviceEnv: 'prd' as const,
+    trustProxy: true,
+    publicBaseUrl: 'https://pay.zarpay.example',
+    yoco: { secretKey: yoco.secretKey, webhookSecret: yoco.webhookSecret, apiUrl: yoco.apiUrl },
+  };
+  prd = createApp(createServices(config, borrowed(t.database)));
   prdUrl = await prd.start();
 });
 afterAll(async () => {
   await prd?.stop();
   await t?.close();
+  await yoco?.close();
 });
 
 const https = { 'x-forwarded-proto': 'https' };
@@ -73,6 +84,31 @@ describe('payments in prd', () => {
         expect(String(done.body)).toContain('data-status="captured"');
       }
     }
+  });
+
+  it('never runs the sandbox: Pay goes to Yoco\'s checkout, and sandbox notifications are 404', async () => {
+    expect([...prd.services.providers.keys()]).toEqual(['yoco']);
+    const p = await newPayment(t, shop, { amount: 30_000 });
+    const page = await prdHttp('GET', `/pay/${p.payment_id}`);
+    const token = /name="token" value="([0-9a-f]{64})"/.exec(String(page.body))![1]!;
+    const pressed = await prdHttp('POST', `/pay/${p.payment_id}/pay`, { rawBody: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get('location')).toBe(`/pay/${p.payment_id}/checkout`);
+    const [checkout] = [...yoco.checkouts.values()].filter((c) => c.metadata?.paymentId === p.payment_id);
+    expect(checkout).toMatchObject({ amount: 30_000, successUrl: `https://pay.zarpay.example/pay/${p.payment_id}/return?outcome=success` });
+    const handOff = String((await prdHttp('GET', `/pay/${p.payment_id}/checkout`)).body);
+    expect(handOff).toContain(`content="0;url=${checkout!.redirectUrl}"`);
+    // Nothing confirms it but Yoco: no sandbox timer, no sandbox route.
+    const sandbox = await prdHttp('POST', '/providers/sandbox/webhook', { body: { event_id: p.payment_id, provider_ref: checkout!.id, status: 'succeeded' } });
+    expect(sandbox.status).toBe(404);
+    expect((await http(t, 'GET', `/api/v1/payments/${p.payment_id}`, { key: shop.key })).body.data).toMatchObject({ status: 'awaiting_webhook', latest_attempt: { provider: 'yoco' } });
+    // A signed Yoco event does, through the TLS front end like everything else (plain HTTP: 403).
+    yoco.pay(checkout!.id);
+    expect(await yoco.notify(checkout!.id, { to: `${prdUrl}/providers/yoco/webhook` })).toEqual([{ status: 403 }]);
+    const { body, headers } = yoco.signedEvent(checkout!.id);
+    const notified = await fetch(`${prdUrl}/providers/yoco/webhook`, { method: 'POST', headers: { ...headers, ...https }, body: new Uint8Array(body) });
+    expect(notified.status).toBe(200);
+    expect((await http(t, 'GET', `/api/v1/payments/${p.payment_id}`, { key: shop.key })).body.data.status).toBe('captured');
   });
 
   it('refuses plain HTTP and answers the operator\'s settlePayment with FORBIDDEN', async () => {

@@ -9,6 +9,14 @@ import type { AddressInfo } from 'node:net';
  * Shapes follow the documents cited at the top of src/services/providers/yoco.ts. Tests drive the
  * customer's side with `checkoutPage`, `pay`, `decline`, `expire`, and Yoco's side with `notify`
  * and `failNext`.
+ *
+ * Like Yoco it also keeps registered webhooks (`POST /api/webhooks {name, url}` answers the
+ * `whsec_` secret once; developer.yoco.com "Register Webhook"), and its hosted page has working
+ * Pay and Cancel buttons: paying completes the checkout, POSTs the signed `payment.succeeded` to
+ * every registered webhook (retrying after 1 s and 5 s, Yoco's schedule shortened) and sends the
+ * browser to the checkout's successUrl; cancelling sends it to cancelUrl and leaves the checkout
+ * open. That is what the README's production walk drives, with the double as its own process
+ * (test/support/yoco-double-server.ts).
  */
 
 export type CheckoutStatus = 'created' | 'started' | 'processing' | 'completed' | 'expired';
@@ -72,6 +80,15 @@ export interface Delivery {
 export interface StartOptions {
   secretKey?: string;
   webhookSecret?: string;
+  /** Listen here (default: any free port). */
+  port?: number;
+}
+
+export interface RegisteredWebhook {
+  id: string;
+  name: string;
+  url: string;
+  mode: 'live' | 'test';
 }
 
 export type YocoDouble = Awaited<ReturnType<typeof startYocoDouble>>;
@@ -89,13 +106,16 @@ export async function startYocoDouble(options: StartOptions = {}) {
   const events = new Map<string, { eventId: string; messageId: string; createdDate: string }>();
   const held = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
+  const webhooks = new Map<string, RegisteredWebhook>();
+  /** Deliveries to registered webhooks, oldest first (what `notify` sends is not recorded here). */
+  const deliveries: { checkoutId: string; url: string; status?: number; error?: string }[] = [];
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   function handle(req: IncomingMessage, res: ServerResponse, text: string) {
@@ -104,6 +124,8 @@ export async function startYocoDouble(options: StartOptions = {}) {
     if (path.startsWith('/api/')) requests.push({ method: req.method ?? '', path, headers: req.headers, body });
     const page = /^\/checkout\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && page) return hostedPage(res, decodeURIComponent(page[1]!));
+    const button = /^\/checkout\/([^/]+)\/(pay|cancel)$/.exec(path);
+    if (req.method === 'POST' && button) return pressed(res, decodeURIComponent(button[1]!), button[2] as 'pay' | 'cancel');
     if (!path.startsWith('/api/')) return send(res, 404, error('not_found', 'Not found'));
     const fault = faults.shift();
     if (fault === 'timeout') return void held.add(res);
@@ -130,6 +152,10 @@ export async function startYocoDouble(options: StartOptions = {}) {
 
   function route(method: string, path: string, body: unknown): [number, unknown] {
     if (method === 'POST' && path === '/api/checkouts') return create(body);
+    if (method === 'POST' && path === '/api/webhooks') return register(body);
+    if (method === 'GET' && path === '/api/webhooks') return [200, { subscriptions: [...webhooks.values()] }];
+    const hook = /^\/api\/webhooks\/([^/]+)$/.exec(path);
+    if (method === 'DELETE' && hook) return webhooks.delete(decodeURIComponent(hook[1]!)) ? [200, {}] : [404, error('not_found', 'Webhook not found.')];
     const one = /^\/api\/checkouts\/([^/]+)(\/refund)?$/.exec(path);
     const checkout = one ? checkouts.get(decodeURIComponent(one[1]!)) : undefined;
     if (one && !checkout) return [404, error('not_found', 'Checkout not found.')];
@@ -166,6 +192,48 @@ export async function startYocoDouble(options: StartOptions = {}) {
     return [200, view(checkout)];
   }
 
+  /** Yoco returns the secret once, here; there are at most 5 webhooks per account. */
+  function register(body: unknown): [number, unknown] {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (typeof b.name !== 'string' || !b.name || typeof b.url !== 'string' || !/^https?:\/\//.test(b.url)) {
+      return [400, error('invalid_request', 'name and url are required')];
+    }
+    if (webhooks.size >= 5) return [400, error('invalid_request', 'There is a limit of 5 webhooks per account.')];
+    const hook: RegisteredWebhook = { id: `sub_${randomBytes(12).toString('hex')}`, name: b.name, url: b.url, mode: processingMode };
+    webhooks.set(hook.id, hook);
+    return [200, { ...hook, secret: webhookSecret }];
+  }
+
+  function pressed(res: ServerResponse, id: string, button: 'pay' | 'cancel') {
+    const checkout = checkouts.get(id);
+    if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.'));
+    if (button === 'cancel') return redirect(res, checkout.cancelUrl);
+    if (checkout.status === 'expired') return send(res, 400, error('invalid_request', 'This checkout has expired.'));
+    if (checkout.status !== 'completed') {
+      checkout.status = 'completed';
+      checkout.paymentId = `p_${randomBytes(12).toString('hex')}`;
+      for (const hook of webhooks.values()) void deliver(id, hook.url, 0);
+    }
+    redirect(res, checkout.successUrl);
+  }
+
+  /** One registered delivery with Yoco's first retries (immediately, 1 s, 5 s: shortened for tests). */
+  async function deliver(id: string, url: string, attempt: number): Promise<void> {
+    const { body, headers } = signedEvent(id);
+    const record: (typeof deliveries)[number] = { checkoutId: id, url };
+    try {
+      const res = await fetch(url, { method: 'POST', headers, body: new Uint8Array(body), redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      record.status = res.status;
+      if (res.ok) return void deliveries.push(record);
+    } catch (e) {
+      record.error = e instanceof Error ? e.message : String(e);
+    }
+    deliveries.push(record);
+    const wait = [1_000, 5_000][attempt];
+    if (wait !== undefined) await sleep(wait).then(() => deliver(id, url, attempt + 1));
+  }
+
   function refund(checkout: DoubleCheckout, body: unknown): [number, unknown] {
     if (checkout.status !== 'completed') return [400, error('invalid_request', 'The checkout has not been paid.')];
     if (checkout.processingMode !== 'live') return [400, error('invalid_request', 'Refunds are not supported for transactions made in test mode.')];
@@ -184,7 +252,10 @@ export async function startYocoDouble(options: StartOptions = {}) {
     const checkout = checkouts.get(id);
     if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.'));
     if (checkout.status === 'created') checkout.status = 'started';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Yoco double</title><p>Pay R ${(checkout.amount / 100).toFixed(2)}</p>`);
+    const action = (button: string) => `<form method="post" action="/checkout/${checkout.id}/${button}"><button data-testid="yoco-${button}">${button}</button></form>`;
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Yoco double</title><p>Pay R ${(checkout.amount / 100).toFixed(2)}</p>${action('pay')}${action('cancel')}`);
   }
 
   function get(id: string): DoubleCheckout {
@@ -232,10 +303,12 @@ export async function startYocoDouble(options: StartOptions = {}) {
     return { body: Buffer.from(sent, 'utf8'), headers };
   }
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => {
-    const t = setTimeout(() => (timers.delete(t), resolve()), ms);
-    timers.add(t);
-  });
+  function sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(() => (timers.delete(t), resolve()), ms);
+      timers.add(t);
+    });
+  }
 
   return {
     /** Pass as the provider's apiUrl (YOCO_API_URL). */
@@ -245,6 +318,9 @@ export async function startYocoDouble(options: StartOptions = {}) {
     /** Every API request received, oldest first (hosted-page visits are not API requests). */
     requests,
     checkouts: checkouts as ReadonlyMap<string, DoubleCheckout>,
+    webhooks: webhooks as ReadonlyMap<string, RegisteredWebhook>,
+    /** Deliveries to registered webhooks after a Pay on the hosted page. */
+    deliveries,
     checkout: get,
     /** The next `count` API calls fail with `fault` instead of being processed. */
     failNext(count: number, fault: Fault) {
@@ -309,6 +385,11 @@ export async function startYocoDouble(options: StartOptions = {}) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function redirect(res: ServerResponse, to: string | null) {
+  if (!to) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><p>Done.</p>');
+  res.writeHead(303, { location: to }).end();
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -86,7 +86,9 @@ export function createKeyring(serviceSecret: string, dataKeys: readonly DataKeyM
   };
 }
 
-function parse(sealed: Buffer) {
+function parse(value: Buffer) {
+  // Embedded PostgreSQL hands bytea back as a plain Uint8Array: read it as a Buffer either way.
+  const sealed = Buffer.isBuffer(value) ? value : Buffer.from(value);
   if (sealed.length < 2 || sealed[0] !== VERSION) throw new SealError('not a sealed value of a known version');
   const kidLength = sealed[1]!;
   const start = 2 + kidLength;

@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/server.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, startApp, type TestApp } from './support/app.ts';
+import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
+import { formPost, getPayment, newPayment, pageToken, press } from './support/payments.ts';
+import { type DoubleCheckout, startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
+
+/**
+ * Payments through Yoco (the double), end to end in one service: the hand-off to the checkout,
+ * the signed webhook, the customer's return, cancel, and the reconciler. The reconciler runs only
+ * when a test calls it (RUN_RECONCILER=false), so each test decides what happens when.
+ */
+let t: TestApp;
+let yoco: YocoDouble;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  // A live-mode key: Yoco refunds live payments only, and one test needs a refund.
+  yoco = await startYocoDouble({ secretKey: `sk_live_${'d'.repeat(24)}` });
+  t = await startApp({
+    YOCO_SECRET_KEY: yoco.secretKey,
+    YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
+    YOCO_API_URL: yoco.apiUrl,
+    RUN_RECONCILER: 'false',
+    RECONCILE_AFTER_MS: '100',
+  });
+  shop = await createMerchant(t, { name: 'Yoco Shop', paymentFeeBps: 250, autoTopup: true });
+});
+afterAll(async () => {
+  await t?.close();
+  await yoco?.close();
+});
+
+const webhook = () => `${t.url}/providers/yoco/webhook`;
+const balance = async () => (await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key })).body.data;
+const eventsOf = async (paymentId: string) =>
+  (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
+const postingsOf = async (paymentId: string) =>
+  (await t.database.db.selectFrom('ledger_transactions').select('kind').where('payment_id', '=', paymentId).execute()).map((e) => e.kind);
+const reconcile = () => t.app.services.reconciler.runOnce();
+const older = () => new Promise((r) => setTimeout(r, 150));
+
+/** Initiates a payment and presses Pay; returns it with Yoco's checkout. */
+async function startCheckout(extra: Record<string, unknown> = {}): Promise<{ id: string; checkout: DoubleCheckout }> {
+  const p = await newPayment(t, shop, extra);
+  const pressed = await press(t, p.payment_id, 'pay');
+  expect(pressed.status).toBe(303);
+  expect(pressed.location).toBe(`/pay/${p.payment_id}/checkout`);
+  const checkout = [...yoco.checkouts.values()].find((c) => c.metadata?.paymentId === p.payment_id);
+  if (!checkout) throw new Error('no Yoco checkout was created');
+  return { id: p.payment_id, checkout };
+}
+
+describe('paying with Yoco', () => {
+  it('Pay creates a checkout and hands the customer over; the signed webhook captures', async () => {
+    const before = await balance();
+    const { id, checkout } = await startCheckout({ amount: 30_000, intent_type: 'purchase', description: 'Two tickets' });
+    const create = yoco.requests.find((r) => r.method === 'POST' && r.path === '/api/checkouts' && (r.body as any).metadata.paymentId === id)!;
+    const attempt = await t.database.db.selectFrom('payment_attempts').selectAll().where('payment_id', '=', id).executeTakeFirstOrThrow();
+    expect(create.headers['idempotency-key']).toBe(attempt.id);
+    expect(create.body).toMatchObject({
+      amount: 30_000,
+      currency: 'ZAR',
+      successUrl: `${t.config.publicBaseUrl}/pay/${id}/return?outcome=success`,
+      cancelUrl: `${t.config.publicBaseUrl}/pay/${id}/return?outcome=cancel`,
+      metadata: { attemptId: attempt.id, paymentId: id },
+      lineItems: [{ displayName: 'Two tickets', quantity: 1, pricingDetails: { price: 30_000 } }],
+    });
+    expect(attempt).toMatchObject({ provider: 'yoco', provider_ref: checkout.id, redirect_url: checkout.redirectUrl, status: 'pending' });
+
+    // Our own page forwards the browser to Yoco's (a form post may not redirect off-origin under our CSP).
+    const handOff = await http(t, 'GET', `/pay/${id}/checkout`);
+    expect(handOff.status).toBe(200);
+    expect(String(handOff.body)).toContain(`<meta http-equiv="refresh" content="0;url=${checkout.redirectUrl}">`);
+    expect(String(handOff.body)).toContain(`href="${checkout.redirectUrl}" data-testid="checkout-link"`);
+    expect(handOff.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect((await getPayment(t, shop, id)).body.data).toMatchObject({ status: 'awaiting_webhook', latest_attempt: { status: 'pending', provider: 'yoco', provider_ref: checkout.id } });
+
+    yoco.pay(checkout.id);
+    expect(await yoco.notify(checkout.id, { to: webhook() })).toEqual([{ status: 200 }]);
+    const done = (await getPayment(t, shop, id)).body.data;
+    expect(done).toMatchObject({ status: 'captured', fee_cents: 750, net_amount_cents: 29_250, voucher_redeemed: false, latest_attempt: { status: 'succeeded' } });
+    expect(done.voucher_code).toMatch(/^\d{4}-\d{4}-\d{4}-\d{4}$/);
+    const row = await t.database.db.selectFrom('payment_attempts').select(['payment_ref']).where('id', '=', attempt.id).executeTakeFirstOrThrow();
+    expect(row.payment_ref).toBe(yoco.checkout(checkout.id).paymentId);
+    expect((await balance()).balance_cents - before.balance_cents).toBe(29_250);
+    // The customer sees the voucher on zarpay's page.
+    expect(String((await http(t, 'GET', `/pay/${id}`)).body)).toContain(`data-testid="voucher-code">${done.voucher_code}<`);
+    await expectLedgerOk(t);
+  });
+
+  it('duplicate, late and out-of-order notifications change nothing', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    // Yoco retries with a fresh timestamp: the same event three times, two of them racing.
+    const [first, second] = await Promise.all([yoco.notify(checkout.id, { to: webhook() }), yoco.notify(checkout.id, { to: webhook(), times: 2, intervalMs: 10 })]);
+    expect([...first!, ...second!]).toEqual([{ status: 200 }, { status: 200 }, { status: 200 }]);
+    const captured = (await getPayment(t, shop, id)).body.data;
+    const before = await balance();
+    // Late: after the customer's return and the reconciler have both looked again.
+    await http(t, 'GET', `/pay/${id}/return?outcome=success`);
+    await older();
+    await reconcile();
+    expect(await yoco.notify(checkout.id, { to: webhook(), delayMs: 50 })).toEqual([{ status: 200 }]);
+    // Out of order: Yoco's refund events for a payment that was never refunded are verified and ignored.
+    yoco.checkout(checkout.id).refunds.push({ refundId: 'rfd_unrelated', amount: 100 });
+    expect(await yoco.notify(checkout.id, { to: webhook(), event: 'refund.succeeded' })).toEqual([{ status: 200 }]);
+
+    expect((await getPayment(t, shop, id)).body.data).toEqual(captured);
+    expect(await balance()).toEqual(before);
+    expect(await eventsOf(id)).toEqual(['payment.captured']);
+    expect(await postingsOf(id)).toEqual(['payment_capture']);
+    await expectLedgerOk(t);
+  });
+
+  it('refuses tampered, foreign, stale and unsigned notifications, and acknowledges checkouts that are not ours', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    expect(await yoco.notify(checkout.id, { to: webhook(), tamper: 'body' })).toEqual([{ status: 403 }]);
+    expect(await yoco.notify(checkout.id, { to: webhook(), tamper: 'secret' })).toEqual([{ status: 403 }]);
+    expect(await yoco.notify(checkout.id, { to: webhook(), tamper: 'stale' })).toEqual([{ status: 403 }]);
+    expect(await yoco.notify(checkout.id, { to: webhook(), tamper: 'no-signature' })).toEqual([{ status: 401 }]);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('awaiting_webhook');
+    // The Yoco account also takes payments zarpay never started (the merchant's own shop).
+    const foreign = await fetch(`${yoco.apiUrl}/checkouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${yoco.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 5_000, currency: 'ZAR' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    yoco.pay(foreign.id);
+    const { body, headers } = yoco.signedEvent(foreign.id);
+    const res = await http(t, 'POST', '/providers/yoco/webhook', { rawBody: body.toString(), headers });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ received: true, payment_id: null, status: null });
+  });
+
+  it('the customer\'s return asks Yoco: paid before the webhook came, the payment is captured at once', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    const back = await http(t, 'GET', `/pay/${id}/return?outcome=success`);
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(`/pay/${id}`);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('captured');
+    // The return's outcome is only a hint: "success" on an unpaid checkout changes nothing.
+    const unpaid = await startCheckout();
+    await http(t, 'GET', `/pay/${unpaid.id}/return?outcome=success`);
+    expect((await getPayment(t, shop, unpaid.id)).body.data.status).toBe('awaiting_webhook');
+  });
+
+  it('a double press while the checkout is open starts nothing new and goes to the same checkout', async () => {
+    const { id, checkout } = await startCheckout();
+    const again = await formPost(t, `/pay/${id}/pay`, { token: await pageToken(t, id) });
+    expect(again.location).toBe(`/pay/${id}/checkout`);
+    expect([...yoco.checkouts.values()].filter((c) => c.metadata?.paymentId === id).map((c) => c.id)).toEqual([checkout.id]);
+  });
+
+  it('Yoco down when Pay is pressed: a page that says so, the payment still payable, the next press works', async () => {
+    const p = await newPayment(t, shop);
+    yoco.failNext(1, 503);
+    const refused = await press(t, p.payment_id, 'pay');
+    expect(refused.status).toBe(503);
+    expect(refused.text).toContain('could not be reached');
+    expect((await getPayment(t, shop, p.payment_id)).body.data).toMatchObject({ status: 'created', latest_attempt: { status: 'failed', provider: 'yoco' } });
+    const retried = await press(t, p.payment_id, 'pay');
+    expect(retried.location).toBe(`/pay/${p.payment_id}/checkout`);
+  });
+});
+
+describe('leaving the checkout and cancelling', () => {
+  it('back from Yoco without paying: the page offers the checkout again and cancel, which asks Yoco first', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.checkoutPage(checkout.id);
+    await http(t, 'GET', `/pay/${id}/return?outcome=cancel`);
+    const page = String((await http(t, 'GET', `/pay/${id}`)).body);
+    expect(page).toContain('data-status="awaiting_webhook"');
+    expect(page).toContain(`href="${checkout.redirectUrl}" data-testid="checkout-link"`);
+    expect(page).toContain('data-testid="cancel"');
+    expect((await press(t, id, 'cancel')).status).toBe(303);
+    expect((await getPayment(t, shop, id)).body.data).toMatchObject({ status: 'cancelled', net_amount_cents: null, latest_attempt: { status: 'cancelled' } });
+    expect(await eventsOf(id)).toEqual(['payment.cancelled']);
+  });
+
+  it('cancel after paying at Yoco (no webhook yet) captures instead', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    expect((await press(t, id, 'cancel')).status).toBe(303);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('captured');
+  });
+
+  it('money that arrives for a cancelled payment is given back through Yoco, and the audit log says so', async () => {
+    const before = await balance();
+    const { id, checkout } = await startCheckout({ amount: 20_000 });
+    await press(t, id, 'cancel');
+    // The customer still had Yoco's page open in another tab, and paid there.
+    yoco.pay(checkout.id);
+    expect(await yoco.notify(checkout.id, { to: webhook() })).toEqual([{ status: 200 }]);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('cancelled');
+    expect(await balance()).toEqual(before);
+    await reconcile();
+    expect(yoco.checkout(checkout.id).refunds).toEqual([{ refundId: expect.stringMatching(/^rfd_/), amount: 20_000 }]);
+    const refundCall = yoco.requests.find((r) => r.path === `/api/checkouts/${checkout.id}/refund`)!;
+    expect(refundCall.body).toEqual({ amount: 20_000 });
+    const attempt = await t.database.db.selectFrom('payment_attempts').select(['status', 'refund_status', 'refund_ref']).where('payment_id', '=', id).executeTakeFirstOrThrow();
+    expect(attempt).toMatchObject({ status: 'succeeded', refund_status: 'requested', refund_ref: expect.stringMatching(/^rfd_/) });
+    const audit = await op(t, `{ auditLog(paymentId: "${id}") { actor action } }`);
+    expect(audit.auditLog.map((e: { action: string }) => e.action)).toEqual(['payment.refund_requested', 'payment.refund_owed']);
+    // Asked again, nothing more is refunded.
+    await reconcile();
+    expect(yoco.checkout(checkout.id).refunds).toHaveLength(1);
+    expect(await eventsOf(id)).toEqual(['payment.cancelled']);
+  });
+});
+
+describe('the reconciler', () => {
+  it('finishes a payment whose webhook never came, from Yoco\'s status, and records it', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    await older();
+    await reconcile();
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('captured');
+    const audit = await op(t, `{ auditLog(paymentId: "${id}") { actor action detail } }`);
+    expect(audit.auditLog).toEqual([{ actor: 'system:reconciler', action: 'payment.captured', detail: expect.objectContaining({ provider: 'yoco', provider_said: 'succeeded' }) }]);
+  });
+
+  it('an expired checkout, or one Yoco never saw, reopens the payment, and the customer can pay again', async () => {
+    const expired = await startCheckout();
+    const unknown = await startCheckout();
+    yoco.expire(expired.checkout.id);
+    (yoco.checkouts as Map<string, DoubleCheckout>).delete(unknown.checkout.id);
+    await older();
+    await reconcile();
+    for (const { id } of [expired, unknown]) {
+      expect((await getPayment(t, shop, id)).body.data).toMatchObject({ status: 'created', net_amount_cents: expect.any(Number), latest_attempt: { status: 'expired' } });
+      expect(await eventsOf(id)).toEqual([]);
+    }
+    const page = String((await http(t, 'GET', `/pay/${expired.id}`)).body);
+    expect(page).toContain('data-testid="pay"');
+    const again = await press(t, expired.id, 'pay');
+    expect(again.location).toBe(`/pay/${expired.id}/checkout`);
+    const attempts = await t.database.db.selectFrom('payment_attempts').select('status').where('payment_id', '=', expired.id).orderBy('seq').execute();
+    expect(attempts.map((a) => a.status)).toEqual(['expired', 'pending']);
+  });
+
+  it('asks again later about a checkout still open, and backs off while Yoco is down', async () => {
+    const { id, checkout } = await startCheckout();
+    await older();
+    const asked = () => yoco.requests.filter((r) => r.method === 'GET' && r.path === `/api/checkouts/${checkout.id}`).length;
+    await reconcile();
+    expect(asked()).toBe(1);
+    // Asked again only after the back-off: not on the next round.
+    await reconcile();
+    expect(asked()).toBe(1);
+    const row = await t.database.db.selectFrom('payment_attempts').select(['checks', 'next_check_at']).where('payment_id', '=', id).executeTakeFirstOrThrow();
+    expect(row.checks).toBe(1);
+    expect(row.next_check_at!.getTime()).toBeGreaterThan(Date.now());
+    await t.database.db.updateTable('payment_attempts').set({ next_check_at: new Date(Date.now() - 1) }).where('payment_id', '=', id).execute();
+    yoco.failNext(1, 'reset');
+    await reconcile();
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('awaiting_webhook');
+    expect(yoco.checkout(checkout.id).status).not.toBe('completed');
+  });
+
+  it('several reconcilers share the work: each attempt is asked about once', async () => {
+    const started = await Promise.all([startCheckout(), startCheckout(), startCheckout()]);
+    for (const s of started) yoco.pay(s.checkout.id);
+    await older();
+    const due = await t.database.db
+      .selectFrom('payment_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', new Date())]))
+      .executeTakeFirstOrThrow();
+    const second = createApp(createServices(t.config, borrowed(t.database)));
+    try {
+      const rounds = await Promise.all([reconcile(), second.services.reconciler.runOnce(), reconcile(), second.services.reconciler.runOnce()]);
+      // Every attempt due (these three, and any earlier test left open) was taken by exactly one round.
+      expect(rounds.reduce((n, r) => n + r.attempts, 0)).toBe(Number(due.n));
+    } finally {
+      await second.services.stop();
+    }
+    for (const s of started) {
+      expect(yoco.requests.filter((r) => r.method === 'GET' && r.path === `/api/checkouts/${s.checkout.id}`)).toHaveLength(1);
+      expect((await getPayment(t, shop, s.id)).body.data.status).toBe('captured');
+      expect(await eventsOf(s.id)).toEqual(['payment.captured']);
+    }
+    await expectLedgerOk(t);
+  });
+
+  it('the operator reconciles one payment at once, in any environment, and the audit log names who', async () => {
+    const { id, checkout } = await startCheckout();
+    yoco.pay(checkout.id);
+    const res = await gql(t, `mutation { reconcilePayment(id: "${id}") { payment { status latestAttempt { status } } } }`, {}, { operator: true, headers: { 'x-operator-name': 'thandi' } });
+    expect(res.body.data!.reconcilePayment.payment).toEqual({ status: 'CAPTURED', latestAttempt: { status: 'succeeded' } });
+    // Asking again finds nothing in flight, and is recorded too.
+    await op(t, `mutation { reconcilePayment(id: "${id}") { payment { status } } }`);
+    const audit = await op(t, `{ auditLog(paymentId: "${id}") { actor action detail } }`);
+    expect(audit.auditLog).toEqual([
+      { actor: 'operator', action: 'payment.reconcile', detail: { status_before: 'captured', provider: null, provider_said: 'no attempt in flight', result: 'unchanged' } },
+      { actor: 'operator:thandi', action: 'payment.reconcile', detail: { status_before: 'awaiting_webhook', provider: 'yoco', provider_said: 'succeeded', result: 'captured' } },
+      { actor: 'operator:thandi', action: 'payment.captured', detail: expect.objectContaining({ provider_said: 'succeeded' }) },
+    ]);
+    const merchant = await gql(t, `mutation { reconcilePayment(id: "${id}") { payment { status } } }`, {}, { key: shop.key });
+    expect(merchant.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});

@@ -44,9 +44,18 @@ export interface MigrationContext {
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>, context: MigrationContext = {}): Promise<string[]> {
+export function migrateToLatest(db: Kysely<any>, context: MigrationContext = {}): Promise<string[]> {
+  return migrate(db, context, (m) => m.migrateToLatest());
+}
+
+/** Brings the schema to `name` exactly (tests of a migration start from the schema before it). */
+export function migrateTo(db: Kysely<any>, name: string, context: MigrationContext = {}): Promise<string[]> {
+  return migrate(db, context, (m) => m.migrateTo(name));
+}
+
+async function migrate(db: Kysely<any>, context: MigrationContext, run: (m: Migrator) => ReturnType<Migrator['migrateToLatest']>) {
   const migrator = new Migrator({ db, provider: new TypeScriptMigrationProvider(context) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const where = failed ? ` in ${failed.migrationName}` : '';

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** Everything it wrote to stdout so far (its JSON log lines). */
+  output(): string;
   /** SIGKILL: no shutdown code runs. */
   kill9(): Promise<void>;
   /** SIGTERM and wait for exit. */
@@ -35,8 +37,8 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  let buffer = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
     const timer = setTimeout(() => reject(new Error(`service did not start: ${stderr}`)), 30_000);
     child.stdout!.on('data', (c: Buffer) => {
       buffer += c.toString();
@@ -51,6 +53,7 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   return {
     url,
     child,
+    output: () => buffer,
     async kill9() {
       child.kill('SIGKILL');
       await exited;

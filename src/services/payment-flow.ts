@@ -102,13 +102,19 @@ export class PaymentFlow {
 
   /**
    * The customer pressed "cancel". Before paying, the payment is cancelled at once. With an
-   * attempt in flight, the provider is asked first: if the customer has in fact paid, the payment
-   * is captured instead; otherwise the attempt and the payment are cancelled (money that still
-   * arrives for that attempt later is given back: PaymentSettlement, `refund_owed`).
+   * attempt in flight at a provider with its own checkout page, the provider is asked first: if
+   * the customer has in fact paid, the payment is captured instead; otherwise the attempt and the
+   * payment are cancelled (money that still arrives for that attempt later is given back:
+   * PaymentSettlement, `refund_owed`).
    */
   async cancel(actor: Actor, id: string): Promise<Payment> {
     const payment = await this.customersPayment(actor, id);
     const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    // Once paying has started, only a customer who can see the provider's page (and so knows
+    // they did not pay there) may cancel: with the sandbox, or mid-start, the provider decides.
+    if (payment.status !== 'created' && !inFlight?.redirect_url) {
+      throw new AppError('INVALID_STATUS_TRANSITION', `cannot cancel a payment that is ${payment.status}`);
+    }
     if (inFlight?.provider_ref) {
       const answer = await this.ask(inFlight);
       if (answer.status === 'succeeded') {

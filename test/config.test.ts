@@ -30,9 +30,70 @@ describe('settings (CONTRACT §1)', () => {
 
   it('refuses to start prd without its required settings, naming them', () => {
     expect(() => loadConfig({ SERVICE_ENV: 'prd', DATA_DIR: dataDir() })).toThrow(
-      new ConfigError('invalid settings: SERVICE_ENV=prd requires OPERATOR_TOKEN, SERVICE_SECRET, DATABASE_URL'),
+      new ConfigError(
+        'invalid settings: SERVICE_ENV=prd requires OPERATOR_TOKEN, SERVICE_SECRET, DATABASE_URL, PUBLIC_BASE_URL; ' +
+          'SERVICE_ENV=prd requires a real payment provider: set YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET (Yoco)',
+      ),
     );
     expect(() => loadConfig({ SERVICE_ENV: 'prd', OPERATOR_TOKEN: 't', SERVICE_SECRET: 's'.repeat(40), DATA_DIR: dataDir() })).toThrow(/DATABASE_URL/);
+  });
+
+  it('refuses prd without a real payment provider, in one line naming what is missing, and an http PUBLIC_BASE_URL', () => {
+    const prd = {
+      SERVICE_ENV: 'prd',
+      OPERATOR_TOKEN: 'o'.repeat(40),
+      SERVICE_SECRET: 's'.repeat(40),
+      DATABASE_URL: 'postgres://db/zarpay',
+      PUBLIC_BASE_URL: 'https://pay.example.co.za',
+      DATA_DIR: dataDir(),
+    };
+    expect(() => loadConfig(prd)).toThrow(
+      new ConfigError('invalid settings: SERVICE_ENV=prd requires a real payment provider: set YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET (Yoco)'),
+    );
+    expect(() => loadConfig({ ...prd, YOCO_SECRET_KEY: 'sk_live_abc' })).toThrow(/YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET are set together/);
+    const yoco = { YOCO_SECRET_KEY: 'sk_live_abc', YOCO_WEBHOOK_SECRET: 'whsec_c2VjcmV0' };
+    expect(() => loadConfig({ ...prd, ...yoco, PUBLIC_BASE_URL: 'http://pay.example.co.za' })).toThrow(/PUBLIC_BASE_URL must be an https address in prd/);
+    expect(loadConfig({ ...prd, ...yoco }).yoco).toEqual({ secretKey: 'sk_live_abc', webhookSecret: 'whsec_c2VjcmV0', apiUrl: 'https://payments.yoco.com/api' });
+  });
+
+  it('reads the provider, reconciler, data key and SMTP settings, refusing bad values without echoing secrets', () => {
+    const c = loadConfig({ DATA_DIR: dataDir() });
+    expect(c).toMatchObject({ yoco: null, reconcileAfterMs: 600_000, runReconciler: true, dataKeys: [], smtp: null });
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const set = loadConfig({
+      DATA_DIR: dataDir(),
+      RECONCILE_AFTER_MS: '5000',
+      RUN_RECONCILER: 'false',
+      DATA_KEY: `k2:${key},k1:${Buffer.alloc(32, 1).toString('base64')}`,
+      SMTP_URL: 'smtp://user:pw@127.0.0.1:2525',
+      YOCO_SECRET_KEY: 'sk_test_abc',
+      YOCO_WEBHOOK_SECRET: 'whsec_c2VjcmV0',
+      YOCO_API_URL: 'http://127.0.0.1:4343/api/',
+    });
+    expect(set).toMatchObject({ reconcileAfterMs: 5000, runReconciler: false, smtp: { url: 'smtp://user:pw@127.0.0.1:2525', from: 'zarpay <no-reply@localhost>' } });
+    expect(set.dataKeys.map((k) => k.kid)).toEqual(['k2', 'k1']);
+    expect(set.yoco?.apiUrl).toBe('http://127.0.0.1:4343/api');
+    for (const [env, message] of [
+      [{ DATA_KEY: 'nokid' }, /DATA_KEY must be kid:base64key/],
+      [{ DATA_KEY: `k1:${Buffer.alloc(16).toString('base64')}` }, /DATA_KEY: key k1 must be 32 bytes/],
+      [{ DATA_KEY: `k1:${key},k1:${key}` }, /a kid appears twice/],
+      [{ SMTP_URL: 'http://mail.example' }, /SMTP_URL must be an smtp/],
+      [{ SMTP_URL: 'smtp://127.0.0.1', SMTP_FROM: 'nobody' }, /SMTP_FROM/],
+      [{ RECONCILE_AFTER_MS: '10' }, /RECONCILE_AFTER_MS must be at least 100/],
+      [{ YOCO_SECRET_KEY: 'pk_live_secretvalue', YOCO_WEBHOOK_SECRET: 'whsec_c2VjcmV0' }, /YOCO_SECRET_KEY must be a Yoco secret key/],
+    ] as const) {
+      const error = (() => {
+        try {
+          loadConfig({ DATA_DIR: dataDir(), ...env });
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return 'accepted';
+      })();
+      expect(error).toMatch(message);
+      expect(error).not.toContain('secretvalue');
+      expect(error).not.toContain(key);
+    }
   });
 
   it.each([

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
 import { ROOT, startService, zarpay } from './support/processes.ts';
 
@@ -20,6 +20,9 @@ describe('the service process (npm start)', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('OPERATOR_TOKEN, SERVICE_SECRET, DATABASE_URL');
+    expect(r.stderr).toContain('requires a real payment provider: set YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET');
+    // One line.
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('says in one line why it cannot start, and exits 1: bad settings, a busy port, a database that does not answer', async () => {
@@ -121,6 +124,7 @@ describe.skipIf(!usingPostgres)('production transport (needs PostgreSQL: prd req
       OPERATOR_TOKEN: 'o'.repeat(40),
       SERVICE_SECRET: 's'.repeat(40),
       TRUST_PROXY: '127.0.0.1',
+      ...PRD_PROVIDER,
     });
   });
   afterAll(() => t?.close());

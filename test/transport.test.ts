@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 
 let t: TestApp;
@@ -92,6 +92,7 @@ describe.skipIf(!usingPostgres)('plain HTTP in prd (needs PostgreSQL: prd requir
       SERVICE_ENV: 'prd',
       OPERATOR_TOKEN: 'operator-token-for-prd-transport-test',
       SERVICE_SECRET: 'a-service-secret-of-at-least-32-characters',
+      ...PRD_PROVIDER,
     });
   });
   afterAll(() => prd?.close());
@@ -120,6 +121,7 @@ describe.skipIf(!usingPostgres)('plain HTTP in prd (needs PostgreSQL: prd requir
       SERVICE_ENV: 'prd',
       OPERATOR_TOKEN: 'operator-token-for-prd-transport-test',
       SERVICE_SECRET: 'a-service-secret-of-at-least-32-characters',
+      ...PRD_PROVIDER,
       TRUST_PROXY: 'true',
     });
     try {

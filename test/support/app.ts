@@ -11,6 +11,17 @@ import { createServices } from '../../src/services/index.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
+/**
+ * What `prd` needs beyond the credentials (CONTRACT §9): an https PUBLIC_BASE_URL and a real
+ * payment provider. Tests that never take a payment in prd point Yoco at a closed port.
+ */
+export const PRD_PROVIDER = {
+  PUBLIC_BASE_URL: 'https://pay.zarpay.example',
+  YOCO_SECRET_KEY: 'sk_test_for_prd_tests_that_take_no_payment',
+  YOCO_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+  YOCO_API_URL: 'http://127.0.0.1:9/api',
+};
+
 let counter = 0;
 
 /**

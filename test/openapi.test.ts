@@ -48,6 +48,7 @@ describe('the OpenAPI document', () => {
         'POST /api/v1/merchant/api-keys/secret/regenerate',
         'POST /api/v1/payments/init',
         'GET /api/v1/payments/{payment_id}',
+        'GET /api/v1/payments',
         'POST /api/v1/merchant/webhooks/secret',
         'POST /api/v1/merchant/webhooks/secret/rotate',
       ]),
@@ -99,6 +100,11 @@ describe('the OpenAPI document', () => {
     await call('GET', one, `/api/v1/payments/${crypto.randomUUID()}`, { key: shop.key });
     await call('GET', one, `/api/v1/payments/${paymentId}`, {});
     await call('GET', one, `/api/v1/payments/${paymentId}`, { key: revoked.key });
+    const all = '/api/v1/payments';
+    await call('GET', all, `${all}?status=created&limit=10`, { key: shop.key });
+    await call('GET', all, `${all}?limit=0`, { key: shop.key });
+    await call('GET', all, all, {});
+    await call('GET', all, all, { key: revoked.key });
 
     const secretPath = '/api/v1/merchant/webhooks/secret';
     const rotatePath = '/api/v1/merchant/webhooks/secret/rotate';
@@ -116,6 +122,7 @@ describe('the OpenAPI document', () => {
       ['POST', rotatePath, rotatePath, services.webhookSecrets, 'rotate', {}],
       ['POST', init, init, services.payments, 'init', { body: { ...order, merchant_order_id: 'OA-PAY-2' } }],
       ['GET', one, `/api/v1/payments/${paymentId}`, services.payments, 'get', {}],
+      ['GET', all, all, services.payments, 'list', {}],
       ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', services.balances, 'get', {}],
       ['GET', '/api/v1/payouts', '/api/v1/payouts', services.payouts, 'list', {}],
       ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, services.payouts, 'get', {}],
@@ -158,6 +165,7 @@ describe('the OpenAPI document', () => {
         ['POST', '/api/v1/payouts', '/api/v1/payouts', payoutBody()],
         ['POST', init, init, { ...order, merchant_order_id: 'OA-429' }],
         ['GET', one, `/api/v1/payments/${crypto.randomUUID()}`, undefined],
+        ['GET', all, all, undefined],
         ['POST', secretPath, secretPath, undefined],
         ['POST', rotatePath, rotatePath, undefined],
         ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', undefined],

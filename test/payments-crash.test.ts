@@ -1,6 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
-import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
+import { ROOT, zarpay } from './support/processes.ts';
+import { OPERATOR_TOKEN, SERVICE_SECRET, type ServiceProcess, spawnService } from './support/process.ts';
 import { eventually, sleep } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
@@ -138,5 +142,56 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
     await eventually(async () => ((await call(second, `/api/v1/payments/${id}`, { key })).json().data.status === 'failed' ? true : null), 20_000);
     expect((await rows('events', id)).map((e) => e.type)).toEqual(['payment.failed']);
     await second.stop();
+  }, 120_000);
+
+  it('`zarpay reconciler` alone finishes a payment whose service died, and `zarpay rotate-data-key` reseals what it sealed', async () => {
+    const first = await service();
+    const created = await operator(first, 'mutation { createMerchant(input: { name: "Alone Cafe" }) { merchant { id } fullKey } }');
+    const key = created.createMerchant.fullKey as string;
+    const init = await call(first, '/api/v1/payments/init', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 7_000, currency: 'ZAR', merchant_order_id: 'CRASH-3', intent_type: 'purchase' }),
+    });
+    const id = init.json().data.payment_id as string;
+    await press(first, id, 'pay');
+    const checkoutId = /content="0;url=[^"]*\/checkout\/([^"]+)"/.exec((await call(first, `/pay/${id}/checkout`)).text)![1]!;
+    await first.kill9();
+    yoco.pay(checkoutId);
+
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATABASE_URL: db.url!,
+      SERVICE_SECRET,
+      OPERATOR_TOKEN,
+      YOCO_SECRET_KEY: yoco.secretKey,
+      YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
+      YOCO_API_URL: yoco.apiUrl,
+      RECONCILE_AFTER_MS: '1000',
+    };
+    const reconciler: ChildProcess = spawn(process.execPath, ['bin/zarpay.js', 'reconciler'], { cwd: ROOT, env });
+    let log = '';
+    reconciler.stderr!.on('data', (d) => (log += d));
+    try {
+      await eventually(async () => (log.includes('reconciler running') ? true : null), 30_000);
+      await eventually(async () => {
+        const [row] = await db.handle.db.selectFrom('payments').select('status').where('id', '=', id).execute();
+        return row?.status === 'captured' ? true : null;
+      }, 20_000);
+    } finally {
+      reconciler.kill('SIGTERM');
+      const [code] = await once(reconciler, 'exit');
+      expect(code, log).toBe(0);
+    }
+    expect(log).toContain('"providers":["yoco","sandbox"]');
+
+    // A new data key first, the old (derived) one still opening: everything is sealed again under the new one.
+    const rotated = await zarpay(['rotate-data-key'], { ...env, DATA_KEY: `k2:${randomBytes(32).toString('base64')}` });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.json).toMatchObject({ ok: true, current_kid: 'k2', payout_details: {}, voucher_codes: { k2: expect.any(Number) } });
+    expect(rotated.json.resealed.voucher_codes).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(rotated.json.voucher_codes)).toEqual(['k2']);
   }, 120_000);
 });

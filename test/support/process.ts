@@ -15,6 +15,8 @@ export interface ServiceProcess {
 }
 
 export const OPERATOR_TOKEN = 'test-operator-token-for-child-processes';
+/** Processes sharing a database must share it: it peppers key hashes and encrypts webhook secrets and bank details. */
+export const SERVICE_SECRET = 'test-service-secret-shared-by-every-child-process';
 
 /** `node --import tsx src/main.ts` as its own process, on port 0; resolves once it listens. */
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
@@ -27,8 +29,7 @@ export async function spawnService(env: Record<string, string>): Promise<Service
       SERVICE_ENV: 'tst',
       RATE_LIMITS: 'off',
       OPERATOR_TOKEN,
-      // Processes sharing a database must share it: it peppers key hashes and encrypts webhook secrets.
-      SERVICE_SECRET: 'test-service-secret-shared-by-every-child-process',
+      SERVICE_SECRET,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'zarpay-proc-')),
       ...env,
     },

@@ -238,7 +238,7 @@ export class PaymentFlow {
     const payment = await this.customersPayment(actor, id);
     const [extras, inFlight] = await Promise.all([
       store.pageExtras(this.deps.db, payment.merchantId),
-      isTerminal(payment.status) ? undefined : attempts.pendingAttempt(this.deps.db, payment.id),
+      payment.status === 'initiated' || payment.status === 'awaiting_webhook' ? attempts.pendingAttempt(this.deps.db, payment.id) : undefined,
     ]);
     return {
       payment,

@@ -11,8 +11,8 @@ import { freePort, ROOT } from './support/processes.ts';
  * The README's production walk (issue 14, "Done means"), run as written: `SERVICE_ENV=prd`
  * refuses to start without a provider; then, with the Yoco double as its own process and the TLS
  * front end stand-in, a payment goes from initiation through Yoco's checkout and signed webhook to
- * captured, and its credited amount is paid out. Every `sh prd` block runs, in order, in one
- * shell, in a scratch directory; only the ports are replaced by free ones.
+ * captured, and its credited amount is paid out. Every `sh prd` block runs as written, in order,
+ * in one shell, in a scratch directory, with PORT, FRONT_PORT and YOCO_PORT set to free ports.
  */
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh prd\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -40,15 +40,18 @@ describe.skipIf(!usingPostgres)('the README production walk (needs PostgreSQL: p
       `npm() { (cd ${JSON.stringify(ROOT)} && command npm "$@"); }`,
       `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else (cd ${JSON.stringify(ROOT)} && command npx "$@"); fi; }`,
     ];
-    const script = ['set -euo pipefail', ...shims, ...blocks]
-      .join('\n')
-      .replaceAll('8080', String(zarpay))
-      .replaceAll('8443', String(front))
-      .replaceAll('4343', String(yoco));
+    const script = ['set -euo pipefail', ...shims, ...blocks].join('\n');
     const child = spawn('bash', ['-c', script], {
       cwd: dir,
       detached: true,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(zarpay), DATABASE_URL: db.url! },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: String(zarpay),
+        FRONT_PORT: String(front),
+        YOCO_PORT: String(yoco),
+        DATABASE_URL: db.url!,
+      },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));

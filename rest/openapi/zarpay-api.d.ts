@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments, newest first
+         * @description A page of the merchant's payments (newest first, `limit` 1 to 100, default 50, optionally one `status`), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Rate limit: payment status.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/{payment_id}": {
         parameters: {
             query?: never;
@@ -29,8 +49,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a payment's status, fee and latest attempt
-         * @description The payment as it is now: its status, the fee fixed at initiation, the net amount and the latest attempt with its provider.
+         * Read a payment's status, fee, latest attempt and voucher
+         * @description The payment as it is now: its status, the fee fixed at initiation, the net amount (null once failed or cancelled), the latest attempt with its provider, and the voucher once captured.
          */
         get: operations["getPayment"];
         put?: never;
@@ -321,19 +341,14 @@ export interface components {
              * @example 309
              */
             fee_cents: number;
-            /**
-             * Format: int64
-             * @description amount - fee_cents: credited to the balance on capture with auto top-up
-             * @example 12036
-             */
-            net_amount_cents: number;
+            net_amount_cents: number | null;
             /** @description Absent until the customer starts checkout */
             latest_attempt?: {
                 /**
                  * @example succeeded
                  * @enum {string}
                  */
-                status: "pending" | "succeeded" | "failed" | "cancelled";
+                status: "pending" | "succeeded" | "failed" | "cancelled" | "expired";
                 /**
                  * @description The payment provider of this attempt
                  * @example sandbox
@@ -350,6 +365,13 @@ export interface components {
                  */
                 created_at: string;
             };
+            /**
+             * @description The voucher issued on capture, for the merchant to redeem; null until issued
+             * @example 4821-0937-5512-6604
+             */
+            voucher_code: string | null;
+            /** @description Whether the voucher was redeemed (purchase_and_redeem redeems it at capture) */
+            voucher_redeemed: boolean;
         };
         Balance: {
             /** Format: uuid */
@@ -632,6 +654,117 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description How many to skip */
+                offset?: number;
+                status?: ("created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments and the number matching the filter */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            payments: components["schemas"]["Payment"][];
+                            /**
+                             * Format: int64
+                             * @description Payments matching the filter
+                             */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description A query parameter out of range or not taken here. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

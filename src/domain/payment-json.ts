@@ -59,6 +59,8 @@ export const paymentJsonSchema = z
       .meta({ description: 'Absent until the customer starts checkout' }),
     voucher_code: z
       .string()
+      .regex(/^\d{4}-\d{4}-\d{4}-\d{4}$/)
+      .max(19)
       .nullable()
       .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued', example: '4821-0937-5512-6604' }),
     voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),

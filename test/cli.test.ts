@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
 import { zarpay } from './support/processes.ts';
 
@@ -159,7 +159,7 @@ describe('zarpay CLI for an operator at a terminal', { timeout: 120_000 }, () =>
   });
 
   it.skipIf(!usingPostgres)('reads a REST refusal (a prd service over plain HTTP) as what it is (needs PostgreSQL: prd requires DATABASE_URL)', async () => {
-    const prd = await startApp({ SERVICE_ENV: 'prd', OPERATOR_TOKEN: 'o'.repeat(40), SERVICE_SECRET: 's'.repeat(40) });
+    const prd = await startApp({ SERVICE_ENV: 'prd', OPERATOR_TOKEN: 'o'.repeat(40), SERVICE_SECRET: 's'.repeat(40), ...PRD_PROVIDER });
     try {
       const r = await zarpay(['merchant', 'list'], { ZARPAY_URL: prd.url, OPERATOR_TOKEN: 'o'.repeat(40) });
       expect(r.json).toEqual({ code: 'FORBIDDEN', message: 'HTTPS is required' });

@@ -184,7 +184,7 @@ describe('migration 2026-11-23T0102', () => {
       expect(await dumpAsText(db)).toContain('77766655544');
 
       const keyring = createKeyring(t.config.serviceSecret, []);
-      expect(await migrateToLatest(db, { sealer: keyring })).toEqual(['2026-11-23T0102_sealed_data']);
+      expect(await migrateToLatest(db, { sealer: keyring })).toContain('2026-11-23T0102_sealed_data');
       const dump = await dumpAsText(db);
       for (const secret of ['77766655544', 'Old Holder', '1111-2222-3333-4444']) for (const form of forms(secret)) expect(dump).not.toContain(form);
 

@@ -3,9 +3,12 @@ import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWire } from '../rest/wire.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
+import { payloadHash } from '../src/domain/canonical.ts';
+import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
@@ -191,6 +194,39 @@ describe('migration 2026-11-23T0102', () => {
       const services = createServices({ ...t.config, dataKeys: [] }, { ...scratch, close: async () => {} });
       expect((await services.payouts.bankAccounts(OPERATOR, [payout]))[0]).toEqual({ bankName: 'FNB', branchCode: '250655', accountHolder: 'Old Holder', accountNumberMasked: '****5544' });
       expect((await services.payments.get(OPERATOR, payment)).voucherCode).toBe('1111-2222-3333-4444');
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
+
+describe('migration 2026-11-23T0103', () => {
+  it('keys the hashes that recognise a request again, and a request made before it still replays', async () => {
+    const scratch = await scratchDatabase();
+    try {
+      const db = scratch.db;
+      await migrateTo(db, '2026-11-23T0102_sealed_data', { sealer: createKeyring(t.config.serviceSecret, []) });
+      const [merchant, payout] = [randomUUID(), randomUUID()];
+      await sql`insert into merchants (id, name) values (${merchant}, 'Old Shop')`.execute(db);
+      await sql`insert into balances (merchant_id) values (${merchant})`.execute(db);
+      const input = parseWire(createPayoutInput, payoutBody(1_000, { merchant_reference: 'OLD-1' }));
+      // Written by the version before: the plain canonical hash, next to the sealed details.
+      const plain = payloadHash(input);
+      const keyring = createKeyring(t.config.serviceSecret, []);
+      await sql`insert into payouts (id, merchant_id, amount_cents, fee_cents, gross_amount_cents, status, payout_method, payment_details_sealed, merchant_reference, request_hash)
+                values (${payout}, ${merchant}, 1000, 0, 1000, 'completed', 'eft', ${keyring.seal('payout-details', payout, JSON.stringify(input.paymentDetails))}, 'OLD-1', ${plain})`.execute(db);
+
+      await expect(migrateToLatest(db)).rejects.toThrow(/must be keyed with the service's key/);
+      expect(await migrateToLatest(db, { sealer: keyring })).toContain('2026-11-23T0103_keyed_request_hashes');
+      const stored = await sql<{ request_hash: string }>`select request_hash from payouts where id = ${payout}`.execute(db);
+      expect(stored.rows[0]!.request_hash).not.toBe(plain);
+      expect(await dumpAsText(db)).not.toContain(plain);
+
+      const services = createServices({ ...t.config, dataKeys: [] }, { ...scratch, close: async () => {} });
+      const actor = { kind: 'merchant' as const, merchant: { id: merchant, name: 'Old Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, createdAt: new Date(), updatedAt: new Date() }, key: { id: randomUUID(), merchantId: merchant, kid: 'k', env: 'tst', type: 'secret', status: 'active' as const, createdAt: new Date(), expiresAt: null, revokedAt: null, displayMask: 'm' } };
+      const replay = await services.payouts.create(actor, input);
+      expect(replay).toMatchObject({ created: false, payout: { id: payout } });
+      await expect(services.payouts.create(actor, { ...input, amountCents: 1_001 })).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
       await scratch.drop();
     }

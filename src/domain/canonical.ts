@@ -10,7 +10,18 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** sha256 of the canonical JSON: "identical payload" means equal JSON values, key order ignored. */
+/**
+ * sha256 of the canonical JSON: "identical payload" means equal JSON values, key order ignored.
+ * Never stored as it is (it covers bank details and contacts): see `requestDigest`.
+ */
 export function payloadHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/**
+ * What is stored to recognise a request again (a payout's `merchant_reference`, a payment's
+ * order id or Idempotency-Key): the canonical hash, keyed with the service's digest key.
+ */
+export function requestDigest(keyring: { digest(purpose: 'request', plaintext: string): Buffer }, value: unknown): string {
+  return keyring.digest('request', payloadHash(value)).toString('hex');
 }

@@ -17,6 +17,13 @@ const TAG = 16;
 /** What a sealed value is: part of the associated data, so one kind never opens as another. */
 export type SealPurpose = 'payout-details' | 'voucher-code';
 
+/**
+ * What a keyed digest is of: a sealed value, or a request's canonical hash (`request`). A
+ * request's hash covers its bank details and the customer's contact, so it is kept keyed: a
+ * dump alone cannot test guesses against it.
+ */
+export type DigestPurpose = SealPurpose | 'request';
+
 export interface DataKeyMaterial {
   kid: string;
   key: Buffer;
@@ -38,7 +45,7 @@ export interface Keyring {
    * A keyed digest (HMAC-SHA256) for uniqueness and look-ups of sealed values: it never changes
    * with a data-key rotation, and without SERVICE_SECRET a dump's digests cannot be brute-forced.
    */
-  digest(purpose: SealPurpose, plaintext: string): Buffer;
+  digest(purpose: DigestPurpose, plaintext: string): Buffer;
 }
 
 /**

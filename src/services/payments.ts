@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
 import type { DbOrTx } from '../db/index.ts';
 import { type Actor, requireMerchant, scope } from '../domain/actor.ts';
-import { payloadHash } from '../domain/canonical.ts';
+import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus } from '../domain/payment.ts';
@@ -46,9 +46,9 @@ export class PaymentService {
     const { merchant } = requireMerchant(actor);
     this.checkAddresses(input);
     const params = withDefaults(input);
-    const paramsHash = payloadHash(params);
+    const paramsHash = requestDigest(keyringOf(this.deps), params);
     if (idempotencyKey === undefined) return this.initiation(await this.insertOrReplay(this.deps.db, merchant.id, params, paramsHash));
-    const requestHash = payloadHash(input);
+    const requestHash = requestDigest(keyringOf(this.deps), input);
     const result = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.claimIdempotencyKey(tx, merchant.id, idempotencyKey, requestHash, IDEMPOTENCY_TTL_MS))) {
         const used = await store.usedIdempotencyKey(tx, merchant.id, idempotencyKey);

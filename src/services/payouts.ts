@@ -4,7 +4,7 @@ import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payouts.ts';
 import { type Actor, actorLabel, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
-import { payloadHash } from '../domain/canonical.ts';
+import { requestDigest } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { releaseLegs, settleLegs } from '../domain/ledger.ts';
@@ -50,7 +50,7 @@ export class PayoutService {
    */
   async create(actor: Actor, input: CreatePayoutInput): Promise<CreatePayoutResult> {
     const { merchant } = requireMerchant(actor);
-    const requestHash = payloadHash(input);
+    const requestHash = requestDigest(keyringOf(this.deps), input);
     if (input.merchantReference !== undefined) {
       const existing = await store.findByReference(this.deps.db, merchant.id, input.merchantReference);
       if (existing) return replay(existing, requestHash);

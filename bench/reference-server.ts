@@ -9,43 +9,17 @@
  * and BENCH_STATEMENTS (the captured statements, as JSON).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import pg from 'pg';
-import '../src/db/index.ts'; // int8 → number, as in zarpay
 import { payloadHash } from '../src/domain/canonical.ts';
 import { paymentFee } from '../src/domain/money.ts';
 import { paymentStatusJson } from '../src/domain/payment.ts';
-import type { Payout } from '../src/domain/payout.ts';
 import { balanceJson, payoutJson } from '../src/domain/wire.ts';
 import { toBalance } from '../src/services/ledger.ts';
 import { toPayment } from '../src/services/payments.ts';
 import { toPayout } from '../src/services/payouts.ts';
-import type { Statement, Statements } from './statements.ts';
+import { openStatements } from './references/statements-pool.ts';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-const statements = JSON.parse(readFileSync(process.env.BENCH_STATEMENTS!, 'utf8'), (_k, v) =>
-  typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(v) ? new Date(v) : v,
-) as Statements;
-
-/** Each merchant's rates, read once: the statements need them as zarpay's cached merchant gives them. */
-const rates = new Map<string, { payout: number; bps: number; fixed: number }>();
-
-/** Runs a captured statement with the request's values for its roles; fresh ids are drawn here. */
-function run(name: keyof Statements, roles: Record<string, unknown>) {
-  const s: Statement = statements[name];
-  const fresh = new Map<string, string>();
-  const values = s.params.map((p) => {
-    if (!('role' in p)) return p.value;
-    if (p.role.startsWith('fresh:')) {
-      if (!fresh.has(p.role)) fresh.set(p.role, randomUUID());
-      return fresh.get(p.role);
-    }
-    if (!(p.role in roles)) throw new Error(`no value for ${p.role} in ${name}`);
-    return roles[p.role];
-  });
-  return pool.query({ name, text: s.sql, values });
-}
+const { pool, rates, run, createPayout: create } = await openStatements(process.env.DATABASE_URL!, process.env.BENCH_STATEMENTS!);
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -64,21 +38,9 @@ async function readBody(req: IncomingMessage): Promise<any> {
 
 /** PayoutService.create's statement, with the values zarpay would give it. */
 async function createPayout(merchantId: string, body: any, res: ServerResponse) {
-  const fee = rates.get(merchantId)!.payout;
-  const gross = body.amount_cents + fee;
-  const now = new Date();
-  const payout: Payout = {
-    id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: fee, grossAmountCents: gross, currency: body.currency,
-    status: 'pending', payoutMethod: body.payout_method, merchantReference: null, description: null, metadata: null,
-    externalTransferId: null, failureReason: null, rejectionReason: null, createdAt: now, updatedAt: now, completedAt: null,
-  };
-  const json = payoutJson(payout);
-  const { rows: [row] } = await run('payoutCreate', {
-    merchant: merchantId, payout: payout.id, amount: body.amount_cents, fee, gross, negativeGross: -gross, now,
-    paymentDetails: JSON.stringify(body.payment_details), requestHash: payloadHash(body), eventData: JSON.stringify(json),
-  });
-  if (!row?.id) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
-  send(res, 201, { status: 'success', data: json });
+  const created = await create(merchantId, body);
+  if (!created) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
+  send(res, 201, { status: 'success', data: created.json });
 }
 
 /** PaymentService.init's statement (no Idempotency-Key), with the values zarpay would give it. */
@@ -129,9 +91,6 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   notFound(res, 'NOT_FOUND');
 }
-
-const { rows } = await pool.query('select id, payout_fee_cents, payment_fee_bps, payment_fee_fixed_cents from merchants');
-for (const r of rows) rates.set(r.id, { payout: r.payout_fee_cents, bps: r.payment_fee_bps, fixed: r.payment_fee_fixed_cents });
 
 const server = createServer((req, res) => {
   handle(req, res).catch(() => send(res, 500, { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'unexpected' } }));

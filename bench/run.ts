@@ -66,7 +66,8 @@ for (const name of chosen) if (!SCENARIOS[name]) throw new Error(`unknown scenar
 
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const dbName = `zarpay_bench_${runId}`;
+// Several checkouts sharing one PostgreSQL can keep their runs' databases apart by prefix.
+const dbName = `${process.env.BENCH_DATABASE_PREFIX || 'zarpay_bench_'}${runId}`;
 const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 const work = mkdtempSync(join(tmpdir(), 'zarpay-bench-'));
 const env: Record<string, string> = {

@@ -18,6 +18,23 @@ export interface Measurement {
   total: number;
 }
 
+/**
+ * A measured run: which server, when (CLOCK_MONOTONIC µs, the clock of V8's CPU profiles, so a
+ * profile can be cut to the runs that measured it) and how many requests it answered.
+ */
+export interface LoadWindow {
+  url: string;
+  path: string;
+  startUs: number;
+  endUs: number;
+  requests: number;
+}
+
+/** Every measured run of this process, in order (warm-ups excluded); --profile writes them out. */
+export const loadWindows: LoadWindow[] = [];
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 export interface LoadRequest {
   method?: 'GET' | 'POST';
   path: string;
@@ -42,6 +59,8 @@ export interface LoadOptions {
    * requests are the next `distinct` after the measured run's (new ids stay new).
    */
   warmupSec?: number;
+  /** This run is a warm-up: not recorded in `loadWindows`. */
+  isWarmup?: boolean;
 }
 
 // Requests are written out beforehand and read by each wrk thread in init(). In `response`,
@@ -104,7 +123,7 @@ export function assertWrk() {
 export async function load(options: LoadOptions): Promise<Measurement> {
   const distinct = options.distinct ?? 2000;
   if (options.warmupSec) {
-    await load({ ...options, warmupSec: 0, durationSec: options.warmupSec, request: (i) => options.request(i + distinct) });
+    await load({ ...options, warmupSec: 0, durationSec: options.warmupSec, isWarmup: true, request: (i) => options.request(i + distinct) });
   }
   const dir = mkdtempSync(join(tmpdir(), 'zarpay-wrk-'));
   try {
@@ -122,12 +141,15 @@ export async function load(options: LoadOptions): Promise<Measurement> {
       '-t', '2', '-c', String(Math.max(2, options.connections)), '-d', `${options.durationSec}s`, '--timeout', '30s',
       '-s', join(dir, 'load.lua'), options.url, '--', join(dir, 'requests.tsv'),
     ];
+    const startUs = monotonicUs();
     const { stdout } = await run(WRK, args, { maxBuffer: 16 * 1024 * 1024 });
+    const endUs = monotonicUs();
     const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
     if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
     const r = JSON.parse(line.slice('RESULT '.length)) as {
       requests: number; duration_us: number; p50_us: number; p99_us: number; max_us: number; socket_errors: number; errors: Record<string, number>;
     };
+    if (!options.isWarmup) loadWindows.push({ url: options.url, path: options.request(0).path, startUs, endUs, requests: r.requests });
     const errors = { ...r.errors };
     const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
     if (non2xx && !options.inspectBodies) errors['HTTP non-2xx'] = Number(non2xx[1]);

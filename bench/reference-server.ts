@@ -9,49 +9,17 @@
  * and BENCH_STATEMENTS (the captured statements, as JSON).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import pg from 'pg';
-import '../src/db/index.ts'; // int8 → number, as in zarpay
 import { toBalance } from '../src/db/ledger.ts';
 import { toPayment } from '../src/db/payments.ts';
 import { toPayout } from '../src/db/payouts.ts';
 import { balanceJson } from '../src/domain/balance.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
-import type { Payout } from '../src/domain/payout.ts';
 import { paymentJson } from '../src/domain/payment-json.ts';
 import { payoutJson } from '../src/domain/payout-json.ts';
-import type { Statement, Statements } from './statements.ts';
+import { openStatements } from './references/statements-pool.ts';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
-const statements = JSON.parse(readFileSync(process.env.BENCH_STATEMENTS!, 'utf8'), (_k, v) =>
-  typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(v) ? new Date(v) : v,
-) as Statements;
-
-/** The merchants, read once: the stand-in for authentication. */
-const merchants = new Set<string>();
-
-/** Runs a captured statement with the request's values for its roles; fresh ids are drawn here. */
-function run(name: keyof Statements, roles: Record<string, unknown>) {
-  const s: Statement = statements[name];
-  const fresh = new Map<string, string>();
-  const values = s.params.map((p) => {
-    if (!('role' in p)) return p.value;
-    if (p.role.startsWith('fresh:')) {
-      if (!fresh.has(p.role)) fresh.set(p.role, randomUUID());
-      return fresh.get(p.role);
-    }
-    if (!(p.role in roles)) throw new Error(`no value for ${p.role} in ${name}`);
-    return roles[p.role];
-  });
-  return pool.query({ name, text: s.sql, values });
-}
-
-function sampleOf(name: keyof Statements, role: string): unknown {
-  const p = statements[name].params.find((q) => 'role' in q && q.role === role);
-  if (!p || !('role' in p)) throw new Error(`${name} has no ${role}`);
-  return p.sample;
-}
+const { pool, merchants, run, createPayout: create } = await openStatements(process.env.DATABASE_URL!, process.env.BENCH_STATEMENTS!);
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -70,20 +38,9 @@ async function readBody(req: IncomingMessage): Promise<any> {
 
 /** PayoutService.create's statement, with the values zarpay would give it. */
 async function createPayout(merchantId: string, body: any, res: ServerResponse) {
-  const now = new Date();
-  const payout: Payout = {
-    id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: 0, grossAmountCents: 0, currency: 'ZAR',
-    status: 'pending', payoutMethod: 'eft', merchantReference: null, description: null, metadata: null,
-    externalTransferId: null, failureReason: null, rejectionReason: null, createdAt: now, updatedAt: now, completedAt: null,
-  };
-  const { fee_cents: _fee, gross_amount_cents: _gross, ...eventData } = payoutJson(payout);
-  const { rows: [row] } = await run('payoutCreate', {
-    merchant: merchantId, payout: payout.id, amount: body.amount_cents, now,
-    // Sealed bank details: the sample's bytes (the reference measures the database's work, not sealing).
-    paymentDetails: sampleOf('payoutCreate', 'paymentDetails'), requestHash: payloadHash(body), eventData: JSON.stringify(eventData),
-  });
-  if (!row?.id) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
-  send(res, 201, { status: 'success', data: payoutJson(toPayout(row)) });
+  const created = await create(merchantId, body);
+  if (!created) return send(res, 400, { status: 'error', error: { code: 'INSUFFICIENT_BALANCE', message: 'insufficient' } });
+  send(res, 201, { status: 'success', data: payoutJson(created) });
 }
 
 /** PaymentService.init's statement (no Idempotency-Key), with the values zarpay would give it. */
@@ -130,9 +87,6 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   notFound(res, 'NOT_FOUND');
 }
-
-const { rows } = await pool.query('select id from merchants');
-for (const r of rows) merchants.add(r.id);
 
 const server = createServer((req, res) => {
   handle(req, res).catch(() => send(res, 500, { status: 'error', error: { code: 'INTERNAL_ERROR', message: 'unexpected' } }));

@@ -2,12 +2,12 @@
  * `npm run bench [-- --duration 4 --rounds 3 --warmup 2 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
  *
  * Creates a fresh PostgreSQL database, seeds it through zarpay's services, records the statements
- * zarpay sends for each measured operation (statements.ts), starts zarpay (`node --import tsx
- * src/main.ts`) and the bare reference server as child processes, drives each scenario with wrk
- * against zarpay, the bare server and pgbench back to back, and writes the table to
- * bench/results/latest.md (smoke.md with --smoke, profile/profile.md with --profile). --smoke
- * only checks that everything runs: it never fails on a number.
- */
+ * zarpay sends for each measured operation (statements.ts), starts zarpay (compiled) and the
+ * reference servers as child processes (the bare one; bare Yoga and PostGraphile for the GraphQL
+ * scenarios), drives each scenario with wrk against zarpay and its references in turns, and
+ * writes the table to bench/results/latest.md (partial.md for some scenarios only, smoke.md with
+ * --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it
+ * never fails on a number. */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,9 +17,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig, RATE_LIMITED_OPERATIONS } from '../src/config.ts';
 import { ROOT } from '../test/support/processes.ts';
-import { assertWrk, load } from './load.ts';
+import { assertWrk, load, loadWindows } from './load.ts';
 import { assertPgbench } from './pgbench.ts';
-import { spawnServer } from './processes.ts';
+import { type Child, spawnServer } from './processes.ts';
 import { renderReport } from './report.ts';
 import { RssSampler, rssMiB } from './rss.ts';
 import { webhookDispatch, sseFanout } from './scenarios/events.ts';
@@ -66,7 +66,8 @@ for (const name of chosen) if (!SCENARIOS[name]) throw new Error(`unknown scenar
 
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const dbName = `zarpay_bench_${runId}`;
+// Several checkouts sharing one PostgreSQL can keep their runs' databases apart by prefix.
+const dbName = `${process.env.BENCH_DATABASE_PREFIX || 'zarpay_bench_'}${runId}`;
 const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 const work = mkdtempSync(join(tmpdir(), 'zarpay-bench-'));
 const env: Record<string, string> = {
@@ -118,7 +119,9 @@ async function main(): Promise<number> {
     const heapCap = [`--max-old-space-size=${OLD_SPACE_MIB}`];
     // For experiments (--trace-gc, --max-semi-space-size=…); a published table is run without.
     const extraFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-    const flags = [...heapCap, ...extraFlags, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    // Named by process and run, so that profile-summary.ts can cut each to its measured windows.
+    const profiled = (name: string) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${runId}.cpuprofile`] : []);
+    const flags = [...heapCap, ...extraFlags, ...profiled('zarpay')];
     // As in production: compiled once (npm run build), run by plain node without a TypeScript loader.
     log('building (npm run build)');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
@@ -126,12 +129,33 @@ async function main(): Promise<number> {
     stops.push(zarpay.stop);
     const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
     stops.push(bare.stop);
+    // The GraphQL references, only for the scenarios that use them (PostGraphile for the reads).
+    let yoga: Child | null = null;
+    let postgraphile: Child | null = null;
+    if (chosen.some((s) => s.startsWith('graphql-'))) {
+      yoga = await spawnServer('bench/references/yoga.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'yoga.log'), profiled('yoga'));
+      stops.push(yoga.stop);
+    }
+    // PostGraphile 5 needs Node 22 (its engines; on Node 20 it starts, then fails every query for
+    // want of Promise.withResolvers): on an older Node its columns stay empty and the table says why.
+    const postgraphileSkipped =
+      chosen.includes('graphql-reads') && Number(process.versions.node.split('.')[0]) < 22 ? `PostGraphile not run: it needs Node ≥ 22, this is ${process.version}` : null;
+    if (postgraphileSkipped) log(postgraphileSkipped);
+    else if (chosen.includes('graphql-reads')) {
+      const t0 = performance.now();
+      const pglEnv = { DATABASE_URL: benchUrl, NODE_ENV: 'production', GRAPHILE_ENV: 'production' };
+      postgraphile = await spawnServer('bench/references/postgraphile.ts', pglEnv, join(work, 'postgraphile.log'));
+      stops.push(postgraphile.stop);
+      log(`PostGraphile answering after ${((performance.now() - t0) / 1000).toFixed(1)} s (process start, introspection, schema)`);
+    }
     const rss = new RssSampler(zarpay.child.pid!);
     const idleRss = rssMiB(zarpay.child.pid!);
 
     const ctx: BenchContext = {
       zarpayUrl: zarpay.url,
       bareUrl: bare.url,
+      yogaUrl: yoga?.url ?? null,
+      postgraphileUrl: postgraphile?.url ?? null,
       databaseUrl: benchUrl,
       operatorToken: env.OPERATOR_TOKEN!,
       seed: data,
@@ -147,10 +171,15 @@ async function main(): Promise<number> {
       takeRssPeak: () => rss.reset(),
     };
     // Warm both servers' JIT and pools, so the first scenario is not the one that pays for it.
-    const warm = (url: string, headers: Record<string, string>) =>
-      load({ url, connections, durationSec: smoke ? 1 : 3, distinct: 1, request: () => ({ path: '/api/v1/payouts/balance', headers }) });
+    const warm = (url: string, headers: Record<string, string>, graphql?: string) =>
+      load({
+        url, connections, durationSec: smoke ? 1 : 3, distinct: 1, isWarmup: true,
+        request: () => (graphql ? { method: 'POST', path: '/graphql', headers, body: JSON.stringify({ query: graphql }) } : { path: '/api/v1/payouts/balance', headers }),
+      });
     await warm(zarpay.url, { 'x-api-key': data.merchants[0]!.key });
     await warm(bare.url, { 'x-merchant-id': data.merchants[0]!.id });
+    if (yoga) await warm(yoga.url, { 'x-merchant-id': data.merchants[0]!.id }, '{ balance { balanceCents } }');
+    if (postgraphile) await warm(postgraphile.url, {}, `{ balanceByMerchantId(merchantId: "${data.merchants[0]!.id}") { balanceCents } }`);
     rss.reset();
 
     const rows: Row[] = [];
@@ -171,13 +200,22 @@ async function main(): Promise<number> {
         `(median round; ${warmupSec} s unmeasured first), ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min, ` +
-        `zarpay compiled (npm run build) and run with node ${[...heapCap, ...extraFlags].join(' ')}`,
+        `zarpay compiled (npm run build) and run with node ${[...heapCap, ...extraFlags].join(' ')}` +
+        (postgraphileSkipped ? `; ${postgraphileSkipped}` : ''),
       lifetimePeakRssMiB,
       idleRssMiB: idleRss,
     });
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-    // Only a full, unprofiled run replaces latest.md: a profiler slows the service it measures.
-    const file = join(ROOT, 'bench/results', smoke ? 'smoke.md' : args.profile ? 'profile/profile.md' : 'latest.md');
+    if (args.profile) {
+      // Which server each measured run loaded, and when: profile-summary.ts --windows.
+      const names = Object.fromEntries(Object.entries({ zarpay, bare, yoga, postgraphile }).flatMap(([k, c]) => (c ? [[c.url, k]] : [])));
+      const windows = loadWindows.map(({ url, ...w }) => ({ server: names[url] ?? url, ...w }));
+      writeFileSync(join(profileDir, `windows-${runId}.json`), JSON.stringify(windows, null, 1));
+    }
+    // Only a full, unprofiled run of every scenario replaces latest.md: a profiler slows the
+    // service it measures, and a table of some scenarios would pass for the whole.
+    const partial = args.scenario !== 'all';
+    const file = join(ROOT, 'bench/results', smoke ? 'smoke.md' : args.profile ? 'profile/profile.md' : partial ? 'partial.md' : 'latest.md');
     writeFileSync(file, report);
     console.log(report);
     log(`written ${file}`);

@@ -6,6 +6,9 @@ import type { pgbenchScripts } from '../statements.ts';
 export interface BenchContext {
   zarpayUrl: string;
   bareUrl: string;
+  /** The GraphQL references (bench/references/), started only when a GraphQL scenario runs. */
+  yogaUrl: string | null;
+  postgraphileUrl: string | null;
   databaseUrl: string;
   operatorToken: string;
   seed: Seed;
@@ -34,6 +37,18 @@ export interface Target {
   met: boolean | null;
 }
 
+/** What a GraphQL row is compared with, as the table names it. */
+export const GRAPHQL_REFERENCES = { yoga: 'bare Yoga', twin: 'REST twin', postgraphile: 'PostGraphile' } as const;
+
+/** A GraphQL row's target: the least ratio zarpay ÷ reference asked of each reference named. */
+export type Thresholds = Partial<Record<keyof typeof GRAPHQL_REFERENCES, number>>;
+
+export const targetText = (t: Thresholds) =>
+  (Object.keys(GRAPHQL_REFERENCES) as (keyof Thresholds)[])
+    .filter((k) => t[k] !== undefined)
+    .map((k) => `≥ ${t[k]!.toFixed(1)}× ${GRAPHQL_REFERENCES[k]}`)
+    .join(', ');
+
 /** One line of the results table. */
 export interface Row {
   group: string;
@@ -45,6 +60,10 @@ export interface Row {
   twinName?: string;
   /** That REST twin re-measured just before this row, so the ratio is not minutes apart. */
   twin?: Measurement | null;
+  /** GraphQL rows: bare Yoga (bench/references/yoga.ts) and PostGraphile on the same operation. */
+  yoga?: Measurement | null;
+  postgraphile?: Measurement | null;
+  thresholds?: Thresholds;
   rssMiB?: number;
   target?: Target;
   note?: string;

@@ -68,6 +68,8 @@ export interface Config {
   dataKeys: DataKey[];
   /** Customer confirmations by e-mail; null when `SMTP_URL` is unset (nothing is sent). */
   smtp: SmtpSettings | null;
+  /** How far back an event stream may resume (`after`): older positions are refused (docs/graphql.md). */
+  eventReplayWindowMs: number;
 }
 
 export interface YocoSettings {
@@ -226,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rotation = read('WEBHOOK_SECRET_ROTATION_WINDOW_MS', intFrom('WEBHOOK_SECRET_ROTATION_WINDOW_MS', 1), '86400000');
   const qrTtl = read('QR_URL_TTL_MS', intFrom('QR_URL_TTL_MS', 1000), '86400000');
   const confirmDelay = read('SANDBOX_CONFIRM_DELAY_MS', intFrom('SANDBOX_CONFIRM_DELAY_MS'), '1000');
+  // Seven days: a tool that was down over a long weekend still resumes.
+  const replayWindow = read('EVENT_REPLAY_WINDOW_MS', intFrom('EVENT_REPLAY_WINDOW_MS', 1000), '604800000');
   const graphqlLimits = {
     maxDepth: read('GRAPHQL_MAX_DEPTH', intFrom('GRAPHQL_MAX_DEPTH', 1), '10'),
     maxCost: read('GRAPHQL_MAX_COST', intFrom('GRAPHQL_MAX_COST', 1), '20000'),
@@ -288,5 +292,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runReconciler: env.RUN_RECONCILER !== 'false',
     dataKeys,
     smtp,
+    eventReplayWindowMs: replayWindow!,
   };
 }

@@ -26,6 +26,21 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
+/**
+ * Where an event sits in the event log: the id of the transaction that wrote it (PostgreSQL
+ * `xid8`, as decimal text) and its sequence number. Transactions are read in id order once
+ * none older is still running, so this order never changes once an event has been read.
+ */
+export interface EventPosition {
+  xact: string;
+  seq: number;
+}
+
+/** A committed event as streams deliver it: with its position, from which a stream can resume. */
+export interface StreamedEvent extends RecordedEvent {
+  position: EventPosition;
+}
+
 /** The webhook body of CONTRACT §6, identical on every attempt of one event. */
 export function webhookBody(event: Pick<RecordedEvent, 'id' | 'type' | 'createdAt' | 'data'>): string {
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), api_version: 'v1', data: event.data });

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
+import { eventsAfter, positionStanding, toStreamedEvent } from '../db/event-log.ts';
 import type { Db } from '../db/index.ts';
-import { toRecordedEvent } from '../db/outbox.ts';
-import { type Actor, covers, type MerchantScope, scope } from '../domain/actor.ts';
-import type { RecordedEvent } from '../domain/events.ts';
+import { type Actor, covers, merchantFilter, type MerchantScope, scope } from '../domain/actor.ts';
+import { fieldError } from '../domain/errors.ts';
+import { comparePositions } from '../domain/event-position.ts';
+import type { EventPosition, StreamedEvent } from '../domain/events.ts';
 import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
 
 export interface EventFilter {
@@ -12,6 +14,11 @@ export interface EventFilter {
   types?: readonly string[];
   /** Only types starting with this (`payout.`, `payment.`). */
   prefix?: string;
+  /**
+   * Resume after this position: first every stored event after it that the filter lets through,
+   * in order, then live ones (check it with `checkResumable` first).
+   */
+  after?: EventPosition | null;
 }
 
 interface StreamFilter {
@@ -20,19 +27,18 @@ interface StreamFilter {
   prefix: string;
 }
 
-const matches = (f: StreamFilter, e: RecordedEvent) =>
+const matches = (f: StreamFilter, e: StreamedEvent) =>
   covers(f.scope, e.merchantId) && e.type.startsWith(f.prefix) && (f.types.length === 0 || f.types.includes(e.type));
 
 /** How many events one read takes at most; a full page is followed at once by the next. */
 const PAGE = 500;
 /** A read without being told, for commits whose poke this process missed. */
 const FALLBACK_READ_MS = 1000;
+/** Live events a resuming stream holds while it replays; past this it reads them from the log instead. */
+const HELD_MAX = 1000;
 
 /** Where a process is in the event log: past every event of `xact` up to `seq`, and of older transactions. */
-interface Position {
-  xact: string;
-  seq: number;
-}
+type Position = EventPosition;
 
 /**
  * Committed events, live, for this process: the subscriptions' events, and the news that events
@@ -46,6 +52,13 @@ interface Position {
  * another process (NOTIFY, sent after its commit), after the listening connection comes back,
  * and every second anyway. One read runs at a time; wake-ups during it cause one more. With no
  * subscription the bus reads nothing, and the next subscription starts from the present.
+ *
+ * A stream that resumes after a position (`after`) is registered first, holding the live events
+ * it is sent, then replays the log from its position with the same rule, page by page, until a
+ * page comes back short; then it delivers what it held and goes live. Each stream delivers only
+ * events past the last one it delivered, so the seam has no duplicate; and it has no gap, since
+ * any event that was not yet final for the replay's last read is published after the stream
+ * was registered (so it was held), and any event published before that was final for the read.
  */
 export class EventBus {
   private readonly commitListeners = new Set<() => void>();
@@ -61,6 +74,8 @@ export class EventBus {
   constructor(
     private readonly db: Db,
     private readonly notifications: Notifications,
+    /** How far back a stream may resume (EVENT_REPLAY_WINDOW_MS). */
+    private readonly replayWindowMs: number,
   ) {
     notifications.on(EVENTS_CHANNEL, () => this.heard());
     notifications.onResync(() => this.heard());
@@ -107,20 +122,63 @@ export class EventBus {
     return () => this.commitListeners.delete(listener);
   }
 
-  /** A live stream of the committed events in the actor's scope that match `filter`, until it is returned or the bus stops. */
-  subscribe(actor: Actor, request: EventFilter): AsyncIterableIterator<RecordedEvent> {
+  /**
+   * Refuses a resume position that no stream can resume from: one this service never handed out,
+   * or one whose event is older than the replay window (VALIDATION_FAILED, CONTRACT §9).
+   */
+  async checkResumable(after: EventPosition): Promise<void> {
+    const standing = await positionStanding(this.db, after, this.replayWindowMs);
+    if (standing === 'unknown') throw fieldError('VALIDATION_FAILED', ['after'], 'not a position of this event log');
+    if (standing === 'expired') {
+      const days = Math.round((this.replayWindowMs / 86_400_000) * 10) / 10;
+      throw fieldError('VALIDATION_FAILED', ['after'], `older than the replay window (${days} days); subscribe without after and catch up with the lists`);
+    }
+  }
+
+  /**
+   * A stream of the committed events in the actor's scope that match `filter`, live (or first
+   * replayed from `filter.after`), until it is returned or the bus stops.
+   */
+  subscribe(actor: Actor, request: EventFilter): AsyncIterableIterator<StreamedEvent> {
     const filter: StreamFilter = { scope: scope(actor, request.merchantId), types: request.types ?? [], prefix: request.prefix ?? '' };
     const key = 'all' in filter.scope ? '*' : filter.scope.merchantId;
     let set = this.streams.get(key);
     if (!set) this.streams.set(key, (set = new Set()));
-    const stream: EventStream = new EventStream(filter, () => {
+    const stream: EventStream = new EventStream(filter, request.after ?? undefined, () => {
       set.delete(stream);
       if (set.size === 0 && this.streams.get(key) === set) this.streams.delete(key);
       if (this.streams.size === 0) this.position = undefined;
     });
+    // Registered before the replay's first read: from here on it holds what the bus publishes.
     set.add(stream);
     this.wake();
+    if (request.after) void this.replay(stream);
     return stream;
+  }
+
+  /** Replays the log after the stream's position, then lets it go live (see the class comment). */
+  private async replay(stream: EventStream) {
+    const filter = { merchantId: merchantFilter(stream.filter.scope), prefix: stream.filter.prefix, types: stream.filter.types };
+    while (!stream.done) {
+      let page: StreamedEvent[];
+      try {
+        page = await eventsAfter(this.db, stream.last!, filter, PAGE);
+      } catch {
+        // The database is unreachable: try again shortly; the stream waits where it is.
+        await new Promise((resolve) => setTimeout(resolve, FALLBACK_READ_MS).unref());
+        continue;
+      }
+      for (const event of page) stream.deliver(event);
+      if (page.length === PAGE) {
+        // Wait for the client to take this page before reading the next one.
+        await stream.drained();
+        continue;
+      }
+      // Events published while it held too many were dropped: read them from the log.
+      if (stream.dropHeldIfOverflowed()) continue;
+      stream.goLive();
+      return;
+    }
   }
 
   /** Starts a read (while anyone subscribes), or asks the read under way for one more. */
@@ -147,8 +205,9 @@ export class EventBus {
       // Everyone unsubscribed meanwhile, which dropped the position: these events are nobody's.
       if (this.position !== from) continue;
       for (const row of rows) {
-        this.position = { xact: row.xact_id, seq: row.seq };
-        this.publish(toRecordedEvent(row));
+        const event = toStreamedEvent(row);
+        this.position = event.position;
+        this.publish(event);
       }
       if (rows.length === PAGE) this.readAgain = true;
     } while (this.readAgain && this.streams.size > 0);
@@ -171,31 +230,73 @@ export class EventBus {
       .execute();
   }
 
-  private publish(event: RecordedEvent) {
+  private publish(event: StreamedEvent) {
     for (const key of [event.merchantId, '*']) {
       for (const s of this.streams.get(key) ?? []) if (matches(s.filter, event)) s.push(event);
     }
   }
 }
 
-/** An async iterator fed by the bus; `return()` (a client going away) unsubscribes it. */
-class EventStream implements AsyncIterableIterator<RecordedEvent> {
-  private readonly queue: RecordedEvent[] = [];
-  private waiting: ((r: IteratorResult<RecordedEvent>) => void) | undefined;
-  private done = false;
+/**
+ * An async iterator fed by the bus; `return()` (a client going away) unsubscribes it. It
+ * delivers an event only past the last one it delivered, and while it catches up (a resumed
+ * stream replaying the log) it holds the live events it is sent instead.
+ */
+class EventStream implements AsyncIterableIterator<StreamedEvent> {
+  private readonly queue: StreamedEvent[] = [];
+  private waiting: ((r: IteratorResult<StreamedEvent>) => void) | undefined;
+  private whenDrained: (() => void) | undefined;
+  done = false;
+  /** Live events sent while catching up, and whether some had to be dropped. */
+  private held: StreamedEvent[] | undefined;
+  private overflowed = false;
 
   constructor(
     readonly filter: StreamFilter,
+    /** The position of the last event delivered (or resumed after). */
+    public last: EventPosition | undefined,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    if (last) this.held = [];
+  }
 
-  push(event: RecordedEvent) {
+  /** From the bus: delivered now, or held while the stream catches up. */
+  push(event: StreamedEvent) {
     if (this.done) return;
+    if (!this.held) return this.deliver(event);
+    if (this.held.length < HELD_MAX) this.held.push(event);
+    else this.overflowed = true;
+  }
+
+  deliver(event: StreamedEvent) {
+    if (this.done || (this.last && comparePositions(event.position, this.last) <= 0)) return;
+    this.last = event.position;
     if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ value: event, done: false });
     } else this.queue.push(event);
+  }
+
+  /** After a replay that lost held events: forget the rest too, the next read gets them all. */
+  dropHeldIfOverflowed(): boolean {
+    if (!this.overflowed) return false;
+    this.overflowed = false;
+    this.held = [];
+    return true;
+  }
+
+  /** The replay has caught up: deliver what was held (what the replay already sent is skipped). */
+  goLive() {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const event of held) this.deliver(event);
+  }
+
+  /** Resolves once the client has taken every queued event (or left). */
+  drained(): Promise<void> {
+    if (this.queue.length === 0 || this.done) return Promise.resolve();
+    return new Promise((resolve) => (this.whenDrained = resolve));
   }
 
   end() {
@@ -204,16 +305,22 @@ class EventStream implements AsyncIterableIterator<RecordedEvent> {
     this.onEnd();
     this.waiting?.({ value: undefined, done: true });
     this.waiting = undefined;
+    this.whenDrained?.();
   }
 
-  next(): Promise<IteratorResult<RecordedEvent>> {
+  next(): Promise<IteratorResult<StreamedEvent>> {
     const next = this.queue.shift();
+    if (this.queue.length === 0 && this.whenDrained) {
+      const resolve = this.whenDrained;
+      this.whenDrained = undefined;
+      resolve();
+    }
     if (next) return Promise.resolve({ value: next, done: false });
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
-  return(): Promise<IteratorResult<RecordedEvent>> {
+  return(): Promise<IteratorResult<StreamedEvent>> {
     this.end();
     return Promise.resolve({ value: undefined, done: true });
   }

@@ -90,7 +90,7 @@ export interface ServiceRuntime extends Services {
 
 export function createServices(config: Config, database: DatabaseHandle): ServiceRuntime {
   const notifications = new Notifications(notificationSource(config, database));
-  const events = new EventBus(database.db, notifications);
+  const events = new EventBus(database.db, notifications, config.eventReplayWindowMs);
   const keyring = createKeyring(config.serviceSecret, config.dataKeys);
   let mailer: CustomerMailer | null = null;
   const deps: ServiceDeps = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type RecordedEvent } from '../../domain/events.ts';
+import { decodePosition, encodePosition } from '../../domain/event-position.ts';
+import { EVENT_TYPES, type StreamedEvent } from '../../domain/events.ts';
 import { payoutFromJson, type PayoutJson } from '../../domain/payout-json.ts';
 import { actorOf, builder, type GraphQLContext } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
@@ -11,11 +12,15 @@ import { PayoutRef } from './payout.ts';
  * carry, pushed by every service process connected to the database.
  */
 
-const PayoutEventRef = builder.objectRef<RecordedEvent>('PayoutEvent').implement({
+const POSITION =
+  'Where this event sits in the event log, as an opaque string: pass the last one received as `after` to resume the stream after it (for 7 days by default, EVENT_REPLAY_WINDOW_MS).';
+
+const PayoutEventRef = builder.objectRef<StreamedEvent>('PayoutEvent').implement({
   description: 'A payout event: the payout as it was when the event was recorded.',
   fields: (t) => ({
     id: t.expose('id', { type: 'UUID', description: 'The event id: the webhook-id and X-Service-Event-Id of its webhook.' }),
     type: t.exposeString('type', { description: 'For example `payout.approved`.' }),
+    position: t.string({ description: POSITION, resolve: (e) => encodePosition(e.position) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was recorded.' }),
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose payout.' }),
     payout: t.field({ type: PayoutRef, description: 'The payout as the event recorded it.', resolve: (e) => payoutFromJson(e.data as PayoutJson) }),
@@ -23,11 +28,12 @@ const PayoutEventRef = builder.objectRef<RecordedEvent>('PayoutEvent').implement
   }),
 });
 
-const PaymentEventRef = builder.objectRef<RecordedEvent>('PaymentEvent').implement({
+const PaymentEventRef = builder.objectRef<StreamedEvent>('PaymentEvent').implement({
   description: 'A payment event: a payment reached captured, failed or cancelled.',
   fields: (t) => ({
     id: t.expose('id', { type: 'UUID', description: 'The event id: the webhook-id and X-Service-Event-Id of its webhook.' }),
     type: t.exposeString('type', { description: 'For example `payment.captured`.' }),
+    position: t.string({ description: POSITION, resolve: (e) => encodePosition(e.position) }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was recorded.' }),
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose payment.' }),
     paymentId: t.expose('paymentId', { type: 'UUID', nullable: true, description: 'The payment.' }),
@@ -50,6 +56,10 @@ const streamArgs = (prefix: string) =>
       .array(z.string().refine((type) => Object.hasOwn(EVENT_TYPES, type) && type.startsWith(prefix), `must be a ${prefix.slice(0, -1)} event type`))
       .max(20, 'must list at most 20 types')
       .nullish(),
+    after: z
+      .string()
+      .refine((text) => decodePosition(text) !== undefined, 'not a position this service gave out')
+      .nullish(),
   });
 const payoutStreamArgs = streamArgs('payout.');
 const paymentStreamArgs = streamArgs('payment.');
@@ -60,10 +70,18 @@ builder.subscriptionFields((t) => {
   const args = {
     merchantId: t.arg({ type: 'UUID', description: 'A merchant may only name itself (FORBIDDEN otherwise); the operator any merchant, or none for all.' }),
     types: t.arg.stringList({ description: 'Only these event types (absent or empty: all of the stream\'s kind).' }),
+    after: t.arg.string({
+      description:
+        'Resume: the `position` of the last event received. The stream first replays, in order, every stored event after it that this subscription lets through, then goes on live, with no gap and no duplicate. Errors: VALIDATION_FAILED for a position not given out by this service, or older than the replay window (7 days by default).',
+    }),
   };
-  const stream = (prefix: string, schema: typeof payoutStreamArgs) => (_r: unknown, a: unknown, ctx: GraphQLContext) => {
-    const { merchantId, types } = validatedInput(schema, a);
-    return ctx.services.events.subscribe(actorOf(ctx), { prefix, types: types ?? [], merchantId });
+  const stream = (prefix: string, schema: typeof payoutStreamArgs) => async (_r: unknown, a: unknown, ctx: GraphQLContext) => {
+    const { merchantId, types, after: given } = validatedInput(schema, a);
+    const actor = actorOf(ctx);
+    const after = given ? decodePosition(given) : undefined;
+    // The position is checked before the stream opens, so a refusal is the subscription's answer.
+    if (after) await ctx.services.events.checkResumable(after);
+    return ctx.services.events.subscribe(actor, { prefix, types: types ?? [], merchantId, after });
   };
   return {
     payoutEvents: t.field({
@@ -73,7 +91,7 @@ builder.subscriptionFields((t) => {
       args,
       validate: validated(payoutStreamArgs),
       subscribe: stream('payout.', payoutStreamArgs),
-      resolve: (e: RecordedEvent) => e,
+      resolve: (e: StreamedEvent) => e,
     }),
     paymentEvents: t.field({
       type: PaymentEventRef,
@@ -82,7 +100,7 @@ builder.subscriptionFields((t) => {
       args,
       validate: validated(paymentStreamArgs),
       subscribe: stream('payment.', paymentStreamArgs),
-      resolve: (e: RecordedEvent) => e,
+      resolve: (e: StreamedEvent) => e,
     }),
   };
 });

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodePosition } from '../src/domain/event-position.ts';
+import { freshDatabase, usingPostgres } from './support/app.ts';
+import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
+import { sseClient, subscribe } from './support/sse.ts';
+
+/**
+ * CONTRACT §9 across instances: a client's connection to one service process drops while
+ * another process commits events; it reconnects with the last position it received and gets
+ * exactly what it missed, in order, then live events, with events still being committed while
+ * it reconnects (the seam between replay and live).
+ */
+
+const QUERY = 'subscription($after: String) { payoutEvents(after: $after) { id type position payout { id } } }';
+
+async function opOn(s: ServiceProcess, query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${s.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: unknown[] };
+  if (!body.data || body.errors) throw new Error(JSON.stringify(body));
+  return body.data;
+}
+
+async function payOn(s: ServiceProcess, key: string) {
+  const res = await fetch(`${s.url}/api/v1/payouts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({
+      amount_cents: 100,
+      currency: 'ZAR',
+      payout_method: 'eft',
+      payment_details: { account_number: '62012345678', branch_code: '250655', account_holder: 'T N', bank_name: 'FNB' },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`payout: ${res.status} ${await res.text()}`);
+}
+
+/** `n` payouts on `s`, `width` at a time: their events commit in whatever order the database decides. */
+async function payMany(s: ServiceProcess, key: string, n: number, width = 8) {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < n) {
+      next++;
+      await payOn(s, key);
+    }
+  }));
+}
+
+describe.skipIf(!usingPostgres)('resuming an event stream across service processes (needs PostgreSQL: set DATABASE_URL)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let shop: { id: string; key: string };
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    [a, b] = await Promise.all([spawnService({ DATABASE_URL: db.url! }), spawnService({ DATABASE_URL: db.url! })]);
+    const d = await opOn(b, 'mutation { createMerchant(input: { name: "Resume Shop" }) { merchant { id } fullKey } }');
+    shop = { id: d.createMerchant.merchant.id, key: d.createMerchant.fullKey };
+    await opOn(b, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 100000000) { balance { balanceCents } } }', { m: shop.id });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.handle.close();
+    await db?.drop();
+  });
+
+  /** The merchant's stored payout events after `position`, in log order. */
+  async function storedAfter(position: string) {
+    const p = decodePosition(position)!;
+    const { rows } = await sql<{ id: string }>`
+      select id from events where merchant_id = ${shop.id}::uuid and (xact_id, seq) > (${p.xact}::xid8, ${p.seq}::bigint)
+       order by xact_id, seq`.execute(db.handle.db);
+    return rows.map((r) => r.id);
+  }
+
+  const stream = (s: ServiceProcess, after: string | null) => {
+    const client = sseClient(s.url, false, { 'x-api-key': shop.key });
+    const sub = subscribe(client, QUERY, { after });
+    return { sub, close: () => (sub.dispose(), client.dispose()), ids: () => sub.results.map((r) => r.data!.payoutEvents.id as string) };
+  };
+
+  it('gets exactly the 200 events committed on another instance while it was away, in order, then live ones', async () => {
+    // Connected to A; B commits.
+    const first = stream(a, null);
+    await new Promise((r) => setTimeout(r, 500));
+    await payMany(b, shop.key, 3, 1);
+    const seen = await first.sub.waitFor(3);
+    const last = seen[2]!.data!.payoutEvents.position as string;
+    // The connection drops; 200 events commit on B meanwhile.
+    first.close();
+    await payMany(b, shop.key, 200);
+    const missed = await storedAfter(last);
+    expect(missed).toHaveLength(200);
+
+    // Reconnects to A with its last position while B goes on committing: the seam.
+    const during = payMany(b, shop.key, 30, 3);
+    const again = stream(a, last);
+    await again.sub.waitFor(200, 30_000);
+    await during;
+    await again.sub.waitFor(230, 30_000);
+    expect(again.ids().slice(0, 200)).toEqual(missed);
+    expect(again.ids()).toEqual(await storedAfter(last));
+
+    // And live ones after that.
+    await payMany(b, shop.key, 2, 1);
+    await again.sub.waitFor(232);
+    expect(again.ids()).toEqual(await storedAfter(last));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(again.sub.results).toHaveLength(232);
+    expect(again.sub.results.every((r) => !r.errors)).toBe(true);
+
+    // Once more the other way round: dropped from A, events committed on A, resumed on B.
+    const resumeAt = again.sub.results.at(-1)!.data!.payoutEvents.position as string;
+    again.close();
+    await payMany(a, shop.key, 20);
+    const third = stream(b, resumeAt);
+    await third.sub.waitFor(20, 20_000);
+    expect(third.ids()).toEqual(await storedAfter(resumeAt));
+    third.close();
+  });
+});

@@ -43,12 +43,34 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    // The connections' own parts, described once for every list (the relay connection rules).
+    pageInfoTypeOptions: { description: 'Where a page sits in its list (Relay): whether there are more, and the cursors to ask for them.' },
+    hasNextPageFieldOptions: { description: 'Whether a page follows this one (paging forwards with first/after).' },
+    hasPreviousPageFieldOptions: { description: 'Whether a page comes before this one (paging backwards with last/before).' },
+    startCursorFieldOptions: { description: 'The first edge\'s cursor: pass it as `before` for the previous page; null on an empty page.' },
+    endCursorFieldOptions: { description: 'The last edge\'s cursor: pass it as `after` for the next page; null on an empty page.' },
+    cursorFieldOptions: { description: 'This edge\'s place in the list, opaque: pass it as `after` or `before`. Stable when rows are added.' },
+    nodeFieldOptions: { description: 'The item.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor, in the list\'s order.' },
+    pageInfoFieldOptions: { description: 'Whether there are more pages, and the cursors to ask for them.' },
+    firstArgOptions: { description: 'How many items from the start (after `after`), 0 to 100; without first and last, 50. VALIDATION_FAILED outside 0..100.' },
+    lastArgOptions: { description: 'How many items from the end (before `before`), 0 to 100. VALIDATION_FAILED outside 0..100.' },
+    afterArgOptions: { description: 'A cursor this list handed out: the page starts after it. VALIDATION_FAILED for any other text.' },
+    beforeArgOptions: { description: 'A cursor this list handed out: the page ends before it. VALIDATION_FAILED for any other text.' },
+    defaultConnectionTypeOptions: { description: 'A page of a list (Relay connection), with the total count of the whole list.' },
+    defaultEdgeTypeOptions: { description: 'One item of a page, with its cursor.' },
   },
   zod: { validationError: zodRefusal },
 });
 
-builder.queryType({ description: 'Reads. Merchants authenticate with `X-API-Key`; the operator with `Authorization: Bearer <OPERATOR_TOKEN>`.' });
-builder.mutationType({ description: 'Changes. Each has the same rules, error codes and rate limits as its REST twin.' });
+builder.queryType({
+  description:
+    'Reads. Merchants authenticate with `X-API-Key`; the operator with `Authorization: Bearer <OPERATOR_TOKEN>`. Every field answers UNAUTHORIZED without credentials and FORBIDDEN to the wrong kind of caller (a merchant asking an operator field, or the other way round); a merchant only ever sees its own data. Amounts are cents (Money).',
+});
+builder.mutationType({
+  description:
+    'Changes. Each has the same rules, error codes and rate limits as its REST twin (named in its description); operator moves are the CLI\'s. UNAUTHORIZED without credentials, FORBIDDEN to the wrong kind of caller.',
+});
 
 builder.globalConnectionField('totalCount', (t) =>
   t.int({ description: 'How many match the filter, on all pages.', resolve: (connection) => connection.totalCount() }),

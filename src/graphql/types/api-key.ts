@@ -37,27 +37,27 @@ builder.mutationFields((t) => ({
   regenerateSecretKey: t.field({
     type: NewApiKeyPayload,
     description:
-      'Issues a new secret key and revokes the calling one at once (REST `POST /api/v1/merchant/api-keys/secret/regenerate`). Rate limit: credentials.',
+      'Issues a new secret key and revokes the calling one at once: the next request with the old key is FORBIDDEN (merchant only; REST `POST /api/v1/merchant/api-keys/secret/regenerate`). Rate limit: credentials. Errors: FORBIDDEN for the operator.',
     authScopes: { merchant: true },
     resolve: (_r, _a, ctx) => ctx.services.keys.regenerate(actorOf(ctx)),
   }),
   issueApiKey: t.field({
     type: NewApiKeyPayload,
-    description: 'Issues a merchant another secret key (operator; `zarpay key issue`).',
+    description: 'Issues a merchant another secret key; the merchant\'s other keys keep working (operator only; CLI `zarpay key issue`). Errors: NOT_FOUND, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }) },
     resolve: (_r, { merchantId }, ctx) => ctx.services.keys.issue(actorOf(ctx), merchantId),
   }),
   revokeApiKey: t.field({
     type: ApiKeyPayload,
-    description: 'Revokes a key: FORBIDDEN from now on, on every instance (operator; `zarpay key revoke`).',
+    description: 'Revokes a key: FORBIDDEN from now on, on every instance (operator only; CLI `zarpay key revoke`). Errors: NOT_FOUND for an unknown kid, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { kid: t.arg.string({ required: true, description: 'The key id.' }) },
     resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.revoke(actorOf(ctx), kid) }),
   }),
   expireApiKey: t.field({
     type: ApiKeyPayload,
-    description: 'Expires a key now (operator; `zarpay key expire`).',
+    description: 'Expires a key now: FORBIDDEN from now on (operator only; CLI `zarpay key expire`). Errors: NOT_FOUND for an unknown kid, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { kid: t.arg.string({ required: true, description: 'The key id.' }) },
     resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.expire(actorOf(ctx), kid) }),

@@ -13,7 +13,7 @@ const TotalsRef = builder.objectRef<Balance['totals']>('BalanceTotals').implemen
   fields: (t) => ({
     grossCents: t.expose('grossCents', { type: 'Money', description: 'Every credit: auto top-up amounts and operator credits.' }),
     feesCents: t.expose('feesCents', { type: 'Money', description: 'Payment fees of credited payments, and fees of completed payouts.' }),
-    withdrawalsCents: t.expose('withdrawalsCents', { type: 'Money', description: 'amountCents of completed payouts.' }),
+    withdrawalsCents: t.expose('withdrawalsCents', { type: 'Money', description: 'What completed payouts paid out: the sum of their amountCents, in cents.' }),
   }),
 });
 
@@ -23,7 +23,7 @@ BalanceRef.implement({
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose balance.' }),
     balanceCents: t.expose('balanceCents', { type: 'Money', description: 'The total balance for payouts: grossCents − feesCents − withdrawalsCents.' }),
     reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts.' }),
-    availableCents: t.expose('availableCents', { type: 'Money', description: 'balanceCents − reservedCents: what a new payout may reserve.' }),
+    availableCents: t.expose('availableCents', { type: 'Money', description: 'What a new payout may reserve, in cents: balanceCents − reservedCents, never below 0.' }),
     totals: t.expose('totals', { type: TotalsRef, description: 'Cumulative totals.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
   }),
@@ -49,7 +49,7 @@ builder.queryFields((t) => ({
   }),
   ledgerVerification: t.field({
     type: 'JSON',
-    description: 'Recomputes every balance from the journal and checks the CONTRACT §5 invariants (operator; `zarpay ledger verify`).',
+    description: 'Recomputes every balance from the journal and checks the ledger invariants: `{ ok, problems, … }` (operator only; CLI `zarpay ledger verify`). Errors: FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     resolve: (_r, _a, ctx) => ctx.services.balances.verify(actorOf(ctx)),
   }),
@@ -66,7 +66,7 @@ const BalancePayload = builder.simpleObject('BalancePayload', {
 builder.mutationFields((t) => ({
   creditBalance: t.field({
     type: BalancePayload,
-    description: 'Credits a merchant\'s payout balance through the ledger: money arriving from outside (operator; `zarpay balance credit`).',
+    description: 'Credits a merchant\'s payout balance through the ledger: money arriving from outside (operator only; CLI `zarpay balance credit`). Errors: NOT_FOUND for an unknown merchant, VALIDATION_FAILED, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: {
       merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }),

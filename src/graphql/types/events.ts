@@ -64,7 +64,10 @@ const streamArgs = (prefix: string) =>
 const payoutStreamArgs = streamArgs('payout.');
 const paymentStreamArgs = streamArgs('payment.');
 
-builder.subscriptionType({ description: 'Live events over graphql-sse at /graphql/stream.' });
+builder.subscriptionType({
+  description:
+    'Live events over graphql-sse at /graphql/stream: the same committed events the webhooks carry (the same ids), from whichever instance committed them. Each has a position; pass the last one as `after` to resume without a gap (7 days back by default).',
+});
 
 builder.subscriptionFields((t) => {
   const args = {
@@ -86,7 +89,8 @@ builder.subscriptionFields((t) => {
   return {
     payoutEvents: t.field({
       type: PayoutEventRef,
-      description: 'Payout events as they commit: a merchant its own, the operator every merchant\'s or one\'s.',
+      description:
+        'Payout events as they commit: a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events; CLI `zarpay events tail`). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payout type or an unusable `after`.',
       authScopes: { merchant: true, operator: true },
       args,
       validate: validated(payoutStreamArgs),
@@ -95,7 +99,8 @@ builder.subscriptionFields((t) => {
     }),
     paymentEvents: t.field({
       type: PaymentEventRef,
-      description: 'Payment events as they commit: a merchant its own, the operator every merchant\'s or one\'s.',
+      description:
+        'Payment events as they commit (captured, failed, cancelled): a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payment type or an unusable `after`.',
       authScopes: { merchant: true, operator: true },
       args,
       validate: validated(paymentStreamArgs),

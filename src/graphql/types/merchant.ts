@@ -41,21 +41,21 @@ builder.objectField(MerchantRef, 'apiKeys', (t) =>
 builder.queryFields((t) => ({
   viewer: t.field({
     type: MerchantRef,
-    description: 'The merchant whose API key made this request. Counts against the balance-check rate limit.',
+    description: 'The merchant whose API key made this request (merchant only: FORBIDDEN for the operator, who uses merchant(id)). Counts against the balance-check rate limit.',
     authScopes: { merchant: true },
     resolve: (_r, _a, ctx) => requireMerchant(actorOf(ctx)).merchant,
   }),
   merchant: t.field({
     type: MerchantRef,
     nullable: true,
-    description: 'One merchant (operator); null when there is none.',
+    description: 'One merchant, by id; null when there is none (operator only: FORBIDDEN for a merchant, who uses viewer).',
     authScopes: { operator: true },
     args: { id: t.arg({ type: 'UUID', required: true, description: 'The merchant id.' }) },
     resolve: async (_r, { id }, ctx) => (await ctx.services.merchants.getMany(actorOf(ctx), [id]))[0] ?? null,
   }),
   merchants: t.field({
     type: [MerchantRef],
-    description: 'Every merchant, oldest first (operator).',
+    description: 'Every merchant, oldest first (operator only: FORBIDDEN for a merchant).',
     authScopes: { operator: true },
     resolve: (_r, _a, ctx) => ctx.services.merchants.list(actorOf(ctx)),
   }),
@@ -95,14 +95,14 @@ const CreateMerchantPayload = builder.simpleObject('CreateMerchantPayload', {
 builder.mutationFields((t) => ({
   createMerchant: t.field({
     type: CreateMerchantPayload,
-    description: 'Creates a merchant with an empty balance and its first secret key (operator; `zarpay merchant create`).',
+    description: 'Creates a merchant with an empty balance and its first secret key (operator only; CLI `zarpay merchant create`). Errors: VALIDATION_FAILED (fields in `details`), FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { input: t.arg({ type: MerchantInput, required: true, description: 'Its settings; name is required.', validate: validated(createMerchantInput) }) },
     resolve: (_r, { input }, ctx) => ctx.services.merchants.create(actorOf(ctx), validatedInput(createMerchantInput, input)),
   }),
   updateMerchant: t.field({
     type: MerchantPayload,
-    description: 'Changes a merchant\'s settings (operator; `zarpay merchant update`).',
+    description: 'Changes a merchant\'s settings (operator only; CLI `zarpay merchant update`). Errors: NOT_FOUND, VALIDATION_FAILED, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: {
       id: t.arg({ type: 'UUID', required: true, description: 'The merchant id.' }),

@@ -9,7 +9,7 @@ import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.t
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
   description: 'One attempt to take the payment with a provider (REST latest_attempt).',
   fields: (t) => ({
-    status: t.exposeString('status', { description: 'pending, succeeded, failed, cancelled or expired (the provider no longer takes payment for it: the customer may pay again).' }),
+    status: t.exposeString('status', { description: 'The attempt\'s state with the provider, lower case as in REST: `pending`, `succeeded`, `failed`, `cancelled` or `expired` (the provider no longer takes payment for it: the customer may pay again).' }),
     provider: t.exposeString('provider', { description: 'The payment provider\'s name: `yoco`, or `sandbox` outside prd.' }),
     providerRef: t.exposeString('providerRef', { nullable: true, description: 'The provider\'s reference; null until it answered.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the attempt started.' }),
@@ -37,7 +37,7 @@ PaymentRef.implement({
     netAmountCents: t.expose('netAmountCents', {
       type: 'Money',
       nullable: true,
-      description: 'amount − feeCents: credited to the balance on capture with auto top-up; null once FAILED or CANCELLED (nothing is credited).',
+      description: 'What the merchant receives, in cents: amount − feeCents; credited to the payout balance on capture when auto top-up is on; null once FAILED or CANCELLED (nothing is credited).',
     }),
     voucherCode: t.exposeString('voucherCode', { nullable: true, description: 'The voucher issued on capture, for the merchant to redeem; null until issued.' }),
     voucherRedeemed: t.exposeBoolean('voucherRedeemed', { description: 'Whether the voucher was redeemed (PURCHASE_AND_REDEEM redeems it at capture).' }),
@@ -103,7 +103,7 @@ const initiateArgs = initiatePaymentInput.extend({ idempotencyKey: idempotencyKe
 builder.queryFields((t) => ({
   payment: t.field({
     type: PaymentRef,
-    description: 'One payment (REST `GET /api/v1/payments/{id}`). Rate limit: payment status. Errors: PAYMENT_NOT_FOUND, also for another merchant\'s id.',
+    description: 'One payment (REST `GET /api/v1/payments/{id}`): a merchant its own, the operator any. Rate limit: payment status. Errors: PAYMENT_NOT_FOUND, also for another merchant\'s id.',
     authScopes: { merchant: true, operator: true },
     args: { id: t.arg({ type: 'UUID', required: true, description: 'The payment id.' }) },
     resolve: (_r, { id }) => id,
@@ -123,14 +123,14 @@ builder.queryFields((t) => ({
       const filter = { merchantId: args.merchantId, status: args.status };
       return keysetConnection('payment', args, (page) => ctx.services.payments.page(actor, { ...filter, ...page }), () => ctx.services.payments.count(actor, filter));
     },
-  }),
+  }, { description: 'A page of payments, newest first, with how many match the filter on all pages.' }, { description: 'One payment of the page, with its cursor.' }),
 }));
 
 builder.mutationFields((t) => ({
   initiatePayment: t.field({
     type: InitiatePaymentPayload,
     description:
-      'Initiates a payment and returns its hosted page (REST `POST /api/v1/payments/init`: the same rules and idempotency). Rate limit: payment init. Errors: VALIDATION_FAILED, INVALID_AMOUNT, INVALID_CURRENCY, CONFLICT, DUPLICATE_ORDER_ID.',
+      'Initiates a payment and returns its hosted page (merchant only; REST `POST /api/v1/payments/init`: the same rules and idempotency). Rate limit: payment init. Errors: VALIDATION_FAILED, INVALID_AMOUNT, INVALID_CURRENCY, CONFLICT (an idempotencyKey reused with another input), DUPLICATE_ORDER_ID, FORBIDDEN for the operator.',
     authScopes: { merchant: true },
     args: { input: t.arg({ type: InitiatePaymentInput, required: true, description: 'The payment.', validate: validated(initiateArgs) }) },
     resolve: async (_r, args, ctx) => {
@@ -141,7 +141,7 @@ builder.mutationFields((t) => ({
   }),
   settlePayment: t.field({
     type: PaymentPayload,
-    description: 'Ends an open payment with this outcome, as the provider or customer would (operator, tst/dev only: FORBIDDEN in prd).',
+    description: 'Ends an open payment with this outcome, as the provider or customer would (operator only, tst/dev only: FORBIDDEN in prd; CLI `zarpay payment settle`). Errors: PAYMENT_NOT_FOUND, INVALID_STATUS_TRANSITION for a payment already ended.',
     authScopes: { operator: true },
     args: {
       id: t.arg({ type: 'UUID', required: true, description: 'The payment id.' }),

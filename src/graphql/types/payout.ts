@@ -22,7 +22,7 @@ PayoutRef.implement({
     merchant: t.field({ type: MerchantRef, description: 'The merchant who created it.', resolve: (p) => p.merchantId }),
     amountCents: t.expose('amountCents', { type: 'Money', description: 'What the recipient receives.' }),
     feeCents: t.expose('feeCents', { type: 'Money', description: 'The payout fee, fixed when the payout was created.' }),
-    grossAmountCents: t.expose('grossAmountCents', { type: 'Money', description: 'amountCents + feeCents: reserved at creation, deducted on completion.' }),
+    grossAmountCents: t.expose('grossAmountCents', { type: 'Money', description: 'What the payout costs the balance, in cents: amountCents + feeCents; reserved at creation, deducted on completion, released on rejection or failure.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
     status: t.expose('status', { type: PayoutStatusEnum, description: 'Where the payout is in its life.' }),
     payoutMethod: t.expose('payoutMethod', { type: PayoutMethodEnum, description: 'Always EFT.' }),
@@ -69,7 +69,7 @@ builder.objectField(PayoutRef, 'events', (t) =>
 builder.queryFields((t) => ({
   payout: t.field({
     type: PayoutRef,
-    description: 'One payout (REST `GET /api/v1/payouts/{id}`). Rate limit: payout status. Errors: PAYOUT_NOT_FOUND, also for another merchant\'s id.',
+    description: 'One payout (REST `GET /api/v1/payouts/{id}`): a merchant its own, the operator any. Rate limit: payout status. Errors: PAYOUT_NOT_FOUND, also for another merchant\'s id.',
     authScopes: { merchant: true, operator: true },
     args: { id: t.arg({ type: 'UUID', required: true, description: 'The payout id.' }) },
     resolve: (_r, { id }) => id,
@@ -89,7 +89,7 @@ builder.queryFields((t) => ({
       const filter = { merchantId: args.merchantId, status: args.status };
       return keysetConnection('payout', args, (page) => ctx.services.payouts.page(actor, { ...filter, ...page }), () => ctx.services.payouts.count(actor, filter));
     },
-  }),
+  }, { description: 'A page of payouts, newest first, with how many match the filter on all pages.' }, { description: 'One payout of the page, with its cursor.' }),
 }));
 
 const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
@@ -132,7 +132,7 @@ builder.mutationFields((t) => ({
   createPayout: t.field({
     type: CreatePayoutPayload,
     description:
-      'Creates a pending payout and reserves its gross amount at once (REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE, CONFLICT.',
+      'Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator.',
     authScopes: { merchant: true },
     args: { input: t.arg({ type: CreatePayoutInput, required: true, description: 'The payout.', validate: validated(createPayoutInput) }) },
     resolve: (_r, { input }, ctx) => ctx.services.payouts.create(actorOf(ctx), validatedInput(createPayoutInput, input)),
@@ -147,37 +147,37 @@ builder.mutationFields((t) => {
   return {
     approvePayout: t.field({
       ...op,
-      description: 'Approves a pending payout (operator). Errors: INVALID_STATUS_TRANSITION from any other state.',
+      description: 'Approves a pending payout (operator only; CLI `zarpay payout approve`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION from any other state, FORBIDDEN for a merchant.',
       args: { id },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.approve(actorOf(ctx), a.id) }),
     }),
     rejectPayout: t.field({
       ...op,
-      description: 'Rejects a pending or approved payout and releases its reservation (operator).',
+      description: 'Rejects a pending or approved payout and releases its reservation (operator only; CLI `zarpay payout reject`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, VALIDATION_FAILED for a reason out of bounds, FORBIDDEN for a merchant.',
       args: { id, reason },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.reject(actorOf(ctx), a.id, a.reason) }),
     }),
     startPayoutTransfer: t.field({
       ...op,
-      description: 'Marks an approved payout\'s transfer as started: processing (operator).',
+      description: 'Marks an approved payout\'s transfer as started: processing (operator only; CLI `zarpay payout process`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.',
       args: { id },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.startTransfer(actorOf(ctx), a.id) }),
     }),
     completePayout: t.field({
       ...op,
-      description: 'Completes a processing payout: the amount and fee are deducted (operator).',
+      description: 'Completes a processing payout: its gross amount (amount and fee) is deducted from the balance (operator only; CLI `zarpay payout complete`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.',
       args: { id, externalTransferId: t.arg.string({ description: 'The bank transfer reference; generated (`EFT-…`) when absent.', validate: validated(reasonSchema) }) },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.complete(actorOf(ctx), a.id, a.externalTransferId) }),
     }),
     failPayout: t.field({
       ...op,
-      description: 'Fails a processing payout and releases its reservation (operator).',
+      description: 'Fails a processing payout and releases its reservation (operator only; CLI `zarpay payout fail`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, VALIDATION_FAILED for a reason out of bounds, FORBIDDEN for a merchant.',
       args: { id, reason },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.fail(actorOf(ctx), a.id, a.reason) }),
     }),
     cancelPayout: t.field({
       ...op,
-      description: 'Cancels a pending payout: rejected, "cancelled by account manager" (operator; CONTRACT §5).',
+      description: 'Cancels a pending payout: it becomes rejected with the reason "cancelled by account manager" and its reservation is released (operator only; CLI `zarpay payout cancel`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.',
       args: { id },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.cancel(actorOf(ctx), a.id) }),
     }),

@@ -26,7 +26,7 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
 builder.queryFields((t) => ({
   stats: t.field({
     type: OperatorStatsRef,
-    description: 'Payouts by state, amounts reserved and the approval queue (operator).',
+    description: 'Payouts by state, amounts reserved and the approval queue (operator only; CLI `zarpay stats`). Errors: FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     resolve: (_r, _a, ctx) => ctx.services.stats.overview(actorOf(ctx)),
   }),

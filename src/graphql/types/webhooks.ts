@@ -101,14 +101,14 @@ builder.mutationFields((t) => ({
   createWebhookSecret: t.field({
     type: WebhookSecretPayload,
     description:
-      'A first active signing secret (REST `POST /api/v1/merchant/webhooks/secret`). Rate limit: credentials. Errors: CONFLICT when one is active (rotate instead).',
+      'Creates the calling merchant\'s first active signing secret; the answer is the only place the secret appears (merchant only; REST `POST /api/v1/merchant/webhooks/secret`). Rate limit: credentials. Errors: CONFLICT when one is active (rotate instead), FORBIDDEN for the operator.',
     authScopes: { merchant: true },
     resolve: async (_r, _a, ctx) => ({ webhookSecret: await ctx.services.webhookSecrets.create(actorOf(ctx)) }),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretPayload,
     description:
-      'A new active secret; the old one keeps signing for the rotation window (REST `POST /api/v1/merchant/webhooks/secret/rotate`). Rate limit: credentials.',
+      'A new active secret; the old one keeps signing beside it for the rotation window, 24 hours by default (merchant only; REST `POST /api/v1/merchant/webhooks/secret/rotate`). Rate limit: credentials. Errors: FORBIDDEN for the operator.',
     authScopes: { merchant: true },
     resolve: async (_r, _a, ctx) => {
       const s = await ctx.services.webhookSecrets.rotate(actorOf(ctx));
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
   }),
   updateWebhookUrl: t.field({
     type: UpdateWebhookUrlPayload,
-    description: 'Where this merchant\'s events are delivered; null stops deliveries.',
+    description: 'Sets where the calling merchant\'s events are delivered; null stops deliveries (merchant only). Errors: VALIDATION_FAILED for a URL that is not http(s), or in prd not https or resolving to a private address; FORBIDDEN for the operator, who uses updateMerchant.',
     authScopes: { merchant: true },
     args: { url: t.arg.string({ description: 'An http(s) URL (https in prd), or null.', validate: validated(webhookUrlInput) }) },
     resolve: async (_r, a, ctx) => {
@@ -128,7 +128,7 @@ builder.mutationFields((t) => ({
   }),
   redeliverEvent: t.field({
     type: DeliveryPayload,
-    description: 'Sends an event again as a new delivery, with fresh attempts, to its URL or the merchant\'s current one (operator; `zarpay webhooks redeliver`).',
+    description: 'Sends an event again as a new delivery, with fresh attempts, to its URL or the merchant\'s current one (operator only; CLI `zarpay webhooks redeliver`). Errors: NOT_FOUND for an unknown event, VALIDATION_FAILED when there is no URL to send it to, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { eventId: t.arg({ type: 'UUID', required: true, description: 'The event.' }) },
     resolve: async (_r, a, ctx) => ({ delivery: await ctx.services.webhookDeliveries.redeliver(actorOf(ctx), a.eventId) }),

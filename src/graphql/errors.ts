@@ -25,13 +25,14 @@ import { classify } from '../http/errors.ts';
 /** Media ranges under which graphql-yoga can answer (JSON, SSE, multipart, GraphiQL). */
 const ANSWERABLE = /^(\*\/\*|application\/\*|application\/json|application\/graphql-response\+json|text\/\*|text\/event-stream|text\/html|multipart\/\*|multipart\/mixed)$/i;
 
-const acceptable = (accept: string | null) =>
+export const acceptable = (accept: string | null) =>
   accept === null || accept.trim() === '' || accept.split(',').some((range) => ANSWERABLE.test(range.split(';')[0]!.trim()));
 
 /** Yoga's and graphql-js' own codes for a request they refuse. */
 const REQUEST_CODES: Record<string, ErrorCode> = {
   GRAPHQL_PARSE_FAILED: 'INVALID_INPUT',
   BAD_REQUEST: 'INVALID_INPUT',
+  REQUEST_ENTITY_TOO_LARGE: 'INVALID_INPUT',
   GRAPHQL_VALIDATION_FAILED: 'VALIDATION_FAILED',
   BAD_USER_INPUT: 'VALIDATION_FAILED',
 };
@@ -71,11 +72,13 @@ function contractError(error: unknown, schema?: GraphQLSchema): GraphQLError {
   if (error instanceof GraphQLError) {
     const cause = error.originalError;
     if (!cause) {
-      // Yoga's own request errors carry an HTTP status. A body that is not JSON is 400 for
-      // every client, as in REST (CONTRACT §2), not 200 for application/json.
+      // Yoga's own request errors carry a code (BAD_REQUEST: INVALID_INPUT) and an HTTP status.
+      // A body that is not JSON is 400 for every client, as in REST (CONTRACT §2), not 200 for
+      // application/json. Without a code, the executor refused the variables (missing, null for
+      // a non-null type) or the operation to run before anything ran: VALIDATION_FAILED, 400.
       const http = error.extensions.http as { spec?: boolean } | undefined;
       if (error.extensions.code === 'BAD_REQUEST' && http) http.spec = false;
-      tag(error, http ? 'INVALID_INPUT' : 'VALIDATION_FAILED');
+      tag(error, 'VALIDATION_FAILED');
       return error;
     }
     // A value refused during coercion (a scalar's or an enum's parseValue): graphql-js wraps the
@@ -121,11 +124,7 @@ export function useErrorContract(): Plugin {
     onValidate: () => ({ valid, result }) => {
       if (!valid) for (const error of result) tag(error, 'VALIDATION_FAILED');
     },
-    // Rule 4: execution that never started (variables did not coerce) has errors and no `data`.
-    onExecutionResult: ({ result }) => {
-      if (!isSingleResult(result) || 'data' in result || !result.errors?.length) return;
-      for (const error of result.errors) if (error instanceof GraphQLError) tag(error, 'VALIDATION_FAILED');
-    },
+    onExecutionResult: ({ result }) => tagUnexecuted(result),
     onSubscribe: () => ({
       // graphql-sse recognises an execution result only by its `data` member; a refused
       // subscription (bad arguments, not allowed) is `{ errors }` alone, which it would answer
@@ -134,13 +133,9 @@ export function useErrorContract(): Plugin {
         if (!(Symbol.asyncIterator in result) && !('data' in result)) setResult({ ...result, data: null });
       },
     }),
-    // Whatever got this far without a contract code gets one (a request error Yoga raised itself).
     onResultProcess({ result, setResult }) {
-      const fix = (r: { errors?: readonly GraphQLError[] }) => {
-        for (const e of r.errors ?? []) if (!isErrorCode(e.extensions?.code)) tag(e, 'VALIDATION_FAILED');
-      };
-      if (Array.isArray(result)) result.forEach(fix);
-      else if (isSingleResult(result)) fix(result as { errors?: readonly GraphQLError[] });
+      if (Array.isArray(result)) result.forEach(tagUncoded);
+      else tagUncoded(result);
       setResult(result);
     },
     // Rule 1 again: Yoga's own 406 and 415 answers become a 400 refusal with a contract code.
@@ -150,6 +145,18 @@ export function useErrorContract(): Plugin {
       setResponse(refusalResponse(fetchAPI, 'INVALID_INPUT', what, 400));
     },
   };
+}
+
+/** Rule 4: execution that never started (variables did not coerce) has errors and no `data`. */
+export function tagUnexecuted(result: unknown): void {
+  if (!isSingleResult(result) || 'data' in result || !result.errors?.length) return;
+  for (const error of result.errors) if (error instanceof GraphQLError) tag(error, 'VALIDATION_FAILED');
+}
+
+/** Whatever got as far as the answer without a contract code gets one (a request error Yoga raised itself). */
+export function tagUncoded(result: unknown): void {
+  if (!isSingleResult(result)) return;
+  for (const e of (result.errors ?? []) as readonly GraphQLError[]) if (!isErrorCode(e.extensions?.code)) tag(e, 'VALIDATION_FAILED');
 }
 
 function isSingleResult(result: unknown): result is { data?: unknown; errors?: readonly unknown[] } {

@@ -5,6 +5,9 @@ import { authenticate } from '../http/auth.ts';
 import { classify } from '../http/errors.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
+import { directGraphQL, knownDocuments } from './direct.ts';
+import { GRAPHIQL_CSP, graphiqlAssetRoutes } from './graphiql.ts';
+import { schema } from './schema.ts';
 import { createGraphQL } from './yoga.ts';
 
 export interface GraphQLRoutes {
@@ -20,7 +23,9 @@ export interface GraphQLRoutes {
  * cannot read is answered as GraphQL over HTTP wants (a JSON `errors` list, 400).
  */
 export function graphqlRoutes(app: FastifyInstance, services: Services, config: Config, metrics?: Metrics): GraphQLRoutes {
-  const yoga = createGraphQL(services, config, metrics);
+  const known = knownDocuments();
+  const yoga = createGraphQL(services, config, metrics, known);
+  const direct = directGraphQL({ services, schema, known, metrics });
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       req.actor = await authenticate(services.keys, config.operatorToken, req.headers);
@@ -30,12 +35,15 @@ export function graphqlRoutes(app: FastifyInstance, services: Services, config: 
       if (c.unexpected) req.log.error({ err: e }, 'unexpected error');
       return reply.code(c.status).type('application/json; charset=utf-8').send({ errors: [{ message: c.message, extensions: { code: c.code } }] });
     }
+    const answer = await direct(req);
+    if (answer) return reply.code(answer.status).headers(answer.headers).send(answer.body);
     const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
     response.headers.forEach((value, key) => void reply.header(key, value));
     reply.status(response.status);
     // An answer that is not a stream (JSON) goes out as a string: piping it as a stream cost an
     // AbortController and a DOMException per request, a third of a GraphQL read.
     const type = response.headers.get('content-type') ?? '';
+    if (type.startsWith('text/html')) reply.header('Content-Security-Policy', GRAPHIQL_CSP);
     return reply.send(type.includes('event-stream') || type.includes('multipart') ? response.body : await response.text());
   };
   // Event streams live until the client leaves; closeStreams() cuts the ones still open.
@@ -46,6 +54,7 @@ export function graphqlRoutes(app: FastifyInstance, services: Services, config: 
     socket.once('close', () => streamSockets.delete(socket));
     return handle(req, reply);
   };
+  if (config.serviceEnv !== 'prd') graphiqlAssetRoutes(app);
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

@@ -95,45 +95,60 @@ function walkOperation(schema: GraphQLSchema, document: DocumentNode, operationN
 const tighter = (a: RateLimitDecision | undefined, b: RateLimitDecision) =>
   !a || (!b.allowed && a.allowed) || (b.allowed === a.allowed && b.remaining < a.remaining) ? b : a;
 
+/** Each request's decision to report in its `RateLimit-*` headers, by the request's context key. */
+const reported = new WeakMap<object, RateLimitDecision>();
+
+/** The `RateLimit-*` headers of a request's answer (none when nothing was counted). */
+export function rateLimitHeadersOf(request: object): Record<string, string> | undefined {
+  const d = reported.get(request);
+  return d && rateLimitHeaders(d);
+}
+
 /**
  * Counts a merchant's GraphQL operation against the REST budgets before it executes. Over a
- * limit: nothing runs, the result is one RATE_LIMIT_EXCEEDED error with HTTP 429 and
- * `Retry-After`. The `RateLimit-*` headers go on the HTTP response either way. The operator is
- * not limited.
+ * limit, the answer is one RATE_LIMIT_EXCEEDED error with HTTP 429 and `Retry-After`, and
+ * nothing may run. The decision for the `RateLimit-*` headers is kept either way. The operator
+ * is not limited. Shared by the plugin below and the direct path (direct.ts).
  */
+export async function chargeRateLimits(
+  ctx: GraphQLContext,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+): Promise<{ errors: GraphQLError[] } | undefined> {
+  if (ctx.actor?.kind !== 'merchant') return undefined;
+  const merchantId = ctx.actor.merchant.id;
+  let shown: RateLimitDecision | undefined;
+  let refused: RateLimitDecision | undefined;
+  for (const [op, n] of countOperations(schema, document, operationName)) {
+    for (let i = 0; i < n; i++) {
+      const d = await ctx.services.rateLimits.consume(merchantId, op);
+      if (!d) break;
+      shown = tighter(shown, d);
+      if (!d.allowed) refused ??= d;
+    }
+  }
+  if (shown) reported.set(ctx.request, shown);
+  if (!refused) return undefined;
+  const e = rateLimitExceeded(refused);
+  return {
+    errors: [
+      new GraphQLError(e.message, {
+        extensions: { code: e.code, http: { status: 429, headers: { 'Retry-After': String(refused.resetSeconds) } } },
+      }),
+    ],
+  };
+}
+
+/** `chargeRateLimits` before every execution; the headers on every answer. */
 export function useRateLimits(): Plugin<GraphQLContext> {
-  const reported = new WeakMap<Request, RateLimitDecision>();
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue;
-      if (ctx.actor?.kind !== 'merchant') return;
-      const merchantId = ctx.actor.merchant.id;
-      let shown: RateLimitDecision | undefined;
-      let refused: RateLimitDecision | undefined;
-      for (const [op, n] of countOperations(args.schema, args.document, args.operationName)) {
-        for (let i = 0; i < n; i++) {
-          const d = await ctx.services.rateLimits.consume(merchantId, op);
-          if (!d) break;
-          shown = tighter(shown, d);
-          if (!d.allowed) refused ??= d;
-        }
-      }
-      if (shown) reported.set(ctx.request, shown);
-      if (refused) {
-        const e = rateLimitExceeded(refused);
-        setResultAndStopExecution({
-          errors: [
-            new GraphQLError(e.message, {
-              extensions: { code: e.code, http: { status: 429, headers: { 'Retry-After': String(refused.resetSeconds) } } },
-            }),
-          ],
-        });
-      }
+      const refusal = await chargeRateLimits(args.contextValue, args.schema, args.document, args.operationName);
+      if (refusal) setResultAndStopExecution(refusal);
     },
     onResponse({ request, response }) {
-      const d = reported.get(request);
-      if (!d) return;
-      for (const [name, value] of Object.entries(rateLimitHeaders(d))) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(rateLimitHeadersOf(request) ?? {})) response.headers.set(name, value);
     },
   };
 }

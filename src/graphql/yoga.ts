@@ -1,27 +1,32 @@
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { FastifyRequest } from 'fastify';
-import { getOperationAST } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 import { authenticate } from '../http/auth.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
 import type { GraphQLContext } from './builder.ts';
+import { type KnownDocuments, knownDocuments } from './direct.ts';
 import { maskError, useErrorContract } from './errors.ts';
+import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts';
 import { limitPlugins } from './limits.ts';
+import { recordOperation } from './operation-metrics.ts';
 import { useRateLimits } from './rate-limit.ts';
 import { schema } from './schema.ts';
 
 /**
  * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`.
  * The caller is authenticated once, before Yoga (http.ts): merchants with `X-API-Key` exactly
- * as in REST, the operator with its bearer token.
+ * as in REST, the operator with its bearer token. `known` remembers the documents Yoga has
+ * validated, for the direct path (direct.ts).
  */
-export function createGraphQL(services: Services, config: Config, metrics?: Metrics) {
+export function createGraphQL(services: Services, config: Config, metrics?: Metrics, known: KnownDocuments = knownDocuments()) {
   return createYoga<{ req?: FastifyRequest }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: config.serviceEnv !== 'prd',
+    // Outside prd, served from the installed package (graphiql.ts); in prd not at all.
+    graphiql: config.serviceEnv !== 'prd' && graphiqlOptions(config.serviceEnv),
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,
     // Fastify has already read the body within its 64 KiB limit; Yoga's own limit would pipe
@@ -35,22 +40,24 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       actor: req ? req.actor : await authenticate(services.keys, config.operatorToken, Object.fromEntries(request.headers)),
       request,
     }),
-    plugins: [useErrorContract(), useGraphQLSSE(), ...limitPlugins(config), useRateLimits(), ...(metrics ? [countOperations(metrics)] : [])],
+    plugins: [
+      useErrorContract(),
+      useGraphQLSSE(),
+      ...limitPlugins(config),
+      ...(metrics ? [countOperations(metrics)] : []),
+      useRateLimits(),
+      known.plugin,
+    ],
   });
 }
 
-/** Counts executed operations by type, name and outcome for `/metrics`. */
+/** Counts executed operations for `/metrics` (placed before the rate limits, so refusals count too). */
 function countOperations(metrics: Metrics): Plugin {
   return {
     onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      const type = operation?.operation ?? 'unknown';
-      const name = operation?.name?.value ?? 'anonymous';
       return {
         onExecuteDone({ result }) {
-          const errors = 'errors' in result ? result.errors : undefined;
-          const refused = errors?.some((e) => e.extensions?.code === 'RATE_LIMIT_EXCEEDED');
-          metrics.graphqlOperation(type, name, refused ? 'refused' : errors?.length ? 'error' : 'ok');
+          if (!(Symbol.asyncIterator in result)) recordOperation(metrics, args.document, args.operationName, result);
         },
       };
     },

@@ -50,6 +50,17 @@ export function listing<Row>(of: ListingOf) {
     `select ${of.columns}, p.seq from ${from} where ${keyset} order by p.seq asc limit :limit::int`,
   );
   const countStatement = statement<Filter, { n: number }>(`count ${of.what}`, `select count(*) as n from ${of.table} where ${matching}`);
+  // A keyset page and the count of all that match, in one statement (one snapshot, one round
+  // trip): what a dashboard's page with its total costs.
+  const keysetWithTotal = (order: 'desc' | 'asc', name: string) =>
+    statement<Keyset, Partial<Row & { seq: number }> & { total: number; id: string | null }>(
+      `a keyset page of ${of.what}, ${name}, with the total`,
+      `select t.total, page.*
+         from (select count(*) as total from ${of.table} where ${matching}) t
+         left join lateral (select ${of.columns}, p.seq from ${from} where ${keyset} order by p.seq ${order} limit :limit::int) page on true`,
+    );
+  const newestFirstWithTotal = keysetWithTotal('desc', 'newest first');
+  const oldestFirstWithTotal = keysetWithTotal('asc', 'oldest first');
 
   const filter = (scope: MerchantScope, status: string | null | undefined): Filter => ({ merchantId: merchantFilter(scope), status: status ?? null });
   return {
@@ -61,6 +72,16 @@ export function listing<Row>(of: ListingOf) {
     /** A keyset page, newest first unless `inverted`, each row with its position. */
     keyset(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage) {
       return (page.inverted ? oldestFirst : newestFirst).run(db, { ...filter(scope, status), after: page.after, before: page.before, limit: page.limit });
+    },
+    /** `keyset` and `count` in one statement. */
+    async keysetWithTotal(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage): Promise<{ rows: (Row & { seq: number })[]; total: number }> {
+      const rows = await (page.inverted ? oldestFirstWithTotal : newestFirstWithTotal).run(db, {
+        ...filter(scope, status),
+        after: page.after,
+        before: page.before,
+        limit: page.limit,
+      });
+      return { rows: rows.filter((r) => r.id != null) as (Row & { seq: number })[], total: Number(rows[0]?.total ?? 0) };
     },
     async count(db: DbOrTx, scope: MerchantScope, status: string | undefined): Promise<number> {
       const [row] = await countStatement.run(db, filter(scope, status));

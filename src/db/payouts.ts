@@ -89,6 +89,12 @@ export async function pagePayouts(db: DbOrTx, scope: MerchantScope, status: Payo
 
 export const countPayouts = (db: DbOrTx, scope: MerchantScope, status: PayoutStatus | undefined) => listings.count(db, scope, status);
 
+/** `pagePayouts` and `countPayouts` in one statement. */
+export async function pagePayoutsWithTotal(db: DbOrTx, scope: MerchantScope, status: PayoutStatus | undefined, page: KeysetPage) {
+  const { rows, total } = await listings.keysetWithTotal(db, scope, status, page);
+  return { page: rows.map((r) => ({ node: toPayout(r), seq: r.seq })), total };
+}
+
 const byReference = statement<{ merchantId: string; reference: string }, Row & { request_hash: string }>(
   'a merchant\'s payout by merchant_reference',
   `select ${COLUMNS}, request_hash from payouts where merchant_id = :merchantId::uuid and merchant_reference = :reference::text`,

@@ -1,4 +1,5 @@
 import { type DefaultConnectionArguments, resolveCursorConnection } from '@pothos/plugin-relay';
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { z } from 'zod';
 import { AppError } from '../domain/errors.ts';
 import { connectionArgs, PAGE_DEFAULT, PAGE_MAX } from '../domain/validation.ts';
@@ -24,7 +25,18 @@ export async function keysetConnection<T>(
   args: DefaultConnectionArguments,
   page: (request: KeysetRequest) => Promise<{ node: T; seq: number }[]>,
   totalCount: () => Promise<number>,
+  /** The page and the total in one read, used when the query asks for `totalCount`. */
+  withTotal?: { page: (request: KeysetRequest) => Promise<{ page: { node: T; seq: number }[]; total: number }> },
 ) {
+  let total: number | undefined;
+  if (withTotal) {
+    page = async (request) => {
+      const both = await withTotal.page(request);
+      total = both.total;
+      return both.page;
+    };
+  }
+  const count = totalCount;
   const prefix = `${kind}:`;
   const encode = (seq: number) => Buffer.from(prefix + seq).toString('base64url');
   const decode = (cursor: string) => {
@@ -43,6 +55,24 @@ export async function keysetConnection<T>(
     // Relay: an empty page has null cursors (Pothos gives empty strings).
     pageInfo: { ...connection.pageInfo, startCursor: startCursor || null, endCursor: endCursor || null },
     edges: connection.edges.map((e) => e && { cursor: e.cursor, node: e.node.node }),
-    totalCount,
+    totalCount: () => (total !== undefined ? Promise.resolve(total) : count()),
   };
+}
+
+/**
+ * Whether the query selects `name` directly on this field's result (through fragments too): a
+ * connection asked for its `totalCount` reads it with the page. A field under `@skip` or
+ * `@include` counts as selected: at worst the count is read for nothing.
+ */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const within = (set: SelectionSetNode | undefined): boolean =>
+    set?.selections.some((sel) => {
+      if (sel.kind === Kind.FIELD) return sel.name.value === name;
+      if (sel.kind === Kind.INLINE_FRAGMENT) return within(sel.selectionSet);
+      if (seen.has(sel.name.value)) return false;
+      seen.add(sel.name.value);
+      return within(info.fragments[sel.name.value]?.selectionSet);
+    }) ?? false;
+  return info.fieldNodes.some((node: FieldNode) => within(node.selectionSet));
 }

@@ -135,6 +135,11 @@ export class PayoutService {
     return store.pagePayouts(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
   }
 
+  /** A keyset page and the count of every payout the filter matches, in one read. */
+  pageWithTotal(actor: Actor, request: PayoutPageRequest) {
+    return store.pagePayoutsWithTotal(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
+  }
+
   count(actor: Actor, filter: { merchantId?: string | null; status?: PayoutStatus | null }): Promise<number> {
     return store.countPayouts(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined);
   }

@@ -5,7 +5,9 @@ import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
 import { createGraphQL } from '../src/graphql/yoga.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { createApp } from '../src/server.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, startApp, type TestApp } from './support/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -67,10 +69,36 @@ describe('introspection', () => {
     expect(await res.text()).not.toMatch(/graphiql/i);
   });
 
-  it('serves GraphiQL on GET /graphql outside prd', async () => {
+  it('serves GraphiQL on GET /graphql outside prd, from the service itself: no CDN', async () => {
     const res = await fetch(t.url + '/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/graphiql/i);
+    const html = await res.text();
+    expect(html).toMatch(/graphiql/i);
+    // Every script, style and icon is the service's own (test/graphiql.browser.test.ts runs it offline).
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThanOrEqual(5);
+    for (const source of sources) {
+      expect(source).toMatch(/^\/graphql\/assets\//);
+      const asset = await fetch(t.url + source, { headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.status, source).toBe(200);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+    }
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(html).toContain('X-API-Key');
+    expect(html).toContain('query Dashboard');
+  });
+
+  it('has no GraphiQL assets in prd', async () => {
+    const page = await fetch(t.url + '/graphql', { headers: { accept: 'text/html' } });
+    const source = [...(await page.text()).matchAll(/src="([^"]+)"/g)][0]![1]!;
+    // The prd settings applied directly: config loading would ask for PostgreSQL and real secrets.
+    const prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true }, borrowed(t.database)));
+    try {
+      const res = await prd.app.inject({ url: source, headers: { 'x-forwarded-proto': 'https' } });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await prd.app.close();
+    }
   });
 });
 

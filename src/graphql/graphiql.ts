@@ -17,21 +17,33 @@ const VERSION = (require('@graphql-yoga/render-graphiql/package.json') as { vers
 export const GRAPHIQL_ASSETS = `/graphql/assets/${VERSION}/`;
 
 /** The query a new GraphiQL opens with: what a merchant's dashboard starts from. */
-export const DEFAULT_QUERY = `# zarpay's GraphQL API. Put your secret API key in the X-API-Key header
-# (Headers, below), then run this query (Ctrl-Enter, or the play button).
-# The operator sends "Authorization": "Bearer <OPERATOR_TOKEN>" instead.
-# Every type and field is described in the Docs pane (the book icon, top left).
+export const DEFAULT_QUERY = `# zarpay's GraphQL API.
+# 1. Put your secret API key in the X-API-Key header
+#    (Headers, below). The operator sends
+#    "Authorization": "Bearer <OPERATOR_TOKEN>" instead.
+# 2. Run the query: Ctrl-Enter, or the play button.
+# The Docs pane (book icon) describes every field.
 #
-# Live events: open a new tab and run, for example,
-#   subscription { payoutEvents { position type createdAt payout { id status amountCents } } }
-# then create a payout. Give the last position as payoutEvents(after: "...") to resume.
+# Live events: in a new tab, run
+#   subscription {
+#     payoutEvents { position type payout { id status } }
+#   }
+# and create a payout. To resume after a break, pass the
+# last position: payoutEvents(after: "...").
 
 query Dashboard {
   viewer { id name }
-  balance { availableCents reservedCents balanceCents currency }
+  balance {
+    availableCents
+    reservedCents
+    balanceCents
+    currency
+  }
   payouts(first: 5) {
     totalCount
-    edges { node { id status amountCents feeCents createdAt } }
+    edges {
+      node { id status amountCents feeCents createdAt }
+    }
   }
 }
 `;

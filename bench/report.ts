@@ -53,7 +53,7 @@ function graphqlTable(rows: Row[], byName: Map<string, Row>): string[] {
     `"REST twin" = zarpay's own REST route for the same read or write. "${GRAPHQL_REFERENCES.yoga}" = bench/references/yoga.ts: graphql-yoga on`,
     'node:http (no Fastify), a plain graphql-js schema of the same shape answering the very same documents, its resolvers',
     'running the statements zarpay sent for the REST twin (one each; zarpay\'s GraphQL sends a DataLoader batch for',
-    'payout(id) and a page plus a count for payouts), no auth, limits, error mapping, logs or metrics: the floor of the',
+    'payout(id) and a keyset page with its count for payouts), no auth, limits, error mapping, logs or metrics: the floor of the',
     `stack. "${GRAPHQL_REFERENCES.postgraphile}" = bench/references/postgraphile.ts: PostGraphile 5 (Amber preset, grafserv on node:http,`,
     'production mode) over the same database, sent its own documents for the same rows (payoutByRowId, paymentByRowId,',
     'balanceByMerchantId, allPayouts(first: 50, condition: {merchantId}) { totalCount nodes }): the same facts in its own',

@@ -104,6 +104,7 @@ describe('the direct path answers as Yoga does', () => {
     ['a cursor the list never gave', () => ({ query: '{ payouts(first: 2, after: "nope") { totalCount } }' }), key],
     ['a page too large', () => ({ query: 'query L($n: Int) { payouts(first: $n) { totalCount } }', variables: { n: 500 } }), key],
     ['a null for a non-null variable', () => ({ query: PAYOUT, variables: { id: null } }), key],
+    ['introspection', () => ({ query: '{ __schema { queryType { name } } __type(name: "Payout") { name fields { name type { kind name ofType { name } } } } }' }), key],
   ])('%s', async (_name, body, auth) => {
     for (const accept of ['application/json', 'application/graphql-response+json']) {
       const b = body();

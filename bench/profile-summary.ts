@@ -58,7 +58,8 @@ const LAYERS: [string, (url: string, fn: string) => boolean][] = [
   ['scalar and enum serialisation', (u, fn) => fn === 'serialize' || (/\/(graphql|@graphql-tools\/executor)\//.test(u) && fn === 'completeLeafValue')],
   ['Pothos plugin wrappers', (u) => u.includes('/@pothos/')],
   ['graphql-armor rules', (u) => u.includes('/@escape.tech/')],
-  ['executor (@graphql-tools/executor, graphql-js execution)', (u) => /\/node_modules\/(@graphql-tools\/(executor|utils)|graphql\/execution)\//.test(u)],
+  // graphql-jit's compiled operations are functions it generated: they have no file of their own.
+  ['executor (graphql-jit and its compiled operations, @graphql-tools/executor, graphql-js execution)', (u, fn) => /\/node_modules\/(graphql-jit|@graphql-tools\/(executor|utils)|graphql\/execution)\//.test(u) || (u === '' && /^(query|Query|Mutation|.*Resolver|.*Serializer)/.test(fn))],
   ['graphql-js validate', (u) => u.includes('/node_modules/graphql/validation/')],
   ['graphql-js parse/print', (u) => u.includes('/node_modules/graphql/language/')],
   ['graphql-js types, values, errors', (u) => u.includes('/node_modules/graphql/')],

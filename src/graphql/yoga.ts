@@ -40,6 +40,10 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       actor: req ? req.actor : await authenticate(services.keys, config.operatorToken, Object.fromEntries(request.headers)),
       request,
     }),
+    // Documents validated here are then answered by direct.ts, which does each request's part
+    // of these plugins itself (the error contract, the operation metrics, the rate limits):
+    // a plugin that acts on every request (onRequest, onExecute, onResultProcess, onResponse)
+    // must be given its place there too, or run in http.ts before the split.
     plugins: [
       useErrorContract(),
       useGraphQLSSE(),

@@ -81,7 +81,7 @@ export function listing<Row>(of: ListingOf) {
         before: page.before,
         limit: page.limit,
       });
-      return { rows: rows.filter((r) => r.id != null) as (Row & { seq: number })[], total: Number(rows[0]?.total ?? 0) };
+      return { rows: rows.filter((r) => r.id != null) as unknown as (Row & { seq: number })[], total: Number(rows[0]?.total ?? 0) };
     },
     async count(db: DbOrTx, scope: MerchantScope, status: string | undefined): Promise<number> {
       const [row] = await countStatement.run(db, filter(scope, status));

@@ -104,6 +104,20 @@ describe('the direct path answers as Yoga does', () => {
     ['a cursor the list never gave', () => ({ query: '{ payouts(first: 2, after: "nope") { totalCount } }' }), key],
     ['a page too large', () => ({ query: 'query L($n: Int) { payouts(first: $n) { totalCount } }', variables: { n: 500 } }), key],
     ['a null for a non-null variable', () => ({ query: PAYOUT, variables: { id: null } }), key],
+    ['an input field the type does not have', () => ({
+      query: 'mutation C($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id } } }',
+      variables: { input: { amountCents: 100, currency: 'ZAR', payoutMethod: 'EFT', extra: 1, paymentDetails: { accountNumber: '62012345678', branchCode: '250655', accountHolder: 'A', bankName: 'B' } } },
+    }), key],
+    ['a string for Money and a missing nested field', () => ({
+      query: 'mutation C($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id } } }',
+      variables: { input: { amountCents: '100', currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: { accountNumber: '62012345678', branchCode: '250655', accountHolder: 'A' } } },
+    }), key],
+    ['a float for Int', () => ({ query: 'query L($n: Int) { payouts(first: $n) { totalCount } }', variables: { n: 1.5 } }), key],
+    ['a variable of an enum given as a number', () => ({
+      query: 'query L($s: PayoutStatus) { payouts(first: 1, status: $s) { totalCount } }',
+      variables: { s: 3 },
+    }), key],
+    ['a DateTime-free read with a boolean for a UUID', () => ({ query: PAYOUT, variables: { id: true } }), key],
     ['introspection', () => ({ query: '{ __schema { queryType { name } } __type(name: "Payout") { name fields { name type { kind name ofType { name } } } } }' }), key],
   ])('%s', async (_name, body, auth) => {
     for (const accept of ['application/json', 'application/graphql-response+json']) {

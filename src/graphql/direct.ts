@@ -163,11 +163,7 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
       const refusal = await chargeRateLimits(ctx, schema, doc.document, operationName);
       if (refusal) result = refusal;
       else {
-        // Variables are coerced as graphql-js does (its messages, its refusals of a missing or
-        // ill-typed value) before the compiled operation runs; graphql-jit then coerces them
-        // again for itself.
-        const coerced = getVariableValues(schema, compiled.operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
-        result = coerced.errors ? { errors: coerced.errors.map(asRequestError) } : await compiled.query.query(undefined, ctx, variables ?? {});
+        result = await runCompiled(schema, compiled, ctx, variables ?? {});
         // As Yoga's error masking: every error through the contract (errors.ts).
         if (result.errors?.length) result = { ...result, errors: result.errors.map(contract(doc.document.loc?.source)) };
       }
@@ -189,6 +185,28 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
  * operation's selections, instead of graphql-js walking the document again on every request.
  * Undefined for an operation that is not a query or mutation, or that graphql-jit cannot compile.
  */
+/**
+ * Runs the compiled operation. graphql-jit coerces the variables itself; when it refuses them
+ * (it answers errors and no data, or throws on a missing one), the refusal is worked out again
+ * by graphql-js, so the client reads the executor's own messages, as through Yoga.
+ */
+async function runCompiled(schema: GraphQLSchema, compiled: Compiled, ctx: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> {
+  const refusal = () => {
+    const coerced = getVariableValues(schema, compiled.operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
+    return coerced.errors && { errors: coerced.errors.map(asRequestError) };
+  };
+  let result: ExecutionResult;
+  try {
+    result = await compiled.query.query(undefined, ctx, variables);
+  } catch (e) {
+    const refused = refusal();
+    if (refused) return refused;
+    throw e;
+  }
+  if (!('data' in result) && result.errors?.length) return refusal() ?? result;
+  return result;
+}
+
 /**
  * graphql-jit's errors carry their place in the document as `locations` only, where graphql-js'
  * carry the nodes that Yoga's serialiser computes `locations` from: the contract's error is given

@@ -92,7 +92,9 @@ describe('introspection', () => {
     const page = await fetch(t.url + '/graphql', { headers: { accept: 'text/html' } });
     const source = [...(await page.text()).matchAll(/src="([^"]+)"/g)][0]![1]!;
     // The prd settings applied directly: config loading would ask for PostgreSQL and real secrets.
-    const prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true }, borrowed(t.database)));
+    // prd needs a real payment provider configured; this test never reaches it.
+    const yoco = { secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', apiUrl: 'http://127.0.0.1:9' };
+    const prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true, yoco }, borrowed(t.database)));
     try {
       const res = await prd.app.inject({ url: source, headers: { 'x-forwarded-proto': 'https' } });
       expect(res.statusCode).toBe(404);

@@ -96,6 +96,29 @@ describe('subscription rules', () => {
     client.dispose();
   });
 
+  it('reads each event\'s data afresh: the balance after a second payout is not the first event\'s', async () => {
+    const m = await createMerchant(t, { name: 'Fresh Shop', payoutFeeCents: 100 });
+    await credit(t, m.id, 50_000);
+    const client = sseClient(t.url, true, asMerchant(m));
+    const before = t.app.services.events.subscriberCount;
+    const sub = subscribe(client, 'subscription { payoutEvents { type payout { id merchant { name balance { reservedCents availableCents } } } } }');
+    await subscribed(before);
+    try {
+      const first = await pay(m, 1_000);
+      await sub.waitFor(1);
+      const second = await pay(m, 2_000);
+      const [one, two] = await sub.waitFor(2);
+      expect(one!.data!.payoutEvents.payout).toMatchObject({ id: first.id, merchant: { balance: { reservedCents: 1_100, availableCents: 48_900 } } });
+      // Loaded again for this event: the stream's first answer was not kept.
+      expect(two!.data!.payoutEvents.payout).toMatchObject({ id: second.id, merchant: { balance: { reservedCents: 3_200, availableCents: 46_800 } } });
+    } finally {
+      sub.dispose();
+      client.dispose();
+      // Closed before the next test counts the open subscriptions.
+      await eventually(async () => t.app.services.events.subscriberCount <= before);
+    }
+  });
+
   it('paymentEvents accepts payment types and streams nothing of payouts', async () => {
     const client = sseClient(t.url, true, asMerchant(a));
     const before = t.app.services.events.subscriberCount;

@@ -2,9 +2,11 @@ import { sql } from 'kysely';
 import { eventsAfter, positionStanding, toStreamedEvent } from '../db/event-log.ts';
 import type { Db } from '../db/index.ts';
 import { type Actor, covers, merchantFilter, type MerchantScope, scope } from '../domain/actor.ts';
-import { fieldError } from '../domain/errors.ts';
+import { AppError, fieldError } from '../domain/errors.ts';
 import { comparePositions } from '../domain/event-position.ts';
 import type { EventPosition, StreamedEvent } from '../domain/events.ts';
+import { STREAM_LIMITS } from '../domain/stream-limits.ts';
+import type { WatchKey } from './key-watch.ts';
 import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
 
 export interface EventFilter {
@@ -34,8 +36,12 @@ const matches = (f: StreamFilter, e: StreamedEvent) =>
 const PAGE = 500;
 /** A read without being told, for commits whose poke this process missed. */
 const FALLBACK_READ_MS = 1000;
-/** Live events a resuming stream holds while it replays; past this it reads them from the log instead. */
-const HELD_MAX = 1000;
+
+/**
+ * What a stream yields: committed events, and last, if it ends for a reason its reader must
+ * know (its key stopped working, it fell behind), that reason.
+ */
+export type StreamItem = StreamedEvent | AppError;
 
 /** Where a process is in the event log: past every event of `xact` up to `seq`, and of older transactions. */
 type Position = EventPosition;
@@ -59,6 +65,12 @@ type Position = EventPosition;
  * events past the last one it delivered, so the seam has no duplicate; and it has no gap, since
  * any event that was not yet final for the replay's last read is published after the stream
  * was registered (so it was held), and any event published before that was final for the read.
+ *
+ * A stream holds at most `queuedEventsPerStream` events its reader has not taken; with one more
+ * it ends, its reader told that it fell behind (RATE_LIMIT_EXCEEDED), and resumes from the log
+ * with `after`. A merchant's stream is registered under its API key and ends, its reader told
+ * FORBIDDEN, the moment the key stops working (revoked, regenerated, expired; here or in
+ * another process): the events it still held are dropped, not delivered.
  */
 export class EventBus {
   private readonly commitListeners = new Set<() => void>();
@@ -76,6 +88,9 @@ export class EventBus {
     private readonly notifications: Notifications,
     /** How far back a stream may resume (EVENT_REPLAY_WINDOW_MS). */
     private readonly replayWindowMs: number,
+    /** Tells when a merchant's key stops working, and with it the key's streams. */
+    private readonly watchKey: WatchKey,
+    private readonly queueMax: number = STREAM_LIMITS.queuedEventsPerStream,
   ) {
     notifications.on(EVENTS_CHANNEL, () => this.heard());
     notifications.onResync(() => this.heard());
@@ -137,20 +152,29 @@ export class EventBus {
 
   /**
    * A stream of the committed events in the actor's scope that match `filter`, live (or first
-   * replayed from `filter.after`), until it is returned or the bus stops.
+   * replayed from `filter.after`), until it is returned or the bus stops, or until it yields an
+   * AppError and ends: the merchant's key stopped working (FORBIDDEN), or the reader fell
+   * `queuedEventsPerStream` events behind (RATE_LIMIT_EXCEEDED).
    */
-  subscribe(actor: Actor, request: EventFilter): AsyncIterableIterator<StreamedEvent> {
+  subscribe(actor: Actor, request: EventFilter): AsyncIterableIterator<StreamItem> {
     const filter: StreamFilter = { scope: scope(actor, request.merchantId), types: request.types ?? [], prefix: request.prefix ?? '' };
     const key = 'all' in filter.scope ? '*' : filter.scope.merchantId;
     let set = this.streams.get(key);
     if (!set) this.streams.set(key, (set = new Set()));
-    const stream: EventStream = new EventStream(filter, request.after ?? undefined, () => {
+    let unwatch: (() => void) | undefined;
+    const stream: EventStream = new EventStream(filter, request.after ?? undefined, this.queueMax, () => {
       set.delete(stream);
       if (set.size === 0 && this.streams.get(key) === set) this.streams.delete(key);
       if (this.streams.size === 0) this.position = undefined;
+      unwatch?.();
     });
     // Registered before the replay's first read: from here on it holds what the bus publishes.
     set.add(stream);
+    if (actor.kind === 'merchant') {
+      unwatch = this.watchKey(actor.key, (reason) => stream.fail(reason));
+      // A key found ended at once (it expired meanwhile) ended the stream before `unwatch` was known.
+      if (stream.done) unwatch();
+    }
     this.wake();
     if (request.after) void this.replay(stream);
     return stream;
@@ -169,11 +193,10 @@ export class EventBus {
         continue;
       }
       for (const event of page) stream.deliver(event);
-      if (page.length === PAGE) {
-        // Wait for the client to take this page before reading the next one.
-        await stream.drained();
-        continue;
-      }
+      // Wait for the client to take this page before reading the next one, or before the held
+      // events join the queue (so they fit within its bound).
+      await stream.drained();
+      if (page.length === PAGE || stream.done) continue;
       // Events published while it held too many were dropped: read them from the log.
       if (stream.dropHeldIfOverflowed()) continue;
       stream.goLive();
@@ -240,13 +263,17 @@ export class EventBus {
 /**
  * An async iterator fed by the bus; `return()` (a client going away) unsubscribes it. It
  * delivers an event only past the last one it delivered, and while it catches up (a resumed
- * stream replaying the log) it holds the live events it is sent instead.
+ * stream replaying the log) it holds the live events it is sent instead. It holds at most
+ * `queueMax` events of either kind; `fail` ends it early, the reason its reader's last item.
  */
-class EventStream implements AsyncIterableIterator<StreamedEvent> {
+class EventStream implements AsyncIterableIterator<StreamItem> {
   private readonly queue: StreamedEvent[] = [];
-  private waiting: ((r: IteratorResult<StreamedEvent>) => void) | undefined;
+  private waiting: ((r: IteratorResult<StreamItem>) => void) | undefined;
   private whenDrained: (() => void) | undefined;
+  /** No longer fed: its reader left, it failed, or the bus stopped. */
   done = false;
+  /** Why it failed, for its reader's next `next()`. */
+  private failure: AppError | undefined;
   /** Live events sent while catching up, and whether some had to be dropped. */
   private held: StreamedEvent[] | undefined;
   private overflowed = false;
@@ -255,6 +282,7 @@ class EventStream implements AsyncIterableIterator<StreamedEvent> {
     readonly filter: StreamFilter,
     /** The position of the last event delivered (or resumed after). */
     public last: EventPosition | undefined,
+    private readonly queueMax: number,
     private readonly onEnd: () => void,
   ) {
     if (last) this.held = [];
@@ -264,18 +292,44 @@ class EventStream implements AsyncIterableIterator<StreamedEvent> {
   push(event: StreamedEvent) {
     if (this.done) return;
     if (!this.held) return this.deliver(event);
-    if (this.held.length < HELD_MAX) this.held.push(event);
+    if (this.held.length < this.queueMax) this.held.push(event);
     else this.overflowed = true;
   }
 
   deliver(event: StreamedEvent) {
     if (this.done || (this.last && comparePositions(event.position, this.last) <= 0)) return;
-    this.last = event.position;
     if (this.waiting) {
+      this.last = event.position;
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ value: event, done: false });
-    } else this.queue.push(event);
+    } else if (this.queue.length < this.queueMax) {
+      this.last = event.position;
+      this.queue.push(event);
+    } else {
+      this.fail(
+        new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          `the stream fell more than ${this.queueMax} events behind its reader and has ended; subscribe again with after: the position of the last event received`,
+        ),
+      );
+    }
+  }
+
+  /**
+   * Ends the stream now: its reader gets `reason` next (the events it had not taken are
+   * dropped; it resumes after the last one it received), then the end.
+   */
+  fail(reason: AppError) {
+    if (this.done) return;
+    this.queue.length = 0;
+    this.held = undefined;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve({ value: reason, done: false });
+    } else this.failure = reason;
+    this.finish();
   }
 
   /** After a replay that lost held events: forget the rest too, the next read gets them all. */
@@ -301,14 +355,19 @@ class EventStream implements AsyncIterableIterator<StreamedEvent> {
 
   end() {
     if (this.done) return;
-    this.done = true;
-    this.onEnd();
+    this.finish();
     this.waiting?.({ value: undefined, done: true });
     this.waiting = undefined;
-    this.whenDrained?.();
   }
 
-  next(): Promise<IteratorResult<StreamedEvent>> {
+  private finish() {
+    this.done = true;
+    this.onEnd();
+    this.whenDrained?.();
+    this.whenDrained = undefined;
+  }
+
+  next(): Promise<IteratorResult<StreamItem>> {
     const next = this.queue.shift();
     if (this.queue.length === 0 && this.whenDrained) {
       const resolve = this.whenDrained;
@@ -316,11 +375,18 @@ class EventStream implements AsyncIterableIterator<StreamedEvent> {
       resolve();
     }
     if (next) return Promise.resolve({ value: next, done: false });
+    if (this.failure) {
+      const reason = this.failure;
+      this.failure = undefined;
+      return Promise.resolve({ value: reason, done: false });
+    }
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
-  return(): Promise<IteratorResult<StreamedEvent>> {
+  return(): Promise<IteratorResult<StreamItem>> {
+    this.queue.length = 0;
+    this.failure = undefined;
     this.end();
     return Promise.resolve({ value: undefined, done: true });
   }

@@ -1,6 +1,9 @@
+import { clearAllDataLoaders } from '@pothos/plugin-dataloader';
 import { z } from 'zod';
 import { decodePosition, encodePosition } from '../../domain/event-position.ts';
+import { AppError } from '../../domain/errors.ts';
 import { EVENT_TYPES, type StreamedEvent } from '../../domain/events.ts';
+import type { StreamItem } from '../../services/event-bus.ts';
 import { payoutFromJson, type PayoutJson } from '../../domain/payout-json.ts';
 import { actorOf, builder, type GraphQLContext } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
@@ -11,6 +14,10 @@ import { PayoutRef } from './payout.ts';
  * Live events over graphql-sse (`/graphql/stream`): the same committed outbox rows the webhooks
  * carry, pushed by every service process connected to the database.
  */
+
+/** How a stream ends early, said on both subscriptions. */
+const ENDINGS =
+  'A stream ends with one last error result, then completes: FORBIDDEN the moment the key that opened it is revoked, regenerated or expires (on any instance); RATE_LIMIT_EXCEEDED when its reader falls more than 1,000 events behind (subscribe again with `after`: the position of the last event received).';
 
 const POSITION =
   'Where this event sits in the event log, as an opaque string: pass the last one received as `after` to resume the stream after it (for 7 days by default, EVENT_REPLAY_WINDOW_MS).';
@@ -86,26 +93,41 @@ builder.subscriptionFields((t) => {
     if (after) await ctx.services.events.checkResumable(after);
     return ctx.services.events.subscribe(actor, { prefix, types: types ?? [], merchantId, after });
   };
+  /**
+   * A stream that ends for a reason (its key stopped working, its reader fell behind) yields the
+   * reason last: raised here, it reaches the client as the stream's last result, an error with
+   * its code, before the stream completes. Each event is executed with the stream's one context,
+   * where the loaders live: emptied before each event, they read what is true now (a balance
+   * changes between two events) and hold no more than one event's rows, however long the stream
+   * stays open.
+   */
+  const event = (item: StreamItem, _a: unknown, ctx: GraphQLContext) => {
+    if (item instanceof AppError) throw item;
+    clearAllDataLoaders(ctx);
+    return item;
+  };
   return {
     payoutEvents: t.field({
       type: PayoutEventRef,
       description:
-        'Payout events as they commit: a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events; CLI `zarpay events tail`). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payout type or an unusable `after`.',
+        'Payout events as they commit: a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events; CLI `zarpay events tail`). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payout type or an unusable `after`. ' +
+        ENDINGS,
       authScopes: { merchant: true, operator: true },
       args,
       validate: validated(payoutStreamArgs),
       subscribe: stream('payout.', payoutStreamArgs),
-      resolve: (e: StreamedEvent) => e,
+      resolve: event,
     }),
     paymentEvents: t.field({
       type: PaymentEventRef,
       description:
-        'Payment events as they commit (captured, failed, cancelled): a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payment type or an unusable `after`.',
+        'Payment events as they commit (captured, failed, cancelled): a merchant its own, the operator every merchant\'s or one\'s (no REST twin: the webhooks carry the same events). Errors: UNAUTHORIZED, FORBIDDEN when a merchant names another merchant, VALIDATION_FAILED for an unknown or non-payment type or an unusable `after`. ' +
+        ENDINGS,
       authScopes: { merchant: true, operator: true },
       args,
       validate: validated(paymentStreamArgs),
       subscribe: stream('payment.', paymentStreamArgs),
-      resolve: (e: StreamedEvent) => e,
+      resolve: event,
     }),
   };
 });

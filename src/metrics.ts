@@ -4,6 +4,13 @@ import type { EventBus } from './services/event-bus.ts';
 import type { StatsService } from './services/stats.ts';
 
 /**
+ * The methods the service routes; any other (Node's parser accepts some thirty, WebDAV's among
+ * them) is counted as `other`. With route patterns and the statuses the service answers, every
+ * label comes from a closed set: no request can add a series.
+ */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
  * Prometheus metrics for operators (`/metrics`). One registry per app, so several apps in one
  * process (tests) never share counters. Business gauges are read through the stats service at
  * scrape time, so they are right across restarts and across instances.
@@ -11,6 +18,25 @@ import type { StatsService } from './services/stats.ts';
 export function createMetrics(database: DatabaseHandle, stats: StatsService, events: EventBus) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+  // Registered before every gauge that queries the database, and read synchronously: a scrape
+  // starts the collects in registration order in one pass, and those collects check connections
+  // out of this very pool as they start. Read after them, the gauge counted the scrape's own
+  // queries (4 "waiting" on an idle service) instead of what the pool was doing.
+  if (database.pool) {
+    const pool = database.pool;
+    new Gauge({
+      name: 'zarpay_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting requests), as the pool reports them before the scrape\'s own queries',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
 
   const httpDuration = new Histogram({
     name: 'zarpay_http_request_duration_seconds',
@@ -107,28 +133,14 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
     },
   });
 
-  if (database.pool) {
-    const pool = database.pool;
-    new Gauge({
-      name: 'zarpay_db_pool_connections',
-      help: 'PostgreSQL pool connections by state (total, idle, waiting requests)',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
-      },
-    });
-  }
-
   return {
     registry,
-    /** Records one finished HTTP request; `route` is the route pattern, never the raw URL. */
+    /** Records one finished HTTP request; `route` is the route pattern (or `unmatched`), never the raw URL. */
     httpRequest(method: string, route: string, status: number, seconds: number) {
-      httpDuration.observe({ method, route, status: String(status) }, seconds);
+      httpDuration.observe({ method: METHODS.has(method) ? method : 'other', route, status: String(status) }, seconds);
       if (status === 429) rateLimitRefusals.inc({ route });
     },
+    /** `name` from a closed set (operation-metrics.ts), never the request's own text. */
     graphqlOperation(type: string, name: string, outcome: 'ok' | 'error' | 'refused') {
       graphqlOperations.inc({ type, name, outcome });
     },

@@ -216,3 +216,73 @@ describe('GraphQL mutations under generated input', () => {
     expect(totals.ledgerVerification.ok).toBe(true);
   });
 });
+
+// JSON.parse keeps `__proto__` as a key of its own; an object built from it by assignment drops
+// it. Refused, by name, wherever it appears; `constructor` and `prototype` are data like any key.
+describe('keys that JavaScript objects cannot hold', () => {
+  const raw = (text: string) => ({ rawBody: text, headers: { 'content-type': 'application/json' } });
+  const body = (extra: string, details = JSON.stringify(eftDetails)) =>
+    `{"amount_cents":1000,"currency":"ZAR","payout_method":"eft","payment_details":${details}${extra}}`;
+  const createPayout = 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { payout { id metadata } } }';
+  const gqlInput = (metadata: string, details = '{"accountNumber":"62012345678","branchCode":"250655","accountHolder":"T Nkosi","bankName":"FNB"}') =>
+    `{"query":${JSON.stringify(createPayout)},"variables":{"input":{"amountCents":1000,"currency":"ZAR","payoutMethod":"EFT","paymentDetails":${details},"metadata":${metadata}}}}`;
+
+  it('refuses __proto__ anywhere in a REST body with VALIDATION_FAILED naming the field, and creates nothing', async () => {
+    const before = await state();
+    for (const [text, field] of [
+      [body(',"metadata":{"a":1,"__proto__":{"admin":true}}'), 'metadata.__proto__'],
+      [body(',"metadata":{"order":{"lines":[{"__proto__":{}}]}}'), 'metadata.order.lines.0.__proto__'],
+      [body('', JSON.stringify(eftDetails).replace('{', '{"__proto__":{"branch_code":"1"},')), 'payment_details.__proto__'],
+      [`{"__proto__":{"amount_cents":1},${body('').slice(1)}`, '__proto__'],
+    ] as const) {
+      const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, ...raw(text) });
+      expect(res.status, text).toBe(400);
+      expect(res.body.status).toBe('error');
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: `${field}: is not allowed as a key` });
+      expect(res.body.metadata).toBeDefined();
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses __proto__ in GraphQL JSON, from variables or written in the query, and in input objects', async () => {
+    const before = await state();
+    const viaVariables = await http(t, 'POST', '/graphql', { key: shop.key, ...raw(gqlInput('{"a":1,"__proto__":{"admin":true}}')) });
+    expect(viaVariables.body.data?.createPayout ?? null).toBeNull();
+    expect(viaVariables.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(viaVariables.body.errors[0].message).toBe('input.metadata.__proto__: is not allowed as a key');
+
+    const literal = await http(t, 'POST', '/graphql', {
+      key: shop.key,
+      body: {
+        query: `mutation { createPayout(input: { amountCents: 1000, currency: "ZAR", payoutMethod: EFT,
+          paymentDetails: { accountNumber: "62012345678", branchCode: "250655", accountHolder: "T Nkosi", bankName: "FNB" },
+          metadata: { a: 1, __proto__: { admin: true } } }) { payout { id } } }`,
+      },
+    });
+    expect(literal.body.data?.createPayout ?? null).toBeNull();
+    expect(literal.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(literal.body.errors[0].message).toBe('input.metadata.__proto__: is not allowed as a key');
+
+    // An input object has only its declared fields: GraphQL itself refuses the key.
+    const inDetails = await http(t, 'POST', '/graphql', {
+      key: shop.key,
+      ...raw(gqlInput('{}', '{"accountNumber":"62012345678","branchCode":"250655","accountHolder":"T Nkosi","bankName":"FNB","__proto__":{"x":1}}')),
+    });
+    expect(inDetails.body.data?.createPayout ?? null).toBeNull();
+    expect(inDetails.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(inDetails.body.errors[0].message).toMatch(/__proto__/);
+    expect(await state()).toEqual(before);
+  });
+
+  it('keeps constructor and prototype keys in metadata as given, through REST and GraphQL', async () => {
+    const metadata = '{"constructor":"Sipho Builders","prototype":{"constructor":{"prototype":1}},"toString":"x"}';
+    const rest = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, ...raw(body(`,"metadata":${metadata}`)) });
+    expect(rest.status).toBe(201);
+    expect(rest.body.data.metadata).toEqual(JSON.parse(metadata));
+    const read = await http(t, 'GET', `/api/v1/payouts/${rest.body.data.id}`, { key: shop.key });
+    expect(read.body.data.metadata).toEqual(JSON.parse(metadata));
+    const graph = await http(t, 'POST', '/graphql', { key: shop.key, ...raw(gqlInput(metadata)) });
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.createPayout.payout.metadata).toEqual(JSON.parse(metadata));
+  });
+});

@@ -2,9 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { getIntrospectionQuery } from 'graphql';
+import { PAYOUT } from '../src/cli/fields.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { directStats } from '../src/graphql/direct.ts';
+import { DEFAULT_QUERY } from '../src/graphql/graphiql.ts';
+import { DOCUMENTS_MAX_BYTES } from '../src/graphql/document-cache.ts';
+import { introspectionDepth } from '../src/graphql/limits.ts';
+import { schema } from '../src/graphql/schema.ts';
 import { createGraphQL } from '../src/graphql/yoga.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { ofRequests, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, gql, GRAPHQL_RESPONSE, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 
 /** Statements the service ran, counted through openDatabase's onQuery hook. */
@@ -31,11 +39,19 @@ async function counted(query: string, auth: { key?: string; operator?: boolean }
   for (let quiet = false; !quiet; ) {
     statements.length = 0;
     await new Promise((r) => setTimeout(r, 150));
-    quiet = statements.length === 0;
+    quiet = statements.filter(ofRequests).length === 0;
   }
   const res: { status: number; body: any } = await gql(t, query, variables, { ...auth, headers: GRAPHQL_RESPONSE });
-  return { res, count: statements.length };
+  const sql = statements.filter(ofRequests);
+  return { res, count: sql.length, sql };
 }
+
+/**
+ * The statements of a refused `payouts` page, had it run: every one reads payouts (the page
+ * comes first). Background work (pollers) and the API key's lookup (cached, read again after a
+ * minute) may fall in the same window and are not the operation's.
+ */
+const ofPayoutsPage = (sql: string[]) => sql.filter((s) => /\bpayouts\b/.test(s) && !/\bapi_keys\b/.test(s));
 
 const PAGE = `query($n: Int!) { payouts(first: $n) { totalCount pageInfo { hasNextPage endCursor }
   edges { cursor node { id status amountCents grossAmountCents createdAt
@@ -124,7 +140,7 @@ describe('query limits refuse a document before it runs', () => {
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'x-api-key': shop.key },
         body: JSON.stringify({ query: PAGE.replace('$n: Int!', '').replace('first: $n', `first: ${n}`).replace('query()', 'query') }),
       });
-      return { status: res.status, body: await res.json(), count: statements.length };
+      return { status: res.status, body: await res.json(), count: statements.filter(ofRequests).length };
     };
     expect((await ask(2)).body.errors).toBeUndefined();
     const refused = await ask(50);
@@ -139,6 +155,147 @@ describe('query limits refuse a document before it runs', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.payouts.edges).toHaveLength(50);
   });
+});
+
+/** `n` aliases of the dashboard page, each asking for `size` rows (a literal, a variable, or nothing). */
+const pages = (n: number, size: string) =>
+  `query Pages${size === '$n' ? '($n: Int)' : ''} { ${Array.from({ length: n }, (_, i) => `p${i}: payouts${size ? `(first: ${size})` : ''} { edges { node { id status amountCents grossAmountCents createdAt merchant { id name balance { availableCents } } events { id type } } } }`).join(' ')} }`;
+
+describe('the cost limit holds on the request as it runs', () => {
+  /** Sends the same request twice: Yoga answers the first, the direct path the second (known by then). */
+  async function bothPaths(query: string, variables: Record<string, unknown>) {
+    const answers = [];
+    for (const path of ['yoga', 'direct']) {
+      const before = directStats.answered;
+      const { res, sql } = await counted(query, { key: shop.key }, variables);
+      expect(directStats.answered - before, path).toBe(path === 'direct' ? 1 : 0);
+      answers.push({ status: res.status, body: res.body, statements: ofPayoutsPage(sql) });
+    }
+    return answers;
+  }
+
+  it('a page size in a variable costs what the same literal costs: refused before any statement, on both paths', async () => {
+    // Three pages of 100 rows are over 20000; three of 5 are far under.
+    const literal = await gql(t, pages(3, '100'), {}, { key: shop.key, headers: GRAPHQL_RESPONSE });
+    expect(literal.status).toBe(400);
+    const found = Number(/found (\d+)/.exec(literal.body.errors![0]!.message)?.[1]);
+    expect(found).toBeGreaterThan(20_000);
+    for (const answer of await bothPaths(pages(3, '$n'), { n: 100 })) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.data).toBeUndefined();
+      expect(answer.body.errors).toEqual([{ message: `Query cost limit of 20000 exceeded, found ${found}.`, extensions: { code: 'VALIDATION_FAILED' } }]);
+      expect(answer.statements).toEqual([]);
+    }
+    const small = await gql(t, pages(3, '$n'), { n: 5 }, { key: shop.key, headers: GRAPHQL_RESPONSE });
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.p2.edges).toHaveLength(5);
+  });
+
+  it('an omitted page size costs the default page of 50 rows', async () => {
+    // Six pages of 50 are over the limit (as with `first: 50`); five are not.
+    for (const size of ['', '$n', '50']) {
+      for (const answer of await bothPaths(pages(6, size), {})) {
+        expect(answer.status, size).toBe(400);
+        expect(answer.body.errors[0].message, size).toMatch(/^Query cost limit of 20000 exceeded/);
+        expect(answer.statements).toEqual([]);
+      }
+    }
+    const five = await gql(t, pages(5, ''), {}, { key: shop.key });
+    expect(five.body.errors).toBeUndefined();
+    expect(five.body.data.p4.edges).toHaveLength(50);
+  });
+
+  it('a page size past its maximum is the field\'s own refusal, not a larger cost', async () => {
+    const res = await gql(t, 'query($n: Int) { payouts(first: $n) { totalCount } }', { n: 1_000_000 }, { key: shop.key });
+    expect(res.body.errors?.[0]).toMatchObject({ message: 'first: must be 0 to 100', extensions: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it('legacy application/json clients get the refusal with status 200, as every request error', async () => {
+    const res = await gql(t, pages(3, '$n'), { n: 100 }, { key: shop.key, headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('a subscription is costed too, before its stream opens', async () => {
+    const heavy = `subscription { payoutEvents { payout { ${'events { id } '.repeat(1)}merchant { ${Array.from({ length: 15 }, (_, i) => `k${i}: apiKeys { id kid status }`).join(' ')} } } } }`;
+    const config = { ...t.config, graphql: { ...t.config.graphql, maxCost: 50 } };
+    const res = await createGraphQL(t.app.services, config).fetch('http://localhost/graphql/stream', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': shop.key },
+      body: JSON.stringify({ query: heavy }),
+    });
+    const text = await res.text();
+    expect(text).toMatch(/Query cost limit of 50 exceeded/);
+    expect(text).toContain('VALIDATION_FAILED');
+  });
+});
+
+describe('zarpay\'s own documents fit the cost limit at their largest page sizes', () => {
+  const documented = [...readFileSync('docs/graphql.md', 'utf8').matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const cli: [string, Record<string, unknown>][] = [
+    [`query($s: PayoutStatus, $m: UUID, $n: Int, $a: String) { payouts(first: $n, after: $a, status: $s, merchantId: $m) { totalCount edges { node { ${PAYOUT} } } } }`, { n: 100 }],
+    ['query($p: UUID, $o: UUID, $n: Int) { auditLog(paymentId: $p, payoutId: $o, first: $n) { id at actor action merchantId paymentId payoutId detail } }', { n: 500 }],
+  ];
+  it.each([
+    ...documented.map((q, i) => [`docs/graphql.md example ${i + 1}`, q, { after: null, id: '00000000-0000-4000-8000-000000000000' }] as const),
+    ['GraphiQL\'s default query', DEFAULT_QUERY, {}] as const,
+    ...cli.map(([q, v], i) => [`the CLI's ${['payout list', 'audit log'][i]}`, q, v] as const),
+  ])('%s', async (_name, query, variables) => {
+    // As the operator where the document asks for a merchant's own view, the merchant otherwise.
+    const res = await gql(t, query, variables, query.includes('auditLog') || query.includes('merchantId: $m') ? { operator: true } : { key: shop.key });
+    for (const e of res.body.errors ?? []) expect(e.message).not.toMatch(/cost limit/i);
+  });
+});
+
+describe('introspection is held to a depth', () => {
+  const post = (query: string) => gql(t, query, {}, { key: shop.key, headers: GRAPHQL_RESPONSE });
+  /** `__schema { types { fields { type { ofType { … name } } } } }`, `levels` deep in all. */
+  const deepIntrospection = (levels: number) => `{ __schema { types { fields { type { ${'ofType { '.repeat(levels - 5)}name${' }'.repeat(levels - 5)} } } } } }`;
+
+  it('as deep as the standard introspection query GraphiQL sends, and no deeper', async () => {
+    const bound = introspectionDepth(schema);
+    expect(bound).toBe(21);
+    const full = await post(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }));
+    expect(full.body.errors).toBeUndefined();
+    expect((await post(deepIntrospection(bound))).body.errors).toBeUndefined();
+    const res = await post(deepIntrospection(bound + 1));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { message: `Depth limit of ${bound} (introspection included) exceeded, found ${bound + 1}.`, extensions: { code: 'VALIDATION_FAILED' } },
+    ]);
+    expect(res.body.data).toBeUndefined();
+  });
+
+  it('a query through __type is held to the ordinary depth', async () => {
+    const res = await post(`{ __type(name: "Payout") { fields { type { ${'ofType { '.repeat(7)}name${' }'.repeat(7)} } } } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0]?.message).toMatch(/depth limit of 10/i);
+  });
+});
+
+describe('parsed documents are kept within a memory budget', () => {
+  it('hundreds of distinct large documents from a caller without credentials hold no more heap than the budget allows', async () => {
+    // Collecting garbage on request makes the heap's size readable; vitest does not expose gc itself.
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const fields = 'id status amountCents feeCents grossAmountCents createdAt merchantReference description currency merchantId';
+    const doc = (i: number) => `query Q${i} { ${Array.from({ length: 8 }, (_, j) => `p${j}: payouts(first: 1) { totalCount edges { cursor node { ${fields} merchant { id name } } } }`).join(' ')} }`;
+    const send = (i: number) => http(t, 'POST', '/graphql', { body: { query: doc(i) } });
+    // Twice each: the second is answered by the direct path, which compiles the operation.
+    for (let i = 0; i < 50; i++) for (let k = 0; k < 2; k++) await send(i);
+    const before = heap();
+    for (let i = 50; i < 350; i++) for (let k = 0; k < 2; k++) await send(i);
+    const grown = heap() - before;
+    // Unbounded, these 300 held ~70 MB (docs/limits.md); the budget is 8 MiB of estimated weight.
+    expect(grown).toBeLessThan(2 * DOCUMENTS_MAX_BYTES);
+  }, 120_000);
 });
 
 describe('limit settings', () => {

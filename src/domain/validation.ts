@@ -160,7 +160,13 @@ const MAX_DEPTH = 32;
 // A NUL or an unpaired surrogate cannot be stored in PostgreSQL text or jsonb (the insert fails).
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The first place in `value` (keys included) that the database could not store, if any. */
+/**
+ * The first place in `value` (keys included) that could not be kept as given, if any: what the
+ * database cannot store, and a `__proto__` key. JSON.parse keeps `__proto__` as a key of its own,
+ * but every object built from it by assignment (zod's parsed output among them) drops it or turns
+ * it into the object's prototype: refused by name rather than silently lost. `constructor` and
+ * `prototype` are ordinary keys all the way to the database and back, and are kept.
+ */
 export function unstorable(value: unknown, path: PropertyKey[] = []): { path: PropertyKey[]; why: string } | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? { path, why: 'must not contain NUL characters or unpaired surrogates' } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
@@ -168,6 +174,7 @@ export function unstorable(value: unknown, path: PropertyKey[] = []): { path: Pr
   for (const [k, v] of Object.entries(value)) {
     const at = [...path, Array.isArray(value) ? Number(k) : k];
     if (UNSTORABLE.test(k)) return { path: at, why: 'has a key with NUL characters or unpaired surrogates' };
+    if (k === '__proto__') return { path: at, why: 'is not allowed as a key' };
     const found = unstorable(v, at);
     if (found) return found;
   }

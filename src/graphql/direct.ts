@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, getVariableValues, Kind, type OperationDefinitionNode, type Source } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
-import { createLRUCache, type Plugin, processRegularResult } from 'graphql-yoga';
+import { type Plugin, processRegularResult } from 'graphql-yoga';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
 import type { GraphQLContext } from './builder.ts';
 import { acceptable, maskError, tagUncoded, tagUnexecuted } from './errors.ts';
-import { chargeRateLimits, rateLimitHeadersOf } from './rate-limit.ts';
+import { admit } from './admission.ts';
+import { COMPILED_MAX_FIELDS, compiledWeight, type DocumentCaches, documentCaches, documentWeight, expandedFields } from './document-cache.ts';
+import { rateLimitHeadersOf } from './rate-limit.ts';
 import { recordOperation } from './operation-metrics.ts';
 
 /**
@@ -19,7 +21,7 @@ import { recordOperation } from './operation-metrics.ts';
  * document anew every time. On a read by id that was most of zarpay's GraphQL CPU time
  * (bench/results). A request that is plainly a query or mutation over JSON, whose document this
  * server has already parsed and validated, is answered here: with the same context, the same
- * rate limits (`chargeRateLimits`), the same operation metrics, every error through the same
+ * cost limit and rate limits (`admit`), the same operation metrics, every error through the same
  * contract (`maskError`, the tags of errors.ts), serialised and given its status by Yoga's own
  * `processRegularResult`; its operation runs as compiled once by graphql-jit, calling the same
  * resolvers (Pothos' auth scopes, validation and loaders included).
@@ -42,35 +44,43 @@ interface KnownDocument {
   operations: Map<string | null, OperationDefinitionNode>;
   /** Its operations compiled (graphql-jit), by name, as they are first asked for. */
   compiled: Map<string | null, Compiled | undefined>;
+  /** What it weighs in the document cache, its compiled operations included (document-cache.ts). */
+  weight: number;
 }
 
-/** How many validated documents are remembered (Yoga's own parse cache holds as many). */
-const KNOWN_MAX = 1000;
+/** How many operations of one document are compiled (a document may hold any number). */
+const COMPILED_PER_DOCUMENT = 20;
 
 /**
- * Remembers the query texts whose documents passed Yoga's parsing and validation (with every
- * limit): `known.plugin` goes in Yoga's plugins, `known.get(text)` finds them. Validation
- * depends only on the document and this server's fixed rules, so a document valid once is
- * valid for every request to this server.
+ * Remembers which of the documents Yoga keeps (document-cache.ts, bounded by weight) passed its
+ * parsing and validation, with every limit: `known.plugin` goes in Yoga's plugins,
+ * `known.get(text)` finds them. Validation depends only on the document and this server's fixed
+ * rules, so a document valid once is valid for every request to this server. A document the
+ * cache lets go is forgotten with its compiled operations.
  */
-export function knownDocuments() {
-  const texts = new WeakMap<DocumentNode, string>();
-  const known = createLRUCache<KnownDocument>({ max: KNOWN_MAX, ttl: 0 });
+export function knownDocuments(caches: DocumentCaches = documentCaches()) {
+  const validated = new WeakMap<DocumentNode, KnownDocument>();
   const plugin: Plugin = {
-    onParse: ({ params }) => ({ result }) => {
-      if (typeof params.source === 'string' && result && typeof result === 'object' && 'kind' in result && result.kind === Kind.DOCUMENT) {
-        texts.set(result, params.source);
-      }
-    },
     onValidate: ({ params }) => ({ valid }) => {
-      const text = texts.get(params.documentAST);
-      if (!valid || text === undefined || known.get(text)) return;
+      if (!valid || validated.has(params.documentAST)) return;
       const operations = new Map<string | null, OperationDefinitionNode>();
       for (const def of params.documentAST.definitions) if (def.kind === Kind.OPERATION_DEFINITION) operations.set(def.name?.value ?? null, def);
-      known.set(text, { document: params.documentAST, operations, compiled: new Map() });
+      validated.set(params.documentAST, { document: params.documentAST, operations, compiled: new Map(), weight: 0 });
     },
   };
-  return { plugin, get: (text: string) => known.get(text) };
+  return {
+    plugin,
+    caches,
+    get(text: string): KnownDocument | undefined {
+      const document = caches.documents.get(text);
+      return document && validated.get(document);
+    },
+    /** Adds a compiled operation's weight to its document's in the cache. */
+    weigh(text: string, doc: KnownDocument, weight: number) {
+      doc.weight = (doc.weight || documentWeight(text, doc.document)) + weight;
+      if (caches.documents.get(text) === doc.document) caches.documents.set(text, doc.document, { size: doc.weight });
+    },
+  };
 }
 
 export type KnownDocuments = ReturnType<typeof knownDocuments>;
@@ -119,14 +129,17 @@ export interface DirectDeps {
   services: Services;
   schema: GraphQLSchema;
   known: KnownDocuments;
+  /** GRAPHQL_MAX_COST, checked on each request with its variables (admission.ts). */
+  maxCost: number;
   metrics?: Metrics | undefined;
 }
 
 /** The answer to `req` if it is an everyday request (see above); undefined: let Yoga answer it. */
-export function directGraphQL({ services, schema, known, metrics }: DirectDeps) {
+export function directGraphQL({ services, schema, known, maxCost, metrics }: DirectDeps) {
   const mask = maskError(schema);
   /** Every error of an executed operation through the contract, with its place in the document. */
   const contract = (source: Source | undefined) => (e: GraphQLError): GraphQLError => withLocations(mask(e), e, source);
+  /** The media type to answer in, by Accept header: the first 100 headers seen, of at most 200 characters. */
   const answerTypes = new Map<string, Answerable | undefined>();
   return async function answer(req: FastifyRequest): Promise<DirectAnswer | undefined> {
     if (req.method !== 'POST' || req.url !== '/graphql' || req.headers.origin !== undefined) return undefined;
@@ -135,7 +148,7 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
     let type = answerTypes.get(accept);
     if (type === undefined && !answerTypes.has(accept)) {
       type = acceptable(accept || null) ? jsonAnswerType(accept || undefined) : undefined;
-      if (answerTypes.size < 100) answerTypes.set(accept, type);
+      if (answerTypes.size < 100 && accept.length <= 200) answerTypes.set(accept, type);
     }
     if (!type || typeof req.body !== 'string') return undefined;
 
@@ -152,7 +165,7 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
     if (operationName != null && typeof operationName !== 'string') return undefined;
     const doc = known.get(query);
     if (!doc) return undefined;
-    const compiled = compiledFor(schema, doc, operationName ?? null);
+    const compiled = compiledFor(schema, known, query, doc, operationName ?? null);
     if (!compiled) return undefined;
 
     // The context Yoga would build (yoga.ts), around a key for this request's rate-limit headers.
@@ -160,7 +173,7 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
     const ctx: GraphQLContext = { services, actor: req.actor, request };
     let result: ExecutionResult;
     try {
-      const refusal = await chargeRateLimits(ctx, schema, doc.document, operationName);
+      const refusal = await admit(ctx, schema, doc.document, compiled.operation, variables, maxCost);
       if (refusal) result = refusal;
       else {
         result = await runCompiled(schema, compiled, ctx, variables ?? {});
@@ -192,7 +205,7 @@ export function directGraphQL({ services, schema, known, metrics }: DirectDeps) 
  */
 async function runCompiled(schema: GraphQLSchema, compiled: Compiled, ctx: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> {
   const refusal = () => {
-    const coerced = getVariableValues(schema, compiled.operation.variableDefinitions ?? [], variables, { maxErrors: 50 });
+    const coerced = getVariableValues(schema, compiled.operation.variableDefinitions ?? [], variables, { maxErrors: 50, hideSuggestions: true });
     return coerced.errors && { errors: coerced.errors.map(asRequestError) };
   };
   let result: ExecutionResult;
@@ -234,15 +247,26 @@ interface Compiled {
   query: CompiledQuery;
 }
 
-function compiledFor(schema: GraphQLSchema, doc: KnownDocument, operationName: string | null): Compiled | undefined {
+function compiledFor(schema: GraphQLSchema, known: KnownDocuments, text: string, doc: KnownDocument, operationName: string | null): Compiled | undefined {
   if (doc.compiled.has(operationName)) return doc.compiled.get(operationName);
-  // The operation graphql-js would run: the named one, or the only one.
+  // The operation graphql-js would run: the named one, or the only one. A name the document
+  // does not have is not remembered: any number of them can be sent.
   const operation = operationName !== null ? doc.operations.get(operationName) : doc.operations.size === 1 ? doc.operations.values().next().value : undefined;
+  if (!operation) return undefined;
+  // Past this many, operations are left to Yoga, whose executor needs nothing compiled.
+  if (doc.compiled.size >= COMPILED_PER_DOCUMENT) return undefined;
   let compiled: Compiled | undefined;
-  if (operation && operation.operation !== 'subscription') {
-    const made = compileQuery(schema, doc.document, operationName ?? undefined);
-    if (isCompiledQuery(made)) compiled = { operation, query: made };
+  if (operation.operation !== 'subscription') {
+    const fields = expandedFields(doc.document, operation);
+    // Too large to keep compiled: Yoga answers it.
+    if (fields <= COMPILED_MAX_FIELDS) {
+      const made = compileQuery(schema, doc.document, operationName ?? undefined);
+      if (isCompiledQuery(made)) {
+        compiled = { operation, query: made };
+        known.weigh(text, doc, compiledWeight(fields));
+      }
+    }
   }
-  if (doc.compiled.size < 20) doc.compiled.set(operationName, compiled);
+  doc.compiled.set(operationName, compiled);
   return compiled;
 }

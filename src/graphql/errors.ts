@@ -1,4 +1,4 @@
-import { type GraphQLError as GraphQLErrorType, GraphQLError, type GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLError as GraphQLErrorType, GraphQLError, type GraphQLSchema, isObjectType, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ERROR_STATUS, type ErrorCode, isErrorCode } from '../domain/errors.ts';
 import { classify } from '../http/errors.ts';
@@ -20,6 +20,11 @@ import { classify } from '../http/errors.ts';
  *
  * Rules 1–4 are request errors: nothing executed. With `application/graphql-response+json` their
  * status is 400 (GraphQL over HTTP); legacy `application/json` clients get 200 (`http.spec`).
+ *
+ * No message suggests a name ("Did you mean …"), in any environment: graphql-js is asked not to
+ * (validation, and variables through the executor), and `scrub` removes what another layer may
+ * still add, so that the schema's names (operator-only enum values among them) cannot be
+ * guessed one typo at a time.
  */
 
 /** Media ranges under which graphql-yoga can answer (JSON, SSE, multipart, GraphiQL). */
@@ -44,11 +49,21 @@ const refusalResponse = (fetchAPI: { Response: typeof Response }, code: ErrorCod
     headers: { 'content-type': 'application/json; charset=utf-8' },
   });
 
+/** graphql-js' and its executors' suggestions: " Did you mean …?" ends the message they are added to. */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** The error without any suggestion in its message. */
+export function scrub<E extends GraphQLErrorType>(error: E): E {
+  if (error.message.includes('Did you mean')) error.message = error.message.replace(SUGGESTION, '');
+  return error;
+}
+
 /**
  * Gives a request error (rules 2–4) its contract code unless it has one (a scalar's own), drops
  * Yoga's echo of the underlying error, and makes it a 400 for GraphQL-over-HTTP clients.
  */
 export function tag(error: GraphQLErrorType, code: ErrorCode): void {
+  scrub(error);
   const extensions = error.extensions as Record<string, unknown>;
   if (!isErrorCode(extensions.code)) extensions.code = REQUEST_CODES[String(extensions.code)] ?? code;
   delete extensions.originalError;
@@ -85,7 +100,7 @@ function contractError(error: unknown, schema?: GraphQLSchema): GraphQLError {
     // refusal with the variable's name. Keep that message; the code is the scalar's or VALIDATION_FAILED.
     if (cause instanceof GraphQLError && !cause.originalError) {
       const code = isErrorCode(cause.extensions.code) ? cause.extensions.code : 'VALIDATION_FAILED';
-      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code } });
+      return scrub(new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { code } }));
     }
     return fromThrown(cause, schema, error);
   }
@@ -120,19 +135,32 @@ export function useErrorContract(): Plugin {
     onParse: () => ({ result }) => {
       if (result instanceof GraphQLError) tag(result, 'INVALID_INPUT');
     },
-    // Rule 3.
-    onValidate: () => ({ valid, result }) => {
-      if (!valid) for (const error of result) tag(error, 'VALIDATION_FAILED');
+    // Rule 3, with graphql-js asked for no suggestions.
+    onValidate: ({ setValidationFn }) => {
+      setValidationFn((schema, document, rules) => validate(schema, document, rules, { hideSuggestions: true }));
+      return ({ valid, result }) => {
+        if (!valid) for (const error of result) tag(error, 'VALIDATION_FAILED');
+      };
+    },
+    // Rule 4: the executor (@graphql-tools/executor, which reads this graphql-js option that
+    // envelop's types do not list yet) coerces variables without suggesting enum values or fields.
+    onExecute: ({ args }) => {
+      (args as { hideSuggestions?: boolean }).hideSuggestions = true;
     },
     onExecutionResult: ({ result }) => tagUnexecuted(result),
-    onSubscribe: () => ({
-      // graphql-sse recognises an execution result only by its `data` member; a refused
-      // subscription (bad arguments, not allowed) is `{ errors }` alone, which it would answer
-      // with "Unable to detect operation AST". `data: null` lets the refusal reach the client.
-      onSubscribeResult: ({ result, setResult }) => {
-        if (!(Symbol.asyncIterator in result) && !('data' in result)) setResult({ ...result, data: null });
-      },
-    }),
+    onSubscribe: ({ args }) => {
+      (args as { hideSuggestions?: boolean }).hideSuggestions = true;
+      return {
+        // graphql-sse recognises an execution result only by its `data` member; a refused
+        // subscription (bad arguments, not allowed) is `{ errors }` alone, which it would answer
+        // with "Unable to detect operation AST". `data: null` lets the refusal reach the client.
+        onSubscribeResult: ({ result, setResult }) => {
+          if (Symbol.asyncIterator in result) return;
+          result.errors?.forEach(scrub);
+          if (!('data' in result)) setResult({ ...result, data: null });
+        },
+      };
+    },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) result.forEach(tagUncoded);
       else tagUncoded(result);
@@ -156,7 +184,10 @@ export function tagUnexecuted(result: unknown): void {
 /** Whatever got as far as the answer without a contract code gets one (a request error Yoga raised itself). */
 export function tagUncoded(result: unknown): void {
   if (!isSingleResult(result)) return;
-  for (const e of (result.errors ?? []) as readonly GraphQLError[]) if (!isErrorCode(e.extensions?.code)) tag(e, 'VALIDATION_FAILED');
+  for (const e of (result.errors ?? []) as readonly GraphQLError[]) {
+    if (!isErrorCode(e.extensions?.code)) tag(e, 'VALIDATION_FAILED');
+    else scrub(e);
+  }
 }
 
 function isSingleResult(result: unknown): result is { data?: unknown; errors?: readonly unknown[] } {

@@ -1,4 +1,3 @@
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import type { FastifyRequest } from 'fastify';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
@@ -6,21 +5,28 @@ import { authenticate } from '../http/auth.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
 import type { GraphQLContext } from './builder.ts';
+import { useAdmission } from './admission.ts';
 import { type KnownDocuments, knownDocuments } from './direct.ts';
 import { maskError, useErrorContract } from './errors.ts';
 import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts';
 import { limitPlugins } from './limits.ts';
 import { recordOperation } from './operation-metrics.ts';
-import { useRateLimits } from './rate-limit.ts';
 import { schema } from './schema.ts';
+import { eventStreams } from './streams.ts';
 
 /**
- * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`.
- * The caller is authenticated once, before Yoga (http.ts): merchants with `X-API-Key` exactly
- * as in REST, the operator with its bearer token. `known` remembers the documents Yoga has
- * validated, for the direct path (direct.ts).
+ * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`
+ * (`streams`, see streams.ts). The caller is authenticated once, before Yoga (http.ts): merchants
+ * with `X-API-Key` exactly as in REST, the operator with its bearer token. `known` remembers the
+ * documents Yoga has validated, for the direct path (direct.ts).
  */
-export function createGraphQL(services: Services, config: Config, metrics?: Metrics, known: KnownDocuments = knownDocuments()) {
+export function createGraphQL(
+  services: Services,
+  config: Config,
+  metrics?: Metrics,
+  known: KnownDocuments = knownDocuments(),
+  streams: Plugin = eventStreams(services, config).plugin,
+) {
   return createYoga<{ req?: FastifyRequest }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -32,6 +38,9 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
     // Fastify has already read the body within its 64 KiB limit; Yoga's own limit would pipe
     // every body through a stream to count its bytes again.
     maxRequestBodySize: false,
+    // Parsed documents are kept by weight, not by number (document-cache.ts): a caller without
+    // credentials can send a new one on every request.
+    parserAndValidationCache: { documentCache: known.caches.documents, errorCache: known.caches.errors },
     maskedErrors: { maskError: maskError(schema) },
     context: async ({ request, req }): Promise<GraphQLContext> => ({
       services,
@@ -41,21 +50,21 @@ export function createGraphQL(services: Services, config: Config, metrics?: Metr
       request,
     }),
     // Documents validated here are then answered by direct.ts, which does each request's part
-    // of these plugins itself (the error contract, the operation metrics, the rate limits):
+    // of these plugins itself (the error contract, the operation metrics, the cost and rate limits):
     // a plugin that acts on every request (onRequest, onExecute, onResultProcess, onResponse)
     // must be given its place there too, or run in http.ts before the split.
     plugins: [
       useErrorContract(),
-      useGraphQLSSE(),
-      ...limitPlugins(config),
+      streams,
+      ...limitPlugins(config, schema),
       ...(metrics ? [countOperations(metrics)] : []),
-      useRateLimits(),
+      useAdmission(config.graphql.maxCost),
       known.plugin,
     ],
   });
 }
 
-/** Counts executed operations for `/metrics` (placed before the rate limits, so refusals count too). */
+/** Counts executed operations for `/metrics` (placed before admission, so its refusals count too). */
 function countOperations(metrics: Metrics): Plugin {
   return {
     onExecute({ args }) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config, RateLimitedOperation } from '../src/config.ts';
+import { countRefusal } from '../src/http/anonymous.ts';
 import { sendError } from '../src/http/reply.ts';
 import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts';
 import type { Services } from '../src/services/index.ts';
@@ -22,15 +23,24 @@ declare module 'fastify' {
  * needs a valid, active key of this environment. Authentication and counting run in one
  * onRequest hook, before the body is read: an unauthenticated caller learns nothing about its
  * body's validity, malformed bodies count too, and every response of a limited route (success,
- * 4xx, 429) carries the RateLimit headers.
+ * 4xx, 429) carries the RateLimit headers. A request without a valid key counts against its
+ * address's `anonymous` budget instead (429 once that is spent).
  */
 async function restApi(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   // Problems with a use case's input name its fields as REST callers know them (`payment_details.branch_code`).
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply, restField));
+  // This hook counts the anonymous budget itself, once it knows whether the key is valid.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, anonymous: 'self' };
+  });
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const header = req.headers['x-api-key'];
-    req.actor = await services.keys.authenticate(typeof header === 'string' ? header : undefined);
+    try {
+      req.actor = await services.keys.authenticate(typeof header === 'string' ? header : undefined);
+    } catch (e) {
+      throw await countRefusal(services, req, reply, e);
+    }
     const operation = req.routeOptions.config.rateLimit;
     if (!operation) return;
     const decision = await services.rateLimits.consume(req.actor.merchant.id, operation);

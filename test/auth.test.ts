@@ -1,9 +1,10 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksum, generateKey, parseKey } from '../src/domain/api-key.ts';
+import { checksum, generateKey, hashSecret, parseKey } from '../src/domain/api-key.ts';
 import { KeyCache } from '../src/services/key-cache.ts';
 import type { Notifications } from '../src/services/notifications.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { ofRequests, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
 
@@ -163,6 +164,45 @@ describe('the key cache', () => {
     }
   });
 
+  it('remembers an unknown kid: after the first miss it costs no statement, exactly like a wrong secret', async () => {
+    const queries: string[] = [];
+    const counted = await startApp({}, { onQuery: (q) => queries.push(q) });
+    try {
+      const m = await createMerchant(counted);
+      const unknown = generateKey('tst');
+      const wrongSecret = forge('tst', m.kid, 'x'.repeat(43));
+      const keyReads = () => queries.filter((q) => /api_keys/.test(q)).length;
+      const refused = async (key: string) => (await http(counted, 'GET', '/api/v1/payouts/balance', { key })).status;
+      queries.length = 0;
+      expect(await refused(unknown.fullKey)).toBe(401);
+      expect(await refused(wrongSecret)).toBe(401);
+      expect(keyReads()).toBe(2);
+      queries.length = 0;
+      for (let i = 0; i < 3; i++) {
+        expect(await refused(unknown.fullKey)).toBe(401);
+        expect(await refused(wrongSecret)).toBe(401);
+      }
+      expect(queries.filter(ofRequests)).toEqual([]);
+
+      // A key inserted with that very kid (here by an operator's own SQL; a new key of the
+      // service alike) is heard of through the insert trigger, and works.
+      const pepper = createHmac('sha256', counted.config.serviceSecret).update('zarpay api-key pepper v1').digest();
+      await counted.database.db
+        .insertInto('api_keys')
+        .values({ id: randomUUID(), merchant_id: m.id, kid: unknown.kid, env: 'tst', status: 'active', secret_hash: hashSecret(pepper, unknown.secret), checksum: unknown.checksum })
+        .execute();
+      await eventually(async () => (await http(counted, 'GET', '/api/v1/payouts/balance', { key: unknown.fullKey })).status === 200, 2000);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('hands out a new key that works at once, on the instance that issued it', async () => {
+    const m = await createMerchant(t);
+    const issued = await op(t, `mutation { issueApiKey(merchantId: "${m.id}") { fullKey } }`);
+    expect((await balanceWith(issued.issueApiKey.fullKey)).status).toBe(200);
+  });
+
   it('hears of a change made outside the service (an operator\'s own SQL) through the database\'s notification', async () => {
     const m = await createMerchant(t);
     expect((await balanceWith(m.key)).status).toBe(200);
@@ -214,6 +254,23 @@ describe('KeyCache', () => {
     expect(await cache.get('k1', entry('e'))).toBe('e');
   });
 
+  it('remembers a bounded number of unknown kids, and forgets one when its key is created', async () => {
+    const n = fakeNotifications(true);
+    const cache = new KeyCache<string>(n as unknown as Notifications);
+    let reads = 0;
+    const missing = async () => (reads++, undefined);
+    for (let i = 0; i < 10_050; i++) await cache.get(`u${i}`, missing);
+    expect(cache.unknownCount).toBe(10_000);
+    reads = 0;
+    expect(await cache.get('u10049', missing)).toBeUndefined();
+    expect(reads).toBe(0);
+    // The oldest were let go: asked again, they are read again.
+    expect(await cache.get('u0', missing)).toBeUndefined();
+    expect(reads).toBe(1);
+    n.notify('key:u10049');
+    expect(await cache.get('u10049', entry('created'))).toBe('created');
+  });
+
   it('does not keep a read that an invalidation overtook', async () => {
     const n = fakeNotifications(true);
     const cache = new KeyCache<string>(n as unknown as Notifications);
@@ -226,5 +283,34 @@ describe('KeyCache', () => {
     release();
     expect(await slow).toBe('stale');
     expect(await cache.get('k1', entry('fresh'))).toBe('fresh');
+  });
+
+  it('keeps a read that only unrelated changes overtook, and drops one whose merchant changed', async () => {
+    const n = fakeNotifications(true);
+    const cache = new KeyCache<string>(n as unknown as Notifications);
+    const overtaken = async (kid: string, notifications: string[], found: { merchantId: string; value: string } | undefined) => {
+      let release!: () => void;
+      const read = cache.get(kid, async () => {
+        await new Promise<void>((r) => (release = r));
+        return found;
+      });
+      for (const payload of notifications) n.notify(payload);
+      release();
+      return read;
+    };
+    let reads = 0;
+    const counted = (value: string | undefined) => async () => (reads++, value === undefined ? undefined : { merchantId: 'm1', value });
+    // A busy database: other keys and merchants change while an unknown kid is looked up.
+    expect(await overtaken('u1', ['key:other', 'merchant:m2', 'merchant:m1'], undefined)).toBeUndefined();
+    expect(await cache.get('u1', counted(undefined))).toBeUndefined();
+    expect(reads).toBe(0);
+    // A key's merchant changed while the key was read: it is read again next time.
+    expect(await overtaken('k2', ['merchant:m1'], { merchantId: 'm1', value: 'old' })).toBe('old');
+    expect(await cache.get('k2', counted('new'))).toBe('new');
+    expect(reads).toBe(1);
+    // Another merchant's change does not spoil it.
+    expect(await overtaken('k3', ['merchant:m2', 'key:k2'], { merchantId: 'm1', value: 'kept' })).toBe('kept');
+    expect(await cache.get('k3', counted('unread'))).toBe('kept');
+    expect(reads).toBe(1);
   });
 });

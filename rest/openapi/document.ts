@@ -37,7 +37,10 @@ const badQuery = error('A query parameter this operation does not take', ['VALID
 const common: Record<string, ResponseDoc> = {
   '401': error('Missing, malformed, unknown or wrong-environment API key', ['UNAUTHORIZED']),
   '403': error('API key revoked or expired', ['FORBIDDEN']),
-  '429': error('Over the per-minute rate limit for this operation; retry after Retry-After seconds', ['RATE_LIMIT_EXCEEDED']),
+  '429': error(
+    "Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds",
+    ['RATE_LIMIT_EXCEEDED'],
+  ),
   '500': error('Unexpected failure; nothing internal is disclosed', ['INTERNAL_ERROR']),
   '503': error('Temporary outage (database unreachable); retry with backoff', ['SERVICE_UNAVAILABLE']),
 };
@@ -381,7 +384,8 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
         contact: { name: 'zarpay operators', url: `${serverUrl}/` },
         description:
           'Merchant payments and EFT payouts in South African rand. Amounts are integers in cents; timestamps are ISO 8601 UTC. Every error is the envelope `{status: "error", error: {code, message, details?}, metadata}`. ' +
-          'Every route is rate limited per merchant and operation; the `RateLimit-*` headers say where a merchant stands.',
+          'Every route is rate limited per merchant and operation; the `RateLimit-*` headers say where a merchant stands. ' +
+          'Requests without a valid key count against their client address instead (300 a minute by default), and so do the hosted payment page and QR images.',
       },
       servers: [{ url: serverUrl, description: ENVIRONMENT[serviceEnv], 'x-internal': false }],
       security: [{ ApiKey: [] }],
@@ -402,17 +406,20 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
 }
 
 /**
- * Which answers carry the RateLimit headers: everything after the key was accepted and the
- * request counted (rest/index.ts). 401 and 403 are decided before counting, and a 5xx may come
- * from anywhere, so those do not promise them.
+ * Which answers carry the RateLimit headers: everything after the request was counted
+ * (rest/index.ts), against the merchant's budget for the operation, or, for 401 and 403,
+ * against the client address's. A 5xx may come from anywhere, so it does not promise them.
  */
-const counted = (status: string) => /^[24]/.test(status) && status !== '401' && status !== '403';
+const counted = (status: string) => /^[24]/.test(status);
 
 function rateLimitHeaders(retryAfter: boolean) {
   const seconds = { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 };
   const header = (description: string, schema: Record<string, unknown>) => ({ description, schema });
   return {
-    'RateLimit-Limit': header('Requests allowed per minute for this operation (absent while RATE_LIMITS=off)', { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647 }),
+    'RateLimit-Limit': header(
+      "Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off)",
+      { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647 },
+    ),
     'RateLimit-Remaining': header('Requests left in the current window', { type: 'integer', format: 'int32', minimum: 0, maximum: 2147483647 }),
     'RateLimit-Reset': header('Seconds until the window resets', seconds),
     ...(retryAfter && { 'Retry-After': header('Seconds to wait before retrying', { ...seconds, minimum: 1 }) }),

@@ -580,7 +580,7 @@ export interface operations {
             /** @description Created (or replayed by Idempotency-Key or merchant_order_id) */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -600,7 +600,7 @@ export interface operations {
             /** @description Invalid request. Codes: INVALID_INPUT, VALIDATION_FAILED, INVALID_AMOUNT, INVALID_CURRENCY. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -615,6 +615,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -624,6 +630,12 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -633,7 +645,7 @@ export interface operations {
             /** @description Idempotency-Key reused with another payload (CONFLICT), or merchant_order_id with other parameters (DUPLICATE_ORDER_ID). Codes: CONFLICT, DUPLICATE_ORDER_ID. */
             409: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -648,7 +660,7 @@ export interface operations {
             /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
             413: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -660,10 +672,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -715,7 +727,7 @@ export interface operations {
             /** @description A page of payments and the number matching the filter */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -741,7 +753,7 @@ export interface operations {
             /** @description A query parameter out of range or not taken here. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -756,6 +768,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -765,16 +783,22 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -823,7 +847,7 @@ export interface operations {
             /** @description The payment */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -842,7 +866,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -857,25 +881,7 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description API key revoked or expired. Codes: FORBIDDEN. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown, malformed or another merchant's id. Codes: PAYMENT_NOT_FOUND. */
-            404: {
-                headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -887,10 +893,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's id. Codes: PAYMENT_NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -936,7 +972,7 @@ export interface operations {
             /** @description The balance */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -955,7 +991,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -970,6 +1006,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -979,16 +1021,22 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1040,7 +1088,7 @@ export interface operations {
             /** @description A page of payouts and the number matching the filter */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1066,7 +1114,7 @@ export interface operations {
             /** @description A query parameter out of range or not taken here. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1081,6 +1129,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1090,16 +1144,22 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1149,7 +1209,7 @@ export interface operations {
             /** @description Replay: the existing payout with this merchant_reference and identical parameters */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1168,7 +1228,7 @@ export interface operations {
             /** @description Created, status pending */
             201: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1187,7 +1247,7 @@ export interface operations {
             /** @description Invalid request or insufficient balance. Codes: INVALID_INPUT, VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1202,6 +1262,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,6 +1277,12 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,7 +1292,7 @@ export interface operations {
             /** @description merchant_reference already used with different parameters. Codes: CONFLICT. */
             409: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1235,7 +1307,7 @@ export interface operations {
             /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
             413: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1247,10 +1319,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1299,7 +1371,7 @@ export interface operations {
             /** @description The payout; optional members by state */
             200: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1318,7 +1390,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1333,25 +1405,7 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description API key revoked or expired. Codes: FORBIDDEN. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown, malformed or another merchant's id. Codes: PAYOUT_NOT_FOUND. */
-            404: {
-                headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1363,10 +1417,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's id. Codes: PAYOUT_NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1412,7 +1496,7 @@ export interface operations {
             /** @description The new key record and the full key (shown once) */
             201: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1438,7 +1522,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1453,6 +1537,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1462,16 +1552,22 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1517,7 +1613,7 @@ export interface operations {
             /** @description The new active secret; the secret is never shown again */
             201: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1536,7 +1632,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1551,25 +1647,7 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description API key revoked or expired. Codes: FORBIDDEN. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A secret is already active: rotate it instead. Codes: CONFLICT. */
-            409: {
-                headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1581,10 +1659,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A secret is already active: rotate it instead. Codes: CONFLICT. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1630,7 +1738,7 @@ export interface operations {
             /** @description The new active secret, and the previous one's kid and end of window */
             201: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1649,7 +1757,7 @@ export interface operations {
             /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
             400: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;
@@ -1664,6 +1772,12 @@ export interface operations {
             /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,16 +1787,22 @@ export interface operations {
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
                 headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Over the per-minute rate limit for this operation; retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Requests allowed per minute for this operation (absent while RATE_LIMITS=off) */
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current window */
                     "RateLimit-Remaining"?: number;

@@ -12,5 +12,6 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   return headers;
 }
 
-export const rateLimitExceeded = (d: RateLimitDecision) =>
-  new AppError('RATE_LIMIT_EXCEEDED', `rate limit of ${d.limit} requests per minute exceeded; retry after ${d.resetSeconds} s`);
+/** The refusal of a request over its budget; `what` names what was counted, when it is not a merchant's operation. */
+export const rateLimitExceeded = (d: RateLimitDecision, what = 'requests') =>
+  new AppError('RATE_LIMIT_EXCEEDED', `rate limit of ${d.limit} ${what} per minute exceeded; retry after ${d.resetSeconds} s`);

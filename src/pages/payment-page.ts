@@ -96,7 +96,13 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     if (unexpected) req.log.error({ err: error }, 'unexpected error on the payment page');
     const language = languageOf(req);
     const t = translator(language.lang);
-    const text = status === 404 ? t('notFound') : unexpected ? t('unexpected') : error instanceof StaleForm ? t('staleForm') : message;
+    const text = (() => {
+      if (status === 404) return t('notFound');
+      // Over the address's budget: the shopper is told how long to wait, in their language.
+      if (status === 429) return t('tooMany', { seconds: String(reply.getHeader('retry-after') ?? 60) });
+      if (unexpected) return t('unexpected');
+      return error instanceof StaleForm ? t('staleForm') : message;
+    })();
     send(reply, { status, title: t('sorry'), body: `${statusLine('error', status === 404 ? t('notFoundTitle') : t('sorry'), 'bad')}\n${note(text)}` }, language);
   });
 

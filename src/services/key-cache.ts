@@ -3,6 +3,15 @@ import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
 /** How long an entry may serve before it is read again, should an invalidation ever go missing. */
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+/** Unknown kids remembered; past this, the oldest is forgotten (and costs one read again). */
+const MAX_UNKNOWN = 10_000;
+
+/** One read of a kid under way, and what was invalidated while it ran. */
+interface Load {
+  kid: string;
+  stale: boolean;
+  merchants: Set<string>;
+}
 
 interface Entry<T> {
   merchantId: string;
@@ -22,12 +31,23 @@ interface Entry<T> {
  * milliseconds) by every other instance; the TTL bounds the damage of a connection that dies
  * silently.
  *
- * A read that started before an invalidation is not stored: every invalidation moves `epoch`,
- * and a load keeps its result only if the epoch is the one it started under.
+ * A kid the database does not know is remembered too (bounded, oldest first out), so that after
+ * the first miss an unknown kid costs no round trip, exactly like a known kid with a wrong
+ * secret: neither timing nor load tells a caller whether a kid exists. A key's insert forgets
+ * its kid like any change (the `api_keys` insert trigger on every instance, and the process that
+ * issued it at once), so a new key is never refused for having been guessed before.
+ *
+ * A read that started before an invalidation of what it read is not stored: each load in flight
+ * is told of the invalidations that touch it (its kid, the merchant it finds, or everything), so
+ * that the stream of unrelated changes on a busy database never keeps a kid from being
+ * remembered.
  */
 export class KeyCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private epoch = 0;
+  /** kid → when the database said it has no such key. */
+  private readonly unknown = new Map<string, number>();
+  /** Loads under way; an invalidation that touches one marks it so that its result is not kept. */
+  private readonly loading = new Set<Load>();
 
   constructor(private readonly notifications: Notifications) {
     notifications.on(CACHE_CHANNEL, (payload) => {
@@ -44,28 +64,49 @@ export class KeyCache<T> {
     if (!this.notifications.live) return (await load())?.value;
     const hit = this.entries.get(kid);
     if (hit && Date.now() - hit.loadedAt < TTL_MS) return hit.value;
-    const epoch = this.epoch;
-    const loaded = await load();
-    if (loaded && epoch === this.epoch && this.notifications.live) {
-      this.entries.delete(kid);
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(kid, { ...loaded, loadedAt: Date.now() });
+    const missed = this.unknown.get(kid);
+    if (missed !== undefined && Date.now() - missed < TTL_MS) return undefined;
+    const inFlight: Load = { kid, stale: false, merchants: new Set() };
+    this.loading.add(inFlight);
+    try {
+      const loaded = await load();
+      const fresh = !inFlight.stale && !(loaded && inFlight.merchants.has(loaded.merchantId));
+      if (fresh && this.notifications.live) {
+        if (loaded) remember(this.entries, kid, { ...loaded, loadedAt: Date.now() }, MAX_ENTRIES);
+        else remember(this.unknown, kid, Date.now(), MAX_UNKNOWN);
+      }
+      return loaded?.value;
+    } finally {
+      this.loading.delete(inFlight);
     }
-    return loaded?.value;
   }
 
   forgetKey(kid: string) {
-    this.epoch++;
+    for (const l of this.loading) if (l.kid === kid) l.stale = true;
     this.entries.delete(kid);
+    this.unknown.delete(kid);
   }
 
   forgetMerchant(merchantId: string) {
-    this.epoch++;
+    for (const l of this.loading) l.merchants.add(merchantId);
     for (const [kid, e] of this.entries) if (e.merchantId === merchantId) this.entries.delete(kid);
   }
 
   clear() {
-    this.epoch++;
+    for (const l of this.loading) l.stale = true;
     this.entries.clear();
+    this.unknown.clear();
   }
+
+  /** How many kids are remembered as unknown (tests check the bound). */
+  get unknownCount(): number {
+    return this.unknown.size;
+  }
+}
+
+/** Sets `key` as the newest entry of `map`, dropping the oldest when `map` is full. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number) {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }

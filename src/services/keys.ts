@@ -10,6 +10,7 @@ import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 import { KeyCache } from './key-cache.ts';
+import { KeyWatch, type WatchKey } from './key-watch.ts';
 import type { Notifications } from './notifications.ts';
 
 export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date()): ApiKeyRecord {
@@ -78,10 +79,14 @@ function toKnownKey(row: AuthRow): KnownKey {
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
 
+/** Compared against when a key has no verified digest yet, so every refusal does the same work. */
+const NO_DIGEST = Buffer.alloc(32);
+
 /** Secret API keys (CONTRACT §3): issue, authenticate, regenerate, revoke, expire. */
 export class KeyService {
   private readonly pepper: Buffer;
   private readonly cache: KeyCache<KnownKey>;
+  private readonly watcher: KeyWatch;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -90,7 +95,15 @@ export class KeyService {
     // A key derived for this one purpose, so the stored hashes are useless without SERVICE_SECRET.
     this.pepper = createHmac('sha256', deps.config.serviceSecret).update('zarpay api-key pepper v1').digest();
     this.cache = new KeyCache(notifications);
+    this.watcher = new KeyWatch(deps.db, notifications);
   }
+
+  /**
+   * Calls `onEnd` once, with the refusal the key now gets, when it stops working here or in any
+   * other process: revoked, regenerated, expired (also when its `expires_at` passes). What a key
+   * holds open (its event streams) ends with it.
+   */
+  watch: WatchKey = (key, onEnd) => this.watcher.watch(key, onEnd);
 
   async issueIn(db: DbOrTx, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     const key = generateKey(this.deps.config.serviceEnv);
@@ -116,7 +129,18 @@ export class KeyService {
     if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
     const merchant = await this.deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
     if (!merchant) throw new AppError('NOT_FOUND', 'merchant not found');
-    return this.issueIn(this.deps.db, merchantId);
+    const issued = await this.issueIn(this.deps.db, merchantId);
+    this.keyIssued(issued.apiKey.kid);
+    return issued;
+  }
+
+  /**
+   * After a new key's insert has committed: this process forgets at once whatever it remembers
+   * of the kid (that it was unknown), before the response hands the key out. Other processes
+   * hear of it from the insert trigger.
+   */
+  keyIssued(kid: string) {
+    this.cache.forgetKey(kid);
   }
 
   /**
@@ -145,16 +169,15 @@ export class KeyService {
   /**
    * Whether `secret` is the key's. The keyed hash is checked the first time; a secret that
    * passed is remembered as its SHA-256 (not as itself), which later requests compare in
-   * constant time at a third of the HMAC's cost. An unknown kid is hashed all the same, so
-   * timing does not tell unknown kids from wrong secrets.
+   * constant time at a third of the HMAC's cost. Every refusal does the same work (digest,
+   * comparison, keyed hash), whether the kid is unknown, its key never verified or the secret
+   * wrong, so timing does not tell them apart.
    */
   private secretOf(known: KnownKey | undefined, secret: string): boolean {
-    if (known?.verified) {
-      const digest = hash('sha256', secret, 'buffer');
-      if (timingSafeEqual(digest, known.verified)) return true;
-    }
-    if (!secretMatches(this.pepper, secret, known?.secretHash ?? Buffer.alloc(32)) || !known) return false;
-    known.verified = hash('sha256', secret, 'buffer');
+    const digest = hash('sha256', secret, 'buffer');
+    if (timingSafeEqual(digest, known?.verified ?? NO_DIGEST) && known) return true;
+    if (!secretMatches(this.pepper, secret, known?.secretHash ?? NO_DIGEST) || !known) return false;
+    known.verified = digest;
     return true;
   }
 
@@ -182,6 +205,8 @@ export class KeyService {
       return { issued, revokedKid: current.kid };
     });
     this.cache.forgetKey(revokedKid);
+    this.watcher.changed(revokedKid, { status: 'revoked', expiresAt: null });
+    this.keyIssued(issued.apiKey.kid);
     return issued;
   }
 
@@ -229,7 +254,9 @@ export class KeyService {
       .executeTakeFirst();
     this.cache.forgetKey(kid);
     if (!row) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
-    return toKeyRecord(row);
+    const record = toKeyRecord(row);
+    this.watcher.changed(kid, record);
+    return record;
   }
 
   private async lockKey(tx: Tx, id: string) {

@@ -24,7 +24,7 @@ export class MerchantService {
   async create(actor: Actor, input: CreateMerchantInput): Promise<{ merchant: Merchant; apiKey: ApiKeyRecord; fullKey: string }> {
     requireOperator(actor);
     this.checkWebhookUrl(input.webhookUrl);
-    return this.deps.db.transaction().execute(async (tx) => {
+    const created = await this.deps.db.transaction().execute(async (tx) => {
       const row = await tx
         .insertInto('merchants')
         .values({
@@ -44,6 +44,8 @@ export class MerchantService {
       const issued = await this.keys.issueIn(tx, row.id);
       return { merchant: toMerchant(row), ...issued };
     });
+    this.keys.keyIssued(created.apiKey.kid);
+    return created;
   }
 
   /**

@@ -1,17 +1,15 @@
+import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { pino } from 'pino';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
-import type { RateLimitedOperation } from '../config.ts';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ANONYMOUS, type Config, RATE_LIMIT_BUDGETS, type RateLimitBudget, type RateLimitedOperation } from '../config.ts';
 import type { ServiceDeps } from './deps.ts';
+import { type Count, MemoryCounters, WINDOW_MS } from './memory-counters.ts';
+import { ensureTable, PostgresCounters, sweep } from './postgres-counters.ts';
 
-/** The outcome of one request against its operation's per-merchant, per-minute budget. */
+/** The outcome of one request against its budget for the current minute. */
 export interface RateLimitDecision {
   allowed: boolean;
   /** The budget per window (`RateLimit-Limit`). */
@@ -25,71 +23,58 @@ export interface RateLimitDecision {
 /** Where the counters live: decides whether several instances share one budget. */
 export type RateLimitStore = 'redis' | 'postgres' | 'memory' | 'off';
 
-const WINDOW_SECONDS = 60;
-const PG_TABLE = 'rate_limit_counters';
+/** Connections of the PostgreSQL store's own pool, and so counting statements in flight at once. */
+const PG_POOL_SIZE = 4;
 /** A failing store is logged at most this often, not once per request. */
 const STORE_ERROR_LOG_INTERVAL_MS = 30_000;
+/** Keys one budget counts in this process's memory (the embedded store, or while the store fails). */
+const MEMORY_KEYS = 50_000;
+/** Keys whose refusal this process remembers until their window ends. */
+const REFUSALS_KEPT = 10_000;
 
 /**
- * What one instance holds of a merchant's budget for one operation in the current window: the
- * points it took from the shared store and how many of them it has spent.
- */
-interface Lease {
-  /** When the store's window ends (ms since the epoch). */
-  resetAt: number;
-  granted: number;
-  used: number;
-  /** The store's count after this instance's last lease: every instance's points, ours included. */
-  storeConsumed: number;
-  /** The store had no points left to give: refuse once `granted` is spent, until `resetAt`. */
-  exhausted: boolean;
-  /** A lease on its way; concurrent requests wait for it instead of asking again. */
-  pending?: Promise<void> | undefined;
-}
-
-/** A lease asks for this share of what the store still has, so one instance cannot hoard it all. */
-const LEASE_SHARE = 4;
-const SWEEP_EVERY_MS = 60_000;
-
-/**
- * Per-merchant, per-operation, per-minute budgets (spec "Limits", CONTRACT §1 `RATE_LIMITS`),
- * counted by rate-limiter-flexible in a fixed 60-second window.
+ * Per-minute budgets (spec "Limits", CONTRACT §1 and §9 `RATE_LIMITS`): each merchant's, per
+ * operation, and each client address's `anonymous` one, counted in a fixed 60-second window.
  *
  * Store: `REDIS_URL` → Redis (shared by every instance, no database writes); else `DATABASE_URL`
- * → a PostgreSQL table (shared); else (embedded) → process memory, one exact count per request.
+ * → a PostgreSQL table (shared); else (embedded) → process memory. Every counted request is
+ * counted atomically in the shared store, which answers with the new count, so the count is
+ * exact on any number of instances: a merchant gets its whole budget, and not one request more,
+ * whichever instances its requests reach, and `RateLimit-Remaining` is the store's own count.
+ * Redis runs rate-limiter-flexible's Lua script once per request; PostgreSQL runs one upsert per
+ * request while a connection of its pool is free, and one per batch of the requests that queued
+ * meanwhile when all are busy (postgres-counters.ts), exact all the same.
  *
- * A shared store is not asked on every request. An instance leases points from it, a quarter of
- * what the store has left at a time (at least one), in one atomic increment, and spends them
- * from memory; only when they run out does it go back for more. The store's count is therefore
- * never below what the instances have spent, so no merchant ever gets more than its budget,
- * whatever the number of instances. With one instance the counts are exact (it leases
- * everything there is); with several, points leased by one instance and not spent when the
- * budget runs out elsewhere are lost for that window, so a merchant may be refused a few
- * requests early, never late. A budget of N costs about 4·ln(N) store round trips per window
- * instead of N.
+ * The one thing kept in memory beside a shared store is a refusal: the store's count only grows
+ * until the window ends, so a key refused once is refused until then, from memory, and a client
+ * hammering a 429 costs the store nothing. That memo, and the memory counters, are bounded LRU
+ * caches, so no number of distinct addresses can grow this process.
  *
- * A failing store (Redis or PostgreSQL down) never fails the request: the decision falls back
- * to an in-memory counter of this instance, with a warning logged at most every 30 s. Limits
- * then hold per instance instead of across instances until the store is back.
+ * A failing store (Redis or PostgreSQL down) never fails the request: the decision falls back to
+ * an in-memory counter of this instance, with a warning logged at most every 30 s. Limits then
+ * hold per instance instead of across instances until the store is back.
  */
 export class RateLimitService {
   readonly store: RateLimitStore;
-  private readonly limiters = new Map<RateLimitedOperation, RateLimiterAbstract>();
-  private readonly fallbacks = new Map<RateLimitedOperation, RateLimiterMemory>();
-  /** By `${operation}:${merchantId}`, for a shared store only. */
-  private readonly leases = new Map<string, Lease>();
-  private readonly sweeper: NodeJS.Timeout | undefined;
+  /** One request of `id` counted in the shared store; undefined without one. */
+  private readonly sharedCount: ((budget: RateLimitBudget, id: string, points: number) => Promise<Count>) | undefined;
+  /** The memory store, or a shared store's fallback. */
+  private readonly memory = new Map<RateLimitBudget, MemoryCounters>();
+  /** `${budget}:${id}` → when its refusal ends (ms since the epoch). */
+  private readonly refusals = new LRUCache<string, number>({ max: REFUSALS_KEPT });
   private readonly redis: Redis | undefined;
   private readonly pool: pg.Pool | undefined;
-  private tableReady: Promise<void> | undefined;
-  private redisReady: Promise<void> | undefined;
+  private readonly sweeper: NodeJS.Timeout | undefined;
+  private ready = false;
+  private readying: Promise<void> | undefined;
   private lastStoreErrorLog = 0;
   private readonly log;
 
   constructor(private readonly deps: ServiceDeps) {
     const { config } = deps;
     this.log = pino({ level: config.logLevel, name: 'rate-limits' });
-    if (!config.rateLimits) {
+    const limits = config.rateLimits;
+    if (!limits) {
       this.store = 'off';
       return;
     }
@@ -103,115 +88,79 @@ export class RateLimitService {
     } else if (config.databaseUrl) {
       this.store = 'postgres';
       // A small pool of its own, failing fast, so counting never waits behind (or starves) the
-      // money queries of the main pool.
+      // money queries of the main pool. A count lost in a crash is harmless: no commit waits
+      // for the disk.
       this.pool = new pg.Pool({
         connectionString: config.databaseUrl,
-        max: 4,
+        max: PG_POOL_SIZE,
         connectionTimeoutMillis: 1000,
         query_timeout: 2000,
         idleTimeoutMillis: 10_000,
+        options: '-c synchronous_commit=off',
       });
       this.pool.on('error', () => {});
+      this.sweeper = setInterval(() => void this.sweepExpired(), WINDOW_MS);
+      this.sweeper.unref();
     } else {
       this.store = 'memory';
     }
-    for (const [operation, points] of Object.entries(config.rateLimits) as [RateLimitedOperation, number][]) {
-      const common = { keyPrefix: `zarpay_rl_${operation}`, points, duration: WINDOW_SECONDS };
-      this.fallbacks.set(operation, new RateLimiterMemory(common));
-      this.limiters.set(operation, this.limiterFor(common));
-    }
-    if (this.store !== 'memory') {
-      this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
-      this.sweeper.unref();
+    const keyPrefix = `zarpay_rl_${namespace(config)}`;
+    for (const budget of RATE_LIMIT_BUDGETS) this.memory.set(budget, new MemoryCounters(MEMORY_KEYS));
+    if (this.redis) {
+      const limiters = new Map(
+        RATE_LIMIT_BUDGETS.map((budget) => [
+          budget,
+          new RateLimiterRedis({ keyPrefix: `${keyPrefix}_${budget}`, points: limits[budget], duration: WINDOW_MS / 1000, storeClient: this.redis, rejectIfRedisNotReady: true }),
+        ]),
+      );
+      // Over the budget, rate-limiter-flexible rejects with the count: a count all the same.
+      this.sharedCount = (budget, id, points) => limiters.get(budget)!.consume(id, points).catch((e: unknown) => (e instanceof RateLimiterRes ? e : Promise.reject(e)));
+    } else if (this.pool) {
+      const counters = new PostgresCounters(this.pool, PG_POOL_SIZE);
+      this.sharedCount = (budget, id, points) => counters.consume(`${keyPrefix}_${budget}:${id}`, points);
     }
   }
 
-  private limiterFor(common: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
-    if (this.redis) return new RateLimiterRedis({ ...common, storeClient: this.redis, rejectIfRedisNotReady: true });
-    if (this.pool) {
-      return new RateLimiterPostgres({ ...common, storeClient: this.pool, storeType: 'pool', tableName: PG_TABLE, tableCreated: true });
-    }
-    return new RateLimiterMemory(common);
-  }
-
-  /** The budget of `operation`, or `undefined` when rate limiting is off. */
-  limitOf(operation: RateLimitedOperation): number | undefined {
-    return this.deps.config.rateLimits?.[operation];
+  /** The budget of `budget`, or `undefined` when rate limiting is off. */
+  limitOf(budget: RateLimitBudget): number | undefined {
+    return this.deps.config.rateLimits?.[budget];
   }
 
   /**
-   * Counts one request of `merchantId` against `operation`. `null` when rate limiting is off.
-   * Never throws for a store failure (see the class comment).
+   * Counts one request of `merchantId` against `operation`, for `units` of its budget (a GraphQL
+   * request asking for many rows spends several, in the same one atomic count). `null` when
+   * rate limiting is off. Never throws for a store failure (see the class comment).
    */
-  async consume(merchantId: string, operation: RateLimitedOperation): Promise<RateLimitDecision | null> {
-    const limiter = this.limiters.get(operation);
-    const limit = this.limitOf(operation);
-    if (!limiter || limit === undefined) return null;
+  consume(merchantId: string, operation: RateLimitedOperation, units = 1): Promise<RateLimitDecision | null> {
+    return this.count(operation, merchantId, units);
+  }
+
+  /**
+   * Counts one request from `address` (a client address, or the network it stands for) against
+   * the `anonymous` budget. `null` when rate limiting is off.
+   */
+  consumeAnonymous(address: string): Promise<RateLimitDecision | null> {
+    return this.count(ANONYMOUS, address);
+  }
+
+  private async count(budget: RateLimitBudget, id: string, points = 1): Promise<RateLimitDecision | null> {
+    const limit = this.limitOf(budget);
+    if (limit === undefined) return null;
+    if (!this.sharedCount) return decision(limit, this.memory.get(budget)!.consume(id, points));
+    const refusal = `${budget}:${id}`;
+    const until = this.refusals.get(refusal);
+    if (until !== undefined && until > Date.now()) return decision(limit, { consumedPoints: limit + 1, msBeforeNext: until - Date.now() });
+    let counted: Count;
     try {
-      if (this.store !== 'memory') return await this.spend(limiter, `${operation}:${merchantId}`, merchantId, limit);
-      return decision(limit, true, await limiter.consume(merchantId));
+      if (!this.ready) await this.storeReady();
+      counted = await this.sharedCount(budget, id, points);
     } catch (e) {
-      if (e instanceof RateLimiterRes) return decision(limit, false, e);
       this.storeFailed(e);
-      try {
-        return decision(limit, true, await this.fallbacks.get(operation)!.consume(merchantId));
-      } catch (refused) {
-        if (refused instanceof RateLimiterRes) return decision(limit, false, refused);
-        throw refused;
-      }
+      return decision(limit, this.memory.get(budget)!.consume(id, points));
     }
-  }
-
-  /** One point from this instance's lease, leasing more from the shared store when it is spent. */
-  private async spend(store: RateLimiterAbstract, id: string, merchantId: string, limit: number): Promise<RateLimitDecision> {
-    for (;;) {
-      const now = Date.now();
-      let lease = this.leases.get(id);
-      if (!lease || now >= lease.resetAt) {
-        // No window yet: the first lease sets it.
-        lease = { resetAt: Number.POSITIVE_INFINITY, granted: 0, used: 0, storeConsumed: 0, exhausted: false };
-        this.leases.set(id, lease);
-      }
-      const resetSeconds = Math.max(1, Math.ceil((lease.resetAt - now) / 1000));
-      if (lease.used < lease.granted) {
-        lease.used++;
-        const remaining = limit - lease.storeConsumed + (lease.granted - lease.used);
-        return { allowed: true, limit, remaining: Math.max(0, remaining), resetSeconds };
-      }
-      if (lease.exhausted) return { allowed: false, limit, remaining: 0, resetSeconds };
-      const current = lease;
-      current.pending ??= this.extend(store, current, merchantId, limit).finally(() => (current.pending = undefined));
-      await current.pending;
-    }
-  }
-
-  /**
-   * Takes more points for `lease` from the store in one atomic increment. The store counts the
-   * whole request even when it overshoots the budget; only the part below the budget is granted.
-   */
-  private async extend(store: RateLimiterAbstract, lease: Lease, merchantId: string, limit: number) {
-    await this.storeReady();
-    const want = Math.max(1, Math.ceil((limit - lease.storeConsumed) / LEASE_SHARE));
-    let res: RateLimiterRes;
-    try {
-      res = await store.consume(merchantId, want);
-    } catch (e) {
-      if (!(e instanceof RateLimiterRes)) throw e;
-      res = e;
-    }
-    const before = res.consumedPoints - want;
-    lease.granted += Math.min(want, Math.max(0, limit - before));
-    lease.storeConsumed = Math.min(limit, res.consumedPoints);
-    lease.exhausted = res.consumedPoints >= limit;
-    lease.resetAt = Date.now() + res.msBeforeNext;
-  }
-
-  /** Forgets leases whose window has ended (or that never got one: the store was failing). */
-  private sweep() {
-    const now = Date.now();
-    for (const [id, lease] of this.leases) {
-      if ((now >= lease.resetAt || lease.granted === 0) && !lease.pending) this.leases.delete(id);
-    }
+    const d = decision(limit, counted);
+    if (!d.allowed) this.refusals.set(refusal, Date.now() + counted.msBeforeNext);
+    return d;
   }
 
   async close(): Promise<void> {
@@ -225,32 +174,34 @@ export class RateLimitService {
    * than counting the first requests in memory only.
    */
   private storeReady(): Promise<void> {
-    if (this.redis) {
-      if (this.redis.status === 'wait') this.redis.connect().catch((e) => this.storeFailed(e));
-      this.redisReady ??= this.redis.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1000);
-        this.redis!.once('ready', () => (clearTimeout(timer), resolve()));
-      });
-      return this.redisReady;
-    }
-    return this.ensureTable();
+    this.readying ??= this.redis ? this.redisConnected() : ensureTable(this.pool!);
+    return this.readying.then(
+      () => void (this.ready = true),
+      (e: unknown) => {
+        // Retried on the next request.
+        this.readying = undefined;
+        throw e;
+      },
+    );
   }
 
-  /** The counters' table, created on first use; a failure is retried on the next request. */
-  private ensureTable(): Promise<void> {
-    if (!this.pool) return Promise.resolve();
-    this.tableReady ??= this.pool
-      .query(`create table if not exists ${PG_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`)
-      .then(
-        () => undefined,
-        (e: { code?: string }) => {
-          // Two instances creating the table at once: the loser sees a unique violation.
-          if (e.code === '23505') return;
-          this.tableReady = undefined;
-          throw e;
-        },
-      );
-    return this.tableReady;
+  private redisConnected(): Promise<void> {
+    const redis = this.redis!;
+    if (redis.status === 'ready') return Promise.resolve();
+    if (redis.status === 'wait') redis.connect().catch((e) => this.storeFailed(e));
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      redis.once('ready', () => (clearTimeout(timer), resolve()));
+    });
+  }
+
+  /**
+   * Deletes the rows of windows that have ended, every minute, so the table holds about two
+   * minutes of keys whatever addresses arrive. Every instance sweeps; a sweep that fails waits
+   * for the next.
+   */
+  private async sweepExpired() {
+    if (this.ready) await sweep(this.pool!).catch(() => {});
   }
 
   private storeFailed(e: unknown) {
@@ -261,11 +212,19 @@ export class RateLimitService {
   }
 }
 
-function decision(limit: number, allowed: boolean, res: RateLimiterRes): RateLimitDecision {
+/**
+ * The store's keys are prefixed by a tag derived from SERVICE_SECRET (which every instance of
+ * one deployment shares): deployments sharing one Redis never count each other's addresses.
+ */
+function namespace(config: Config): string {
+  return createHmac('sha256', config.serviceSecret).update('zarpay rate-limit namespace v1').digest('hex').slice(0, 12);
+}
+
+function decision(limit: number, count: Count): RateLimitDecision {
   return {
-    allowed,
+    allowed: count.consumedPoints <= limit,
     limit,
-    remaining: Math.max(0, res.remainingPoints),
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    remaining: Math.max(0, limit - count.consumedPoints),
+    resetSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
   };
 }

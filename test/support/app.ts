@@ -12,6 +12,12 @@ import { createServices } from '../../src/services/index.ts';
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
+ * For a statement counter: false for the statements of the service's own background loops (the
+ * sandbox provider reads its books every second), which may fall inside any request's window.
+ */
+export const ofRequests = (sql: string): boolean => !/\bsandbox_checkouts\b/.test(sql);
+
+/**
  * What `prd` needs beyond the credentials (CONTRACT §9): an https PUBLIC_BASE_URL and a real
  * payment provider. Tests that never take a payment in prd point Yoco at a closed port.
  */

@@ -21,13 +21,23 @@ export const RATE_LIMITED_OPERATIONS = [
 ] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
-export const DEFAULT_RATE_LIMITS: Record<RateLimitedOperation, number> = {
+/**
+ * The per-address budget of requests without valid credentials and of the hosted page, QR and
+ * provider routes (CONTRACT §9, `RATE_LIMITS` key `anonymous`).
+ */
+export const ANONYMOUS = 'anonymous';
+/** Every budget `RATE_LIMITS` names: the merchants' operations and the anonymous one. */
+export type RateLimitBudget = RateLimitedOperation | typeof ANONYMOUS;
+export const RATE_LIMIT_BUDGETS: readonly RateLimitBudget[] = [...RATE_LIMITED_OPERATIONS, ANONYMOUS];
+
+export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, number> = {
   payment_init: 100,
   payment_status: 300,
   payout_create: 50,
   payout_status: 300,
   balance: 60,
   credentials: 10,
+  anonymous: 300,
 };
 
 export interface Config {
@@ -47,7 +57,7 @@ export interface Config {
   qrUrlTtlMs: number;
   sandboxConfirmDelayMs: number;
   /** `null` means rate limiting is off. */
-  rateLimits: Record<RateLimitedOperation, number> | null;
+  rateLimits: Record<RateLimitBudget, number> | null;
   /** Proxies whose `X-Forwarded-*` headers are believed (Fastify `trustProxy`). */
   trustProxy: boolean | string;
   logLevel: string;
@@ -92,7 +102,7 @@ export interface SmtpSettings {
 export interface GraphQLLimits {
   /** Deepest selection nesting (CONTRACT §8: 10). */
   maxDepth: number;
-  /** Estimated cost (graphql-armor: objects 2, scalars 1, ×1.5 per level, × literal `first`/`last`). */
+  /** Estimated cost of an operation with its variables (graphql/cost.ts: objects 2, scalars 1, ×1.5 per level, × the rows of each list). */
   maxCost: number;
   maxAliases: number;
   /** Lexical tokens in the document. */
@@ -116,15 +126,13 @@ function parseRateLimits(raw: string | undefined): Config['rateLimits'] {
   const limits = { ...DEFAULT_RATE_LIMITS };
   for (const part of raw.split(',')) {
     const [name, value] = part.split('=').map((s) => s.trim());
-    if (!name || !(RATE_LIMITED_OPERATIONS as readonly string[]).includes(name)) {
-      throw new ConfigError(
-        `RATE_LIMITS: unknown operation "${name ?? ''}" (known: ${RATE_LIMITED_OPERATIONS.join(', ')})`,
-      );
+    if (!name || !(RATE_LIMIT_BUDGETS as readonly string[]).includes(name)) {
+      throw new ConfigError(`RATE_LIMITS: unknown operation "${name ?? ''}" (known: ${RATE_LIMIT_BUDGETS.join(', ')})`);
     }
     if (!value || !/^\d+$/.test(value) || Number(value) < 1) {
       throw new ConfigError(`RATE_LIMITS: ${name} needs a positive whole number`);
     }
-    limits[name as RateLimitedOperation] = Number(value);
+    limits[name as RateLimitBudget] = Number(value);
   }
   return limits;
 }
@@ -257,6 +265,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (env.SERVICE_SECRET && env.SERVICE_SECRET.length < 32) {
       problems.push('SERVICE_SECRET must be at least 32 characters');
     }
+    // The operator token unlocks every merchant's money: a short one could be guessed online.
+    if (env.OPERATOR_TOKEN && env.OPERATOR_TOKEN.length < 32) problems.push('OPERATOR_TOKEN must be at least 32 characters');
     // Payment addresses, the provider's return addresses and QR links are built on it: in prd
     // they must be the public https address customers reach.
     if (env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://')) problems.push('PUBLIC_BASE_URL must be an https address in prd');

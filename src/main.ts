@@ -19,7 +19,7 @@ async function main() {
   let close: (() => Promise<void>) | undefined;
   try {
     config = loadConfig();
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, 'the service');
     close = () => database.close();
     const services = createServices(config, database);
     // The data key seals what a migration takes out of the clear (bank details, voucher codes).

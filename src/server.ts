@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { rest } from '../rest/index.ts';
 import { AppError } from './domain/errors.ts';
-import { graphqlRoutes } from './graphql/http.ts';
+import { STREAM_LIMITS, type StreamLimits } from './domain/stream-limits.ts';
+import { type GraphQLRoutes, graphqlRoutes } from './graphql/http.ts';
+import { anonymousBudget } from './http/anonymous.ts';
 import { bearerMatches } from './http/auth.ts';
 import { failure, success } from './http/envelope.ts';
 import { sendError } from './http/reply.ts';
@@ -29,11 +31,15 @@ export interface App {
    * which closes every connection. Within 5 s whatever is under way.
    */
   stop(): Promise<void>;
+  /** `/graphql` and `/graphql/stream`: what the event streams hold. */
+  graphql: GraphQLRoutes;
 }
 
 export interface AppOptions {
   /** Where JSON log lines go (default stdout); tests read them from here. */
   logStream?: NodeJS.WritableStream;
+  /** Other bounds for the event streams than STREAM_LIMITS (tests: a short reservation TTL). */
+  streamLimits?: Partial<StreamLimits>;
 }
 
 /** The whole HTTP surface over the services: REST, GraphQL, the hosted pages, docs, health, metrics. */
@@ -114,6 +120,9 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     }
     done();
   });
+  // Requests without valid credentials, and every request to the hosted page, QR and provider
+  // routes, spend their address's budget (CONTRACT §9) before anything else is done for them.
+  app.addHook('onRequest', anonymousBudget(services, config.operatorToken));
 
   // While draining, answer what is in flight and then let the client's connection go, so
   // keep-alive sockets do not hold the shutdown open.
@@ -144,8 +153,10 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     reply.code(404).send(failure('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
   });
 
-  app.get('/healthz', async () => success({ ok: true }));
-  app.get('/readyz', async (_req, reply) => {
+  // Load balancers poll these from a handful of addresses, without credentials: never throttled.
+  const exempt = { config: { anonymous: 'exempt' as const } };
+  app.get('/healthz', exempt, async () => success({ ok: true }));
+  app.get('/readyz', exempt, async (_req, reply) => {
     try {
       await sql`select 1`.execute(database.db);
       return success({ ok: true, database: database.kind });
@@ -167,12 +178,13 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   app.register(pages, { services, config });
   // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
   rest(app, services, config);
-  const graphql = graphqlRoutes(app, services, config, metrics);
+  const graphql = graphqlRoutes(app, services, config, metrics, { ...STREAM_LIMITS, ...options.streamLimits });
 
   let listening = false;
   return {
     app,
     services,
+    graphql,
     async start() {
       await services.start({
         dispatcher: config.runDispatcher,

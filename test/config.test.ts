@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,34 @@ describe('settings (CONTRACT §1)', () => {
     expect(loadConfig({ ...prd, ...yoco }).yoco).toEqual({ secretKey: 'sk_live_abc', webhookSecret: 'whsec_c2VjcmV0', apiUrl: 'https://payments.yoco.com/api' });
   });
 
+  it('refuses prd with an OPERATOR_TOKEN shorter than 32 characters, in one line that does not echo it (CONTRACT §9)', () => {
+    const prd = {
+      SERVICE_ENV: 'prd',
+      SERVICE_SECRET: 's'.repeat(40),
+      DATABASE_URL: 'postgres://db/zarpay',
+      PUBLIC_BASE_URL: 'https://pay.example.co.za',
+      YOCO_SECRET_KEY: 'sk_live_abc',
+      YOCO_WEBHOOK_SECRET: 'whsec_c2VjcmV0',
+      DATA_DIR: dataDir(),
+    };
+    for (const token of ['x', 'Sh0rtButN0tTh4tShort-31-chars!!']) {
+      expect(token.length).toBeLessThan(32);
+      let refusal: unknown;
+      try {
+        loadConfig({ ...prd, OPERATOR_TOKEN: token });
+      } catch (e) {
+        refusal = e;
+      }
+      expect(refusal).toEqual(new ConfigError('invalid settings: OPERATOR_TOKEN must be at least 32 characters'));
+      expect(String((refusal as Error).message)).not.toContain(token);
+    }
+    // 32 is enough; what the production walk generates (24 random bytes in hex) is 48.
+    expect(loadConfig({ ...prd, OPERATOR_TOKEN: 't'.repeat(32) }).operatorToken).toBe('t'.repeat(32));
+    expect(loadConfig({ ...prd, OPERATOR_TOKEN: randomBytes(24).toString('hex') }).operatorToken).toHaveLength(48);
+    // Outside prd a short token is the operator's own business (a laptop, a test).
+    expect(loadConfig({ DATA_DIR: dataDir(), OPERATOR_TOKEN: 'x' }).operatorToken).toBe('x');
+  });
+
   it('reads the provider, reconciler, data key and SMTP settings, refusing bad values without echoing secrets', () => {
     const c = loadConfig({ DATA_DIR: dataDir() });
     expect(c).toMatchObject({ yoco: null, reconcileAfterMs: 600_000, runReconciler: true, dataKeys: [], smtp: null });
@@ -112,6 +141,14 @@ describe('settings (CONTRACT §1)', () => {
     const c = loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'payment_init=1000,payout_create=500' });
     expect(c.rateLimits).toEqual({ ...DEFAULT_RATE_LIMITS, payment_init: 1000, payout_create: 500 });
     expect(loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'off' }).rateLimits).toBeNull();
+  });
+
+  it('reads the anonymous budget from RATE_LIMITS, 300 a minute by default (CONTRACT §9)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).rateLimits?.anonymous).toBe(300);
+    const c = loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anonymous=1200,balance=90' });
+    expect(c.rateLimits).toEqual({ ...DEFAULT_RATE_LIMITS, anonymous: 1200, balance: 90 });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anonymous=0' })).toThrow(/RATE_LIMITS: anonymous needs a positive whole number/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anon=5' })).toThrow(/known: .*credentials, anonymous/);
   });
 
   it('derives PUBLIC_BASE_URL from PORT unless given', () => {

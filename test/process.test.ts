@@ -1,13 +1,14 @@
 import { OPERATOR } from '../src/domain/actor.ts';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { DataDirBusy, LOCK_FILE, lockDataDir } from '../src/db/data-dir-lock.ts';
+import { freshDatabase, PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
 import { ROOT, startService, zarpay } from './support/processes.ts';
 
@@ -89,6 +90,113 @@ describe('the service process (npm start)', () => {
       await once(second.child, 'exit');
     }
   }, 240_000);
+});
+
+describe('one process per embedded database (CONTRACT §9)', () => {
+  const oneLine = (stderr: string) => {
+    const lines = stderr.trim().split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    return lines[0]!;
+  };
+  const startAgain = (dataDir: string) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.once('exit', (code) => resolve({ code, stderr }));
+    });
+
+  it('refuses a second npm start and zarpay migrate, dispatcher, reconciler and rotate-data-key on a DATA_DIR in use, naming it and the holding process; a start after kill -9 works', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'zp-one-'));
+    const first = await startService({ DATA_DIR: dataDir });
+    const pid = first.child.pid!;
+    const holder = new RegExp(`^the embedded database in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process ${pid} \\(the service, since [0-9T:.Z-]+\\): one process per DATA_DIR`);
+    const env = { ZARPAY_URL: first.url, DATA_DIR: dataDir };
+    const m = (await zarpay(['merchant', 'create', '--name', 'Locked In'], env)).json;
+    await zarpay(['balance', 'credit', m.merchant_id, '5000'], env);
+    const created = await http({ url: first.url }, 'POST', '/api/v1/payouts', { key: m.api_key, body: payoutBody(1_000) });
+    expect(created.status).toBe(201);
+
+    const second = await startAgain(dataDir);
+    expect(second.code).toBe(1);
+    expect(oneLine(second.stderr).replace(/^zarpay: /, '')).toMatch(holder);
+    for (const command of ['migrate', 'dispatcher', 'reconciler', 'rotate-data-key']) {
+      const refused = await zarpay([command], { DATA_DIR: dataDir });
+      expect(refused.code, command).toBe(1);
+      oneLine(refused.stderr);
+      expect(refused.json.code, command).toBe('SERVICE_UNAVAILABLE');
+      expect(refused.json.message, command).toMatch(holder);
+    }
+    // The commands that talk to the service still work beside it.
+    expect((await zarpay(['payout', 'list'], env)).json.total).toBe(1);
+
+    first.child.kill('SIGKILL');
+    await once(first.child, 'exit');
+    // Its lock is still there, naming a process that is gone: the next start takes it at once.
+    expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toContain(`"pid":${pid}`);
+    const restarted = await startService({ DATA_DIR: dataDir });
+    try {
+      expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(restarted.child.pid);
+      const again = await http({ url: restarted.url }, 'GET', `/api/v1/payouts/${created.body.data.id}`, { key: m.api_key });
+      expect(again.status).toBe(200);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await once(restarted.child, 'exit');
+    }
+    // A clean stop leaves the directory free, for a command that opens it alone.
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+    const migrated = await zarpay(['migrate'], { DATA_DIR: dataDir });
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.json).toEqual({ ok: true, applied: [], database: 'embedded' });
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+  }, 240_000);
+
+  it('takes over a lock whose process is gone, and refuses one held by a live process', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'zp-lock-'));
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const lockOf = (pid: number) => JSON.stringify({ pid, host: hostname(), command: 'zarpay dispatcher', since: '2026-11-20T08:00:00.000Z' });
+    writeFileSync(join(dataDir, LOCK_FILE), lockOf(Number(gone.stdout)));
+    const lock = lockDataDir(dataDir, 'test');
+    expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(process.pid);
+    // This process holds it now: opening it again is refused too.
+    expect(() => lockDataDir(dataDir, 'test')).toThrow(DataDirBusy);
+    lock.release();
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+
+    // The parent of this test process is alive: its lock stands.
+    writeFileSync(join(dataDir, LOCK_FILE), lockOf(process.ppid));
+    expect(() => lockDataDir(dataDir, 'test')).toThrow(
+      `the embedded database in ${dataDir} is in use by process ${process.ppid} (zarpay dispatcher, since 2026-11-20T08:00:00.000Z): one process per DATA_DIR; stop it first, or use the running service`,
+    );
+    // Another host's process cannot be looked at from here: its lock stands while it is renewed…
+    writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: 1, host: 'other-host', command: 'the service', since: '2026-11-20T08:00:00.000Z' }));
+    expect(() => lockDataDir(dataDir, 'test')).toThrow(
+      'in use by process 1 on other-host (the service, since 2026-11-20T08:00:00.000Z): one process per DATA_DIR; stop it first, or use the running service; if it no longer runs, the lock is taken over 60 s after it stopped',
+    );
+    // …and is taken over once it has not been for a minute.
+    const minuteAgo = new Date(Date.now() - 61_000);
+    utimesSync(join(dataDir, LOCK_FILE), minuteAgo, minuteAgo);
+    lockDataDir(dataDir, 'test').release();
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+  });
+
+  it.skipIf(!usingPostgres)('takes no lock on PostgreSQL (needs PostgreSQL: set DATABASE_URL)', async () => {
+    const db = await freshDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'zp-pg-'));
+    try {
+      const lock = lockDataDir(dataDir, 'a process that would hold an embedded database');
+      const migrated = await zarpay(['migrate'], { DATA_DIR: dataDir, DATABASE_URL: db.url!, SERVICE_SECRET: 's'.repeat(40) });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(migrated.json.database).toBe('postgres');
+      lock.release();
+    } finally {
+      await db.handle.close();
+      await db.drop();
+    }
+  }, 60_000);
 });
 
 describe('draining', () => {

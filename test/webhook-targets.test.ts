@@ -9,6 +9,22 @@ describe('production webhook targets', () => {
   );
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('treats %s as public', (address) => expect(isInternalAddress(address)).toBe(false));
 
+  // IPv6 forms that carry an IPv4 address: IPv4-compatible (::/96, all refused), IPv4-mapped
+  // (::ffff:0:0/96) and 6to4 (2002::/16), both judged by the IPv4 inside, in every spelling.
+  it.each([
+    '::7f00:1', '::127.0.0.1', '::a00:1', '::808:808', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::FFFF:C0A8:0101', '::ffff:0:7f00:1',
+    '2002:7f00:1::', '2002:7f00:0001:0:0:0:0:1', '2002:a9fe:a9fe::1', '2002:c0a8:101:1::1', '2002:a00:1::', '2002::',
+  ])('treats %s (an IPv4 in IPv6 clothing) as internal', (address) => expect(isInternalAddress(address)).toBe(true));
+  it.each(['::ffff:808:808', '2002:808:808::1', '2002:101:101:1::1'])('treats %s (a public IPv4 inside) as public', (address) => expect(isInternalAddress(address)).toBe(false));
+  it.each(['not an address', '1.2.3', 'fe80::1%eth0'])('treats %s, which it cannot judge, as internal', (address) => expect(isInternalAddress(address)).toBe(true));
+
+  it('refuses literal IPv6 webhook hosts that carry an internal IPv4, however the URL spells them', () => {
+    for (const url of ['https://[::ffff:127.0.0.1]/hook', 'https://[::127.0.0.1]/hook', 'https://[2002:7f00:1::]/hook', 'https://[2002:a9fe:a9fe::]/latest/meta-data']) {
+      expect(webhookUrlProblem(url, true), url).toMatch(/loopback, private or link-local/);
+    }
+    expect(webhookUrlProblem('https://[2002:808:808::1]/hook', true)).toBeNull();
+  });
+
   it('refuses plain http, credentials and literal internal hosts in prd, and allows them in tst/dev', () => {
     expect(webhookUrlProblem('http://example.com/hook', true)).toMatch(/https/);
     expect(webhookUrlProblem('https://user:pw@example.com/hook', true)).toMatch(/credentials/);

@@ -5,6 +5,7 @@ import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { eventually, type Received, type Receiver, sleep, startReceiver } from './support/receiver.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
+import { Dispatcher, PER_MERCHANT_IN_FLIGHT } from '../src/services/dispatcher.ts';
 
 const FAST = { WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
 
@@ -171,6 +172,44 @@ describe('delivery', () => {
     }
   });
 
+  it('writes an outcome again when its first write fails, so a delivered webhook is not sent twice', async () => {
+    const quiet = await startApp({ ...FAST, RUN_DISPATCHER: 'false' });
+    const receiver = await startReceiver();
+    // A database that fails the first write of outcomes, as a dropped connection would.
+    let failures = 1;
+    const flaky = quiet.database.db.withPlugin({
+      transformQuery({ node }) {
+        if (failures > 0 && node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into webhook_attempts')) {
+          failures--;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const errors: unknown[] = [];
+    const dispatcher = new Dispatcher({ db: flaky, config: quiet.config }, quiet.app.services.webhookSecrets, quiet.app.services.events, { onError: (e) => errors.push(e) });
+    try {
+      const shop = await createMerchant(quiet, { webhookUrl: receiver.url });
+      await credit(quiet, shop.id, 1_000_000);
+      await http(quiet, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000) });
+      dispatcher.start();
+      await receiver.waitFor(1);
+      const rows = await eventually(async () => {
+        const r = await quiet.database.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('merchant_id', '=', shop.id).execute();
+        return r[0]?.status === 'succeeded' ? r : null;
+      }, 10_000);
+      expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
+      expect(errors.map((e) => (e as Error).message)).toEqual(['Connection terminated unexpectedly']);
+      expect(failures).toBe(0);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await dispatcher.stop(1000);
+      await receiver.close();
+      await quiet.close();
+    }
+  });
+
   it('retries failures with the same event id until a 2xx', async () => {
     const { shop, receiver } = await shopWithHook();
     receiver.plan = [500, 503, 302];
@@ -281,4 +320,50 @@ describe('rotation window', () => {
     expect(states.map((s) => s.status)).toEqual(['active', 'disabled']);
     await receiver.close();
   });
+});
+
+describe('fairness between merchants', () => {
+  it('a merchant whose receiver hangs, with 150 events queued, holds its share of the dispatcher; another merchant\'s webhook arrives within the specification\'s window', async () => {
+    // The default time limit (10 s): without a share per merchant, the hanging receiver's
+    // deliveries took every slot and the other merchant waited at least that long.
+    const fair = await startApp({ RUN_DISPATCHER: 'false' });
+    const hanging = await startReceiver();
+    hanging.fallback = 0;
+    const healthy = await startReceiver();
+    try {
+      expect(fair.config.webhookTimeoutMs).toBe(10_000);
+      const a = await createMerchant(fair, { name: 'Hanging Receiver', webhookUrl: hanging.url });
+      const b = await createMerchant(fair, { name: 'Healthy Receiver', webhookUrl: healthy.url });
+      await credit(fair, a.id, 10_000_000);
+      await credit(fair, b.id, 10_000_000);
+      for (let k = 0; k < 150; k += 25) {
+        await Promise.all(Array.from({ length: 25 }, () => http(fair, 'POST', '/api/v1/payouts', { key: a.key, body: payoutBody(1_000) })));
+      }
+      fair.app.services.dispatcher.start();
+      // The dispatcher is as busy with A as it will get: its share is out, and hangs.
+      await hanging.waitFor(PER_MERCHANT_IN_FLIGHT, 10_000);
+      await sleep(300);
+      expect(hanging.received).toHaveLength(PER_MERCHANT_IN_FLIGHT);
+
+      const sent = Date.now();
+      const created = await http(fair, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(2_000) });
+      expect(created.status).toBe(201);
+      const [arrived] = await healthy.waitFor(1, 5_000);
+      expect(arrived!.at - sent).toBeLessThan(5_000);
+      expect(JSON.parse(arrived!.body)).toMatchObject({ type: 'payout.created', data: { id: created.body.data.id } });
+      // A still has only its share out, the rest of its backlog waiting its turn.
+      expect(hanging.received).toHaveLength(PER_MERCHANT_IN_FLIGHT);
+      const leased = await fair.database.db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('merchant_id', '=', a.id)
+        .where('locked_until', '>', new Date())
+        .executeTakeFirstOrThrow();
+      expect(Number(leased.n)).toBe(PER_MERCHANT_IN_FLIGHT);
+    } finally {
+      await fair.close();
+      await hanging.close();
+      await healthy.close();
+    }
+  }, 60_000);
 });

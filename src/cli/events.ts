@@ -52,23 +52,31 @@ export function eventCommands(program: Command) {
         singleConnection: true,
         retryAttempts: 5,
       });
-      const fields = 'id type createdAt merchantId data';
+      const fields = 'id type createdAt merchantId data position';
+      type Event = { id: string; type: string; createdAt: string; merchantId: string; data: unknown; position: string };
       const failed = new Promise<never>((_resolve, reject) => {
-        for (const field of ['payoutEvents', 'paymentEvents']) {
-          client.subscribe<Record<string, { id: string; type: string; createdAt: string; merchantId: string; data: unknown }>>(
-            { query: `subscription($m: UUID) { ${field}(merchantId: $m) { ${fields} } }`, variables: { m: opts.merchant ?? null } },
+        // A tail that falls behind (its output not taken as fast as events commit) is ended by
+        // the service (RATE_LIMIT_EXCEEDED); it resumes after the last event it printed.
+        const follow = (field: string, after: string | null) => {
+          let last = after;
+          client.subscribe<Record<string, Event>>(
+            { query: `subscription($m: UUID, $after: String) { ${field}(merchantId: $m, after: $after) { ${fields} } }`, variables: { m: opts.merchant ?? null, after } },
             {
               next: (r) => {
                 const error = r.errors?.[0] as { message: string; extensions?: { code?: string } } | undefined;
+                if (error?.extensions?.code === 'RATE_LIMIT_EXCEEDED' && last) return follow(field, last);
                 if (error) return reject(new CliError(error.extensions?.code ?? 'INTERNAL_ERROR', error.message));
                 const e = r.data?.[field];
-                if (e) process.stdout.write(JSON.stringify({ id: e.id, type: e.type, created_at: e.createdAt, merchant_id: e.merchantId, data: e.data }) + '\n');
+                if (!e) return;
+                process.stdout.write(JSON.stringify({ id: e.id, type: e.type, created_at: e.createdAt, merchant_id: e.merchantId, data: e.data }) + '\n');
+                last = e.position;
               },
               error: (e) => reject(new CliError('SERVICE_UNAVAILABLE', `event stream from ${target.url}: ${(e as Error)?.message ?? String(e)}`)),
               complete: () => {},
             },
           );
-        }
+        };
+        for (const field of ['payoutEvents', 'paymentEvents']) follow(field, null);
       });
       try {
         await Promise.race([interrupted(), failed]);
@@ -117,7 +125,7 @@ export function eventCommands(program: Command) {
       import('../services/index.ts'),
     ]);
     const config = loadConfig();
-    const database = await openConfiguredDatabase(config);
+    const database = await openConfiguredDatabase(config, `zarpay ${what}`);
     const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
     try {
       await migrateToLatest(database.db, { sealer: createKeyring(config.serviceSecret, config.dataKeys) });

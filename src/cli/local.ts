@@ -15,7 +15,7 @@ export function localCommands(program: Command) {
         import('../domain/sealing.ts'),
       ]);
       const config = loadConfig();
-      const database = await openConfiguredDatabase(config);
+      const database = await openConfiguredDatabase(config, 'zarpay migrate');
       try {
         // The data key seals what a migration takes out of the clear (bank details, voucher codes).
         const applied = await migrateToLatest(database.db, { sealer: createKeyring(config.serviceSecret, config.dataKeys) });
@@ -38,7 +38,7 @@ export function localCommands(program: Command) {
         import('../services/index.ts'),
       ]);
       const config = loadConfig();
-      const database = await openConfiguredDatabase(config);
+      const database = await openConfiguredDatabase(config, 'zarpay rotate-data-key');
       const services = createServices(config, database);
       // Run where the settings are, so the operator is whoever runs it (audited by name).
       const name = (process.env.ZARPAY_OPERATOR || process.env.USER || '').trim();

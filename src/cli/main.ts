@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { AppError } from '../domain/errors.ts';
 import { PAYOUT_STATUSES } from '../domain/payout.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import { oneOf, uuid, whole } from './args.ts';
@@ -227,7 +228,9 @@ export async function run(argv: string[]): Promise<number> {
       fail('VALIDATION_FAILED', commanderMessage(e));
       return 1;
     }
-    if (e instanceof CliError) {
+    // A CliError, or a refusal with a contract code from a command that works locally (the
+    // embedded database held by another process is SERVICE_UNAVAILABLE).
+    if (e instanceof CliError || e instanceof AppError) {
       fail(e.code, e.message);
       return 1;
     }

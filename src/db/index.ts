@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { preparedStatementPool } from './prepared.ts';
 import type { Database } from './types.ts';
 
@@ -80,7 +81,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   };
 }
 
-/** The database the settings name: `DATABASE_URL`, else the embedded one under `DATA_DIR/pg`. */
-export function openConfiguredDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<DatabaseHandle> {
-  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: `${config.dataDir}/pg` });
+/**
+ * The database the settings name: `DATABASE_URL`, else the embedded one under `DATA_DIR/pg`,
+ * which one process at a time may open (the lock is held until `close()`; `command` names this
+ * process to a second opener). Throws `DataDirBusy` when another live process has it.
+ */
+export async function openConfiguredDatabase(config: { databaseUrl: string | undefined; dataDir: string }, command: string): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return openDatabase({ databaseUrl: config.databaseUrl, dataDir: '' });
+  const lock = lockDataDir(config.dataDir, command);
+  try {
+    const handle = await openDatabase({ dataDir: `${config.dataDir}/pg` });
+    return {
+      ...handle,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
 }

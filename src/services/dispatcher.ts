@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { type ClaimedDelivery, claimDeliveries } from '../db/webhook-claims.ts';
 import type { Actor } from '../domain/actor.ts';
 import { type EventType, webhookBody } from '../domain/events.ts';
 import { signatureHeader } from '../domain/webhook-signature.ts';
@@ -13,13 +14,27 @@ const DELIVERY: Actor = Object.freeze({ kind: 'system', task: 'webhook delivery'
 
 /** How many deliveries one dispatcher has in flight at most. */
 const CONCURRENCY = 64;
+/**
+ * How many of them one merchant may have: a receiver that hangs (or a merchant with a huge
+ * backlog) takes at most a quarter of the dispatcher, and every other merchant's deliveries go
+ * out at once beside it. Three merchants hanging together still leave a quarter to the rest.
+ */
+export const PER_MERCHANT_IN_FLIGHT = 16;
 /** The fallback poll, for deliveries no event announced (retries, redeliveries, another process's). */
 const POLL_MS = 1000;
 /** After a claim that found nothing due, the next waits at least this long, however many events arrive. */
 const EMPTY_CLAIM_SPACING_MS = 50;
+/**
+ * After a claim that took what was due and left slots free, the next waits this long, so the
+ * slots freed and the events committed meanwhile are claimed together: a merchant at its share
+ * frees its slots one by one, and a claim for each would cost a statement per delivery.
+ */
+const CLAIM_SPACING_MS = 5;
 /** Outcomes are written together: at most this many per statement, at most this long after the answer. */
 const RECORD_BATCH = 200;
 const RECORD_WITHIN_MS = 5;
+/** After a failed write of outcomes, the next try. */
+const OUTCOME_RETRY_MS = 1_000;
 /**
  * A claim lasts twice the attempt's time limit plus this margin (25 s with the default 10 s
  * limit) before another dispatcher may take the delivery over: comfortably longer than a POST
@@ -27,22 +42,15 @@ const RECORD_WITHIN_MS = 5;
  */
 const LEASE_MARGIN_MS = 5_000;
 
+type WakeReason = 'event' | 'free slot' | 'stop';
+
 export interface DispatcherOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A claimed delivery with what its POST needs. */
-interface Claimed {
-  id: string;
-  /** The claim's token: only its holder writes the outcome. */
+/** A claimed delivery with the claim's token: only its holder writes the outcome. */
+interface Claimed extends ClaimedDelivery {
   token: string;
-  merchant_id: string;
-  url: string;
-  attempts: number;
-  event_id: string;
-  type: string;
-  created_at: Date;
-  data: unknown;
 }
 
 /** One attempt's outcome, waiting to be written. */
@@ -56,15 +64,17 @@ interface Outcome {
  * Delivers queued webhooks at least once. Any number of dispatchers (in the service's
  * processes, or `zarpay dispatcher`) share the queue: each claims due deliveries with one
  * statement (FOR UPDATE SKIP LOCKED, a lease written and committed at once, the events read
- * with them), POSTs outside any transaction, and writes the outcomes of many attempts in one
- * statement. A dispatcher that dies mid-attempt leaves a lease that expires, and the delivery is
+ * with them, no merchant beyond its share of this dispatcher), POSTs outside any transaction,
+ * and writes the outcomes of many attempts in one statement. A dispatcher that dies mid-attempt leaves a lease that expires, and the delivery is
  * taken again; an outcome is only written by the holder of the claim.
  */
 export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries in flight here, by merchant: each claim gives a merchant its share less these. */
+  private readonly inFlightByMerchant = new Map<string, number>();
   private running = false;
   private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private wakeUp: ((why: WakeReason) => void) | undefined;
   private woken = false;
   private unsubscribe: (() => void) | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -109,7 +119,7 @@ export class Dispatcher {
     this.unsubscribe?.();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    this.wake();
+    this.wakeUp?.('stop');
     await this.loopDone;
     const settled = Promise.allSettled([...this.inFlight]);
     let timer: NodeJS.Timeout | undefined;
@@ -130,9 +140,16 @@ export class Dispatcher {
       .catch((e) => this.options.onError?.(e));
   }
 
+  /** Something may have become due (an event committed, a retry's time came). */
   wake() {
     this.woken = true;
-    this.wakeUp?.();
+    this.wakeUp?.('event');
+  }
+
+  /** A delivery finished: its slot, and its merchant's share, are free again. */
+  private slotFreed() {
+    this.woken = true;
+    this.wakeUp?.('free slot');
   }
 
   private async loop() {
@@ -148,23 +165,26 @@ export class Dispatcher {
         }
       }
       if (!this.running) break;
-      if (claimed > 0 && this.inFlight.size < CONCURRENCY) continue;
-      // Nothing was due: events keep waking us, but one empty claim per spacing is enough.
-      if (free > 0 && claimed === 0) await this.sleep(EMPTY_CLAIM_SPACING_MS, false);
-      if (!this.woken) await this.sleep(POLL_MS, true);
+      // A claim takes everything due that fits (each merchant up to its share): the next one is
+      // worth making once something changed, which wakes us (or the poll, for what nothing announces).
+      // After an empty claim, events wait out a spacing, however many arrive; a freed slot does not.
+      // After a claim that left slots free, what frees them next is gathered for a moment.
+      if (free > 0 && claimed === 0) await this.sleep(EMPTY_CLAIM_SPACING_MS, ['free slot']);
+      else if (claimed > 0 && claimed < free) await this.sleep(CLAIM_SPACING_MS, []);
+      if (!this.woken) await this.sleep(POLL_MS, ['event', 'free slot']);
       this.wakeUp = undefined;
     }
   }
 
-  private sleep(ms: number, wakeable: boolean) {
+  /** Sleeps `ms`, or less if woken for one of `wakeOn` (stopping always wakes). */
+  private sleep(ms: number, wakeOn: readonly WakeReason[]) {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      if (wakeable) {
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      }
+      this.wakeUp = (why) => {
+        if (why !== 'stop' && !wakeOn.includes(why)) return;
+        clearTimeout(timer);
+        resolve();
+      };
     });
   }
 
@@ -183,38 +203,25 @@ export class Dispatcher {
       return claimed.length;
     }
     for (const delivery of claimed) {
-      const work = this.send({ ...delivery, token }, keys.get(delivery.merchant_id) ?? [])
+      const merchant = delivery.merchant_id;
+      this.inFlightByMerchant.set(merchant, (this.inFlightByMerchant.get(merchant) ?? 0) + 1);
+      const work = this.send({ ...delivery, token }, keys.get(merchant) ?? [])
         .catch((e) => this.options.onError?.(e))
         .finally(() => {
           this.inFlight.delete(work);
-          this.wake();
+          const left = this.inFlightByMerchant.get(merchant)! - 1;
+          if (left > 0) this.inFlightByMerchant.set(merchant, left);
+          else this.inFlightByMerchant.delete(merchant);
+          this.slotFreed();
         });
       this.inFlight.add(work);
     }
     return claimed.length;
   }
 
-  /** One statement: take the due deliveries nobody holds, write our lease, return them with their events. */
-  private async claim(token: string, limit: number): Promise<Omit<Claimed, 'token'>[]> {
-    const { db } = this.deps;
-    const due = db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', sql<Date>`now()`)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', sql<Date>`now()`)]))
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-    return db
-      .updateTable('webhook_deliveries as d')
-      .from([due.as('due'), 'events as e'])
-      .set({ locked_until: sql`now() + ${this.leaseMs} * interval '1 millisecond'`, locked_by: token, updated_at: sql`now()` })
-      .whereRef('d.id', '=', 'due.id')
-      .whereRef('e.id', '=', 'd.event_id')
-      .returning(['d.id', 'd.merchant_id', 'd.url', 'd.attempts', 'e.id as event_id', 'e.type', 'e.created_at', 'e.data'])
-      .execute();
+  /** One statement: the due deliveries nobody holds, a fair share per merchant, leased to us, with their events. */
+  private claim(token: string, limit: number): Promise<ClaimedDelivery[]> {
+    return claimDeliveries(this.deps.db, { token, leaseMs: this.leaseMs, limit, perMerchant: PER_MERCHANT_IN_FLIGHT, busy: this.inFlightByMerchant });
   }
 
   private async send(d: Claimed, keys: Buffer[] | Error) {
@@ -259,8 +266,26 @@ export class Dispatcher {
     this.recordTimer = undefined;
     const batch = this.outcomes.splice(0);
     if (batch.length === 0) return this.recording;
-    this.recording = this.recording.then(() => this.writeOutcomes(batch)).catch((e) => this.options.onError?.(e));
+    this.recording = this.recording.then(() => this.writeOutcomes(batch)).catch((e) => this.outcomesNotWritten(batch, e));
     return this.recording;
+  }
+
+  /**
+   * The statement failed as a whole (the database went away for a moment): nothing of the batch
+   * was written. Each outcome is tried again while its claim's lease still holds the delivery
+   * for us; dropped, a delivered webhook would be sent again once the lease ran out. Past the
+   * lease another dispatcher may have taken the delivery over, and at-least-once delivery does
+   * the rest.
+   */
+  private outcomesNotWritten(batch: Outcome[], e: unknown) {
+    this.options.onError?.(e);
+    if (!this.running) return;
+    const now = Date.now();
+    const kept = batch.filter((o) => o.attemptedAt.getTime() + this.leaseMs > now + OUTCOME_RETRY_MS);
+    if (kept.length === 0) return;
+    this.outcomes.unshift(...kept);
+    clearTimeout(this.recordTimer);
+    this.recordTimer = setTimeout(() => void this.flushOutcomes(), OUTCOME_RETRY_MS);
   }
 
   private async writeOutcomes(batch: Outcome[]) {

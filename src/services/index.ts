@@ -90,7 +90,6 @@ export interface ServiceRuntime extends Services {
 
 export function createServices(config: Config, database: DatabaseHandle): ServiceRuntime {
   const notifications = new Notifications(notificationSource(config, database));
-  const events = new EventBus(database.db, notifications, config.eventReplayWindowMs);
   const keyring = createKeyring(config.serviceSecret, config.dataKeys);
   let mailer: CustomerMailer | null = null;
   const deps: ServiceDeps = {
@@ -104,6 +103,8 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
     },
   };
   const keys = new KeyService(deps, notifications);
+  // A merchant's streams end with its key.
+  const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, keys.watch);
   const webhookSecrets = new WebhookSecretService(deps);
   const paymentLinks = new PaymentLinks(config);
   mailer = config.smtp ? new CustomerMailer(deps, config.smtp) : null;

@@ -3,11 +3,14 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
 /**
  * A TCP proxy in front of a real server (PostgreSQL), for simulating an outage without stopping
  * the server that other test files share: `cut()` drops every connection and stops listening
- * (new connections are refused), `restore()` listens again on the same port.
+ * (new connections are refused), `restore()` listens again on the same port. `hold()` stops
+ * passing on (and reading) what the server sends, as a client that stopped reading; `release()`
+ * goes on.
  */
 export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private readonly downstream = new Map<Socket, Socket>();
   port = 0;
 
   constructor(
@@ -27,6 +30,8 @@ export class TcpProxy {
         });
       }
       client.pipe(upstream).pipe(client);
+      this.downstream.set(upstream, client);
+      upstream.on('close', () => this.downstream.delete(upstream));
     });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
@@ -42,6 +47,17 @@ export class TcpProxy {
     this.sockets.clear();
     await closed;
     this.server = undefined;
+  }
+
+  hold() {
+    for (const [upstream, client] of this.downstream) {
+      upstream.unpipe(client);
+      upstream.pause();
+    }
+  }
+
+  release() {
+    for (const [upstream, client] of this.downstream) upstream.pipe(client);
   }
 
   async restore(): Promise<void> {

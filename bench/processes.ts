@@ -11,10 +11,11 @@ export interface Child {
 
 /**
  * Spawns `node <entry>` (compiled JavaScript) or `node --import tsx <entry>` (TypeScript) with its
- * output in `logFile`; waits until `/healthz` answers.
+ * output in `logFile`; waits until `/healthz` answers. On `env.PORT` when given (a restart keeps
+ * its address), else on a free port.
  */
 export async function spawnServer(entry: string, env: Record<string, string>, logFile: string, nodeFlags: string[] = []): Promise<Child> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const log = openSync(logFile, 'a');
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...nodeFlags, ...loader, entry], {
@@ -41,7 +42,8 @@ export async function spawnServer(entry: string, env: Record<string, string>, lo
     child,
     url,
     async stop() {
-      if (child.exitCode !== null) return;
+      // Exited already, by itself or by a signal (a Ctrl-C reaches the whole process group).
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -53,6 +53,7 @@ const { values: args } = parseArgs({
     'pgbench-clients': { type: 'string', default: String(POOL_SIZE) },
     smoke: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    'rate-limit-store': { type: 'string', default: 'postgres' },
   },
 });
 const smoke = args.smoke;
@@ -63,6 +64,10 @@ const connections = smoke ? 8 : Number(args.connections);
 const merchants = Number(args.merchants ?? (smoke ? 20 : 1000));
 const chosen = args.scenario === 'all' ? Object.keys(SCENARIOS) : args.scenario.split(',');
 for (const name of chosen) if (!SCENARIOS[name]) throw new Error(`unknown scenario ${name} (known: ${Object.keys(SCENARIOS).join(', ')})`);
+const rateLimitStore = args['rate-limit-store'];
+if (rateLimitStore !== 'postgres' && rateLimitStore !== 'redis') throw new Error('--rate-limit-store is postgres or redis');
+// The Redis store is the one production deployments with several instances are advised to run.
+const redisUrl = rateLimitStore === 'redis' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
 
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -83,6 +88,7 @@ const env: Record<string, string> = {
   // Webhooks are delivered by a `zarpay dispatcher` of their own in the webhook scenario, so
   // that it can be measured working off a backlog (the service's in-process one is the same code).
   RUN_DISPATCHER: 'false',
+  ...(redisUrl && { REDIS_URL: redisUrl }),
 };
 
 async function admin(statement: string) {
@@ -200,6 +206,7 @@ async function main(): Promise<number> {
         `(median round; ${warmupSec} s unmeasured first), ` +
         `pgbench ${ctx.pgbenchClients} clients -j 2 -M prepared, DB pool ${POOL_SIZE}, ${merchants} merchants, ` +
         `${data.payouts.length} seeded payouts, ${data.payments.length} payments, SERVICE_ENV=tst, LOG_LEVEL=info to a file, RATE_LIMITS=all 10000000/min, ` +
+        `${rateLimitStore === 'redis' ? 'Redis' : 'PostgreSQL'} rate-limit store, ` +
         `zarpay compiled (npm run build) and run with node ${[...heapCap, ...extraFlags].join(' ')}` +
         (postgraphileSkipped ? `; ${postgraphileSkipped}` : ''),
       lifetimePeakRssMiB,

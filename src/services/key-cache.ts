@@ -9,7 +9,10 @@ const MAX_UNKNOWN = 10_000;
 /** One read of a kid under way, and what was invalidated while it ran. */
 interface Load {
   kid: string;
+  /** The key changed (or everything must be read again): keep nothing. */
   stale: boolean;
+  /** A key with this kid was inserted: do not remember it as unknown. */
+  created: boolean;
   merchants: Set<string>;
 }
 
@@ -33,9 +36,10 @@ interface Entry<T> {
  *
  * A kid the database does not know is remembered too (bounded, oldest first out), so that after
  * the first miss an unknown kid costs no round trip, exactly like a known kid with a wrong
- * secret: neither timing nor load tells a caller whether a kid exists. A key's insert forgets
- * its kid like any change (the `api_keys` insert trigger on every instance, and the process that
- * issued it at once), so a new key is never refused for having been guessed before.
+ * secret: neither timing nor load tells a caller whether a kid exists. A key's insert makes every
+ * process forget that its kid was unknown (`created:<kid>` from the `api_keys` insert trigger, and
+ * the process that issued it at once), so a new key is never refused for having been guessed
+ * before.
  *
  * A read that started before an invalidation of what it read is not stored: each load in flight
  * is told of the invalidations that touch it (its kid, the merchant it finds, or everything), so
@@ -53,6 +57,7 @@ export class KeyCache<T> {
     notifications.on(CACHE_CHANNEL, (payload) => {
       const [kind, id] = [payload.slice(0, payload.indexOf(':')), payload.slice(payload.indexOf(':') + 1)];
       if (kind === 'key') this.forgetKey(id);
+      else if (kind === 'created') this.keyCreated(id);
       else if (kind === 'merchant') this.forgetMerchant(id);
       else this.clear();
     });
@@ -66,11 +71,11 @@ export class KeyCache<T> {
     if (hit && Date.now() - hit.loadedAt < TTL_MS) return hit.value;
     const missed = this.unknown.get(kid);
     if (missed !== undefined && Date.now() - missed < TTL_MS) return undefined;
-    const inFlight: Load = { kid, stale: false, merchants: new Set() };
+    const inFlight: Load = { kid, stale: false, created: false, merchants: new Set() };
     this.loading.add(inFlight);
     try {
       const loaded = await load();
-      const fresh = !inFlight.stale && !(loaded && inFlight.merchants.has(loaded.merchantId));
+      const fresh = loaded ? !inFlight.stale && !inFlight.merchants.has(loaded.merchantId) : !inFlight.stale && !inFlight.created;
       if (fresh && this.notifications.live) {
         if (loaded) remember(this.entries, kid, { ...loaded, loadedAt: Date.now() }, MAX_ENTRIES);
         else remember(this.unknown, kid, Date.now(), MAX_UNKNOWN);
@@ -84,6 +89,16 @@ export class KeyCache<T> {
   forgetKey(kid: string) {
     for (const l of this.loading) if (l.kid === kid) l.stale = true;
     this.entries.delete(kid);
+    this.unknown.delete(kid);
+  }
+
+  /**
+   * A key with this kid was inserted: forget only that the kid was unknown. Whatever was read of
+   * the key itself came after the insert's commit (it was found), so it stays good; the late
+   * notification of a new key must not cost its first requests a second read.
+   */
+  keyCreated(kid: string) {
+    for (const l of this.loading) if (l.kid === kid) l.created = true;
     this.unknown.delete(kid);
   }
 

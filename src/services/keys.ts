@@ -140,7 +140,7 @@ export class KeyService {
    * hear of it from the insert trigger.
    */
   keyIssued(kid: string) {
-    this.cache.forgetKey(kid);
+    this.cache.keyCreated(kid);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -14,6 +15,9 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     // Each file gets its own database (a clone of a migrated template, or an in-memory PGlite).
     pool: 'forks',
+    // Most files spend their time waiting (child processes, timers, a browser), so even a
+    // two-core machine runs two at once; Vitest's default there (cores - 1) would run one.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: 'silent' },

@@ -46,7 +46,7 @@ const PAGE_SIZES: Record<string, PageSize> = {
 };
 
 /** One unit of a budget buys this many rows of a list (the default page): a point read is one unit. */
-export const ROWS_PER_UNIT = PAGE_DEFAULT;
+const ROWS_PER_UNIT = PAGE_DEFAULT;
 
 const SCALAR_COST = 1;
 const OBJECT_COST = 2;

@@ -17,7 +17,7 @@ import { LRUCache } from 'lru-cache';
 /** What all kept documents may weigh together (their parse trees, validation and compiled operations). */
 export const DOCUMENTS_MAX_BYTES = 8 * 1024 * 1024;
 /** What the texts of documents that did not parse may weigh together. */
-export const PARSE_ERRORS_MAX_BYTES = 2 * 1024 * 1024;
+const PARSE_ERRORS_MAX_BYTES = 2 * 1024 * 1024;
 
 const BYTES_PER_TOKEN = 400;
 const BYTES_PER_COMPILED_FIELD = 350;

@@ -24,7 +24,7 @@ interface Watched {
 }
 
 /** Why a key in this state no longer works, or nothing while it does. */
-export function keyEnd(state: KeyState | undefined, now = new Date()): AppError | undefined {
+function keyEnd(state: KeyState | undefined, now = new Date()): AppError | undefined {
   if (!state) return new AppError('FORBIDDEN', 'API key no longer exists');
   if (state.status === 'revoked') return new AppError('FORBIDDEN', 'API key has been revoked');
   if (state.status === 'expired' || (state.expiresAt !== null && state.expiresAt <= now)) return new AppError('FORBIDDEN', 'API key has expired');

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type Count, WINDOW_MS } from './memory-counters.ts';
 
 /** The counters' table; created by `ensureTable`, swept by `sweep`. */
-export const PG_TABLE = 'rate_limit_counters';
+const PG_TABLE = 'rate_limit_counters';
 
 interface Waiter {
   /** How many points the request counts for. */

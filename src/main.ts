@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { type Config, loadConfig, OPERATOR_TOKEN_FILE } from './config.ts';
-import { openConfiguredDatabase } from './db/index.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { boot } from './boot.ts';
+import { type Config, OPERATOR_TOKEN_FILE } from './config.ts';
 import { exitOnSignal } from './lifecycle.ts';
+import { smtpTarget } from './outside/mail.ts';
 import { createApp } from './server.ts';
-import { smtpTarget } from './services/customer-mail.ts';
-import { createServices, type ServiceRuntime } from './services/index.ts';
+import type { ServiceRuntime } from './services/index.ts';
 import { dataDir } from './paths.ts';
 import { startupFailure } from './startup.ts';
 
@@ -18,16 +17,13 @@ async function main() {
   let config: Config | undefined;
   let close: (() => Promise<void>) | undefined;
   try {
-    config = loadConfig();
-    const database = await openConfiguredDatabase(config, 'the service');
-    close = () => database.close();
-    const services = createServices(config, database);
-    // The data key seals what a migration takes out of the clear (bank details, voucher codes).
-    await migrateToLatest(database.db, { sealer: services.keyring });
+    const { services } = await boot('the service');
+    config = services.config;
+    close = () => services.stop();
     const service = createApp(services);
     close = () => service.stop();
     const url = await service.start();
-    service.app.log.info({ url, env: config.serviceEnv, database: database.kind }, 'zarpay listening');
+    service.app.log.info({ url, env: config.serviceEnv, database: services.database.kind, jobs: services.runner.activeQueues }, 'zarpay listening');
     logPayments(config, services, service.app.log);
     process.stderr.write(banner(config, url) + '\n');
     exitOnSignal(() => service.stop(), (message, err) => service.app.log.info({ err }, message));

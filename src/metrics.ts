@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from './db/index.ts';
 import type { EventBus } from './services/event-bus.ts';
+import type { JobService } from './services/jobs.ts';
 import type { StatsService } from './services/stats.ts';
 
 /**
@@ -15,7 +16,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * process (tests) never share counters. Business gauges are read through the stats service at
  * scrape time, so they are right across restarts and across instances.
  */
-export function createMetrics(database: DatabaseHandle, stats: StatsService, events: EventBus) {
+export function createMetrics(database: DatabaseHandle, stats: StatsService, events: EventBus, jobs: JobService) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
@@ -121,6 +122,43 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
       this.set({ measure: 'p99' }, lag.p99);
       this.set({ measure: 'max' }, lag.max);
       this.set({ measure: 'oldest_pending' }, lag.oldestPending);
+    },
+  });
+
+  // Background work: the queues as the database holds them (every runner's), and what this
+  // process's runner finished. Queue names come from a closed list (domain/jobs.ts).
+  new Gauge({
+    name: 'zarpay_jobs',
+    help: 'Background jobs by queue and state: due (waiting for a runner), scheduled (due later), running, failed (waiting for an operator)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      for (const q of await jobs.figures()) {
+        for (const state of ['due', 'scheduled', 'running', 'failed'] as const) this.set({ queue: q.queue, state }, q[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: 'zarpay_jobs_oldest_due_seconds',
+    help: 'How long the oldest due job of each queue has waited past its time (0: none waiting)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      for (const q of await jobs.figures()) this.set({ queue: q.queue }, q.oldestDueSeconds);
+    },
+  });
+  new Counter({
+    name: 'zarpay_jobs_finished_total',
+    help: 'Job runs this process finished, by queue and outcome: done, retried (a failed try with tries left), failed (gave up)',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [queue, c] of jobs.processed()) {
+        this.inc({ queue, outcome: 'done' }, c.processed);
+        this.inc({ queue, outcome: 'retried' }, c.retried);
+        this.inc({ queue, outcome: 'failed' }, c.failed);
+      }
     },
   });
 

@@ -14,7 +14,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { homeRoute } from './home.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
-import type { ServiceRuntime } from './services/index.ts';
+import { type ServiceRuntime, serviceQueues } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 /** How long stop() lets requests in flight finish before cutting connections. */
@@ -45,7 +45,7 @@ export interface AppOptions {
 /** The whole HTTP surface over the services: REST, GraphQL, the hosted pages, docs, health, metrics. */
 export function createApp(services: ServiceRuntime, options: AppOptions = {}): App {
   const { config, database } = services;
-  const metrics = createMetrics(database, services.stats, services.events);
+  const metrics = createMetrics(database, services.stats, services.events, services.jobs);
   // Stdout written asynchronously: a line goes out at once when the stream is idle, and under
   // load the lines that queue meanwhile go out together, instead of one blocking write(2) per
   // request (a third of a request's cost on the bench machine). pino flushes on exit.
@@ -186,11 +186,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     services,
     graphql,
     async start() {
-      await services.start({
-        dispatcher: config.runDispatcher,
-        reconciler: config.runReconciler,
-        onError: (message, err) => app.log.warn({ err }, message),
-      });
+      await services.start({ queues: serviceQueues(config), onError: (message, err) => app.log.warn({ err }, message) });
       const address = await app.listen({ port: config.port, host: config.host });
       listening = true;
       services.listeningAt(address);
@@ -214,9 +210,9 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
           clearInterval(closeIdle);
         }
       };
-      // Requests and webhook deliveries under way finish side by side, each within the drain;
-      // then the services close their connections, the database last.
-      await Promise.all([closing(), services.dispatcher.stop(DRAIN_MS)]);
+      // Requests and background jobs under way finish side by side, each within the drain; then
+      // the services close their connections, the database last.
+      await Promise.all([closing(), services.runner.stop(DRAIN_MS)]);
       await services.stop();
     },
   };

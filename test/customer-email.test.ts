@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE } from '../src/domain/jobs.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
@@ -37,9 +38,11 @@ describe('customer confirmation by e-mail', () => {
     expect(mail!.text).toContain(`Payment reference: ${p.payment_id}`);
     expect(mail!.text).toContain(`Your voucher code: ${paid.voucher_code}`);
     expect(mail!.messageId).toBe(`<payment-${p.payment_id}@localhost>`);
-    expect(await rows(p.payment_id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 1, last_error: null })]);
+    // The sender records the outcome after the server has taken the message: wait for it.
+    const sent = await eventually(async () => ((await rows(p.payment_id))[0]?.status === 'sent' ? rows(p.payment_id) : null), 10_000);
+    expect(sent).toEqual([expect.objectContaining({ status: 'sent', attempts: 1, last_error: null })]);
     // Senders running again find nothing left to send.
-    expect(await t.app.services.mailer!.runOnce()).toBe(0);
+    expect(await t.app.services.runner.runDue([QUEUE.customerEmail])).toBe(0);
     expect(mailsTo('thandi@example.co.za')).toHaveLength(1);
   });
 
@@ -61,7 +64,7 @@ describe('customer confirmation by e-mail', () => {
     await press(t, failed.payment_id, 'decline');
     await waitForStatus(t, shop, failed.payment_id, 'failed');
     await press(t, cancelled.payment_id, 'cancel');
-    await t.app.services.mailer!.runOnce();
+    await t.app.services.runner.runDue([QUEUE.customerEmail]);
     for (const p of [none, failed, cancelled]) expect(await rows(p.payment_id)).toEqual([]);
     expect(mailsTo('failed@example.co.za')).toEqual([]);
     expect(mailsTo('cancelled@example.co.za')).toEqual([]);
@@ -76,9 +79,10 @@ describe('customer confirmation by e-mail', () => {
       return r[0]?.attempts === 1 ? r : null;
     }, 10_000);
     expect(first).toMatchObject({ status: 'pending', last_error: expect.stringContaining('451') });
-    expect(first!.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+    const job = () => t.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.customerEmail).where('key', '=', p.payment_id).executeTakeFirstOrThrow();
+    expect((await job()).run_at.getTime()).toBeGreaterThan(Date.now());
     // Due now instead of in 5 s: the retry goes through.
-    await t.database.db.updateTable('customer_emails').set({ next_attempt_at: new Date() }).where('payment_id', '=', p.payment_id).execute();
+    await t.database.db.updateTable('jobs').set({ run_at: new Date() }).where('queue', '=', QUEUE.customerEmail).where('key', '=', p.payment_id).execute();
     await eventually(async () => (mailsTo('retry@example.co.za').length ? true : null), 10_000);
     // The sender records the outcome after the server has taken the message: wait for it.
     const sent = await eventually(async () => {
@@ -94,7 +98,7 @@ describe('without SMTP_URL', () => {
   it('queues and sends nothing', async () => {
     const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
     try {
-      expect(quiet.app.services.mailer).toBeNull();
+      expect(quiet.app.services.runner.queueNames).not.toContain(QUEUE.customerEmail);
       const m = await createMerchant(quiet);
       const p = await newPayment(quiet, m, { customer_info: { email: 'nobody@example.co.za' } });
       await op(quiet, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`);

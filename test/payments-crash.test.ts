@@ -135,8 +135,11 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
     // "Simulate a decline" goes to the sandbox, which answers 2.5 s later; zarpay dies before.
     expect((await press(first, id, 'decline')).status).toBe(303);
     await first.kill9();
-    const books = await db.handle.db.selectFrom('sandbox_checkouts').select(['outcome', 'notified_at']).execute();
-    expect(books).toEqual([{ outcome: 'failed', notified_at: null }]);
+    const books = await db.handle.db.selectFrom('sandbox.checkouts').select(['ref', 'outcome']).execute();
+    expect(books).toEqual([{ ref: expect.any(String), outcome: 'failed' }]);
+    // Its confirmation is a job still to run.
+    const jobs = await db.handle.db.selectFrom('jobs').select(['queue', 'key']).where('queue', '=', 'sandbox.confirm').execute();
+    expect(jobs).toEqual([{ queue: 'sandbox.confirm', key: books[0]!.ref }]);
 
     const second = await service();
     await eventually(async () => ((await call(second, `/api/v1/payments/${id}`, { key })).json().data.status === 'failed' ? true : null), 20_000);

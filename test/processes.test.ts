@@ -72,9 +72,11 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
     const rows = await db.handle.db.selectFrom('webhook_deliveries').selectAll().where('merchant_id', '=', shop.id).execute();
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.status === 'pending')).toBe(true);
-    // The hung one (and any whose answer had not been recorded) still holds an unexpired lease.
+    // The hung one (and any whose answer had not been recorded) is a job still held by an unexpired lease.
+    const jobs = await db.handle.db.selectFrom('jobs').selectAll().where('queue', '=', 'webhook.deliver').where('key', 'in', rows.map((r) => r.id)).execute();
     const now = Date.now();
-    expect(rows.some((r) => r.locked_until !== null && r.locked_until.getTime() > now && r.attempts === 0)).toBe(true);
+    expect(jobs).toHaveLength(3);
+    expect(jobs.some((j) => j.locked_until !== null && j.locked_until.getTime() > now && rows.find((r) => r.id === j.key)!.attempts === 0)).toBe(true);
 
     receiver.fallback = 200;
     await service({ WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50' });

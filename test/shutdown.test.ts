@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -123,10 +124,11 @@ describe.skipIf(!usingPostgres)('zarpay dispatcher ends within 5 s of a signal (
     const delivery = await t.database.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select(['d.status', 'd.attempts', 'd.locked_until'])
+      .innerJoin('jobs as j', (join) => join.on('j.queue', '=', 'webhook.deliver').on(sql<boolean>`j.key = d.id::text`))
+      .select(['d.status', 'd.attempts', 'j.locked_until', 'j.attempts as tries'])
       .where('e.payout_id', '=', payout.id)
       .executeTakeFirstOrThrow();
-    expect(delivery).toEqual({ status: 'pending', attempts: 0, locked_until: null });
+    expect(delivery).toEqual({ status: 'pending', attempts: 0, locked_until: null, tries: 0 });
     receiver.server.closeAllConnections();
     receiver.server.close();
   }, 60_000);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { guardedLookup, isInternalAddress, postWebhook, webhookUrlProblem } from '../src/services/webhook-http.ts';
+import { isInternalAddress, webhookUrlProblem } from '../src/domain/webhook-url.ts';
+import { guardedLookup, postWebhook } from '../src/outside/webhook-http.ts';
 import { startReceiver } from './support/receiver.ts';
 
 describe('production webhook targets', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE } from '../src/domain/jobs.ts';
 import { createApp } from '../src/server.ts';
 import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
@@ -38,7 +39,7 @@ const eventsOf = async (paymentId: string) =>
   (await t.database.db.selectFrom('events').select('type').where('payment_id', '=', paymentId).orderBy('seq').execute()).map((e) => e.type);
 const postingsOf = async (paymentId: string) =>
   (await t.database.db.selectFrom('ledger_transactions').select('kind').where('payment_id', '=', paymentId).execute()).map((e) => e.kind);
-const reconcile = () => t.app.services.reconciler.runOnce();
+const reconcile = () => t.app.services.runner.runDue([QUEUE.reconcile, QUEUE.refundOwed]);
 const older = () => new Promise((r) => setTimeout(r, 150));
 
 /** Initiates a payment and presses Pay; returns it with Yoco's checkout. */
@@ -246,20 +247,22 @@ describe('the reconciler', () => {
     const { id, checkout } = await startCheckout();
     await older();
     const asked = () => yoco.requests.filter((r) => r.method === 'GET' && r.path === `/api/checkouts/${checkout.id}`).length;
+    const attemptOf = await t.database.db.selectFrom('payment_attempts').select('id').where('payment_id', '=', id).executeTakeFirstOrThrow();
     const before = Date.now();
     await reconcile();
     expect(asked()).toBe(1);
     // The next check is put off by the back-off (RECONCILE_AFTER_MS for the first), counted from
     // the check itself: compared with the clock before it, so a slow machine cannot fail this.
-    const row = await t.database.db.selectFrom('payment_attempts').select(['checks', 'next_check_at']).where('payment_id', '=', id).executeTakeFirstOrThrow();
-    expect(row.checks).toBe(1);
-    expect(row.next_check_at!.getTime()).toBeGreaterThanOrEqual(before + 100 - 5);
+    const job = () => t.database.db.selectFrom('jobs').select(['attempts', 'run_at']).where('queue', '=', QUEUE.reconcile).where('key', '=', attemptOf.id).executeTakeFirstOrThrow();
+    const row = await job();
+    expect(row.attempts).toBe(1);
+    expect(row.run_at.getTime()).toBeGreaterThanOrEqual(before + 100 - 5);
     // Asked again only after the back-off: not on a round before it is due.
-    if (Date.now() < row.next_check_at!.getTime()) {
+    if (Date.now() < row.run_at.getTime()) {
       await reconcile();
       expect(asked()).toBe(1);
     }
-    await t.database.db.updateTable('payment_attempts').set({ next_check_at: new Date(Date.now() - 1) }).where('payment_id', '=', id).execute();
+    await t.database.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1) }).where('queue', '=', QUEUE.reconcile).where('key', '=', attemptOf.id).execute();
     yoco.failNext(1, 'reset');
     await reconcile();
     expect((await getPayment(t, shop, id)).body.data.status).toBe('awaiting_webhook');
@@ -273,8 +276,9 @@ describe('the reconciler', () => {
     const second = createApp(createServices(t.config, borrowed(t.database)));
     try {
       // Two reconcilers, two rounds each, all at once: each claims what the others do not hold.
-      const rounds = await Promise.all([reconcile(), second.services.reconciler.runOnce(), reconcile(), second.services.reconciler.runOnce()]);
-      expect(rounds.reduce((n, r) => n + r.attempts, 0)).toBeGreaterThanOrEqual(3);
+      const other = () => second.services.runner.runDue([QUEUE.reconcile]);
+      const rounds = await Promise.all([reconcile(), other(), reconcile(), other()]);
+      expect(rounds.reduce((n, r) => n + r, 0)).toBeGreaterThanOrEqual(3);
     } finally {
       await second.services.stop();
     }

@@ -251,7 +251,7 @@ async function drain(db: pg.Client): Promise<{ done: boolean; pending: number; c
   for (;;) {
     const { rows } = await db.query<{ pending: number; confirming: number; events: number }>(`
       select (select count(*)::int from webhook_deliveries where status = 'pending') as pending,
-             (select count(*)::int from sandbox_checkouts where notified_at is null) as confirming,
+             (select count(*)::int from jobs where queue = 'sandbox.confirm' and status = 'queued') as confirming,
              (select count(*)::int from events) as events`);
     const { pending, confirming, events } = rows[0]!;
     quiet = pending === 0 && confirming === 0 && events === lastEvents ? quiet + 1 : 0;

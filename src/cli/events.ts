@@ -7,6 +7,7 @@ import { deliveryTable, wantsTable } from './table.ts';
 const DELIVERY = `id eventId eventType merchantId url status attempts nextAttemptAt lastStatusCode lastError createdAt completedAt
   attemptLog { attempt attemptedAt statusCode durationMs error succeeded }`;
 const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+const JOB_STATUSES = ['queued', 'running', 'failed'] as const;
 const FLAGS = { e: '--event', m: '--merchant', n: '--limit', s: '--status', eventId: '<event-id>' };
 
 interface Delivery {
@@ -34,7 +35,7 @@ const interrupted = () =>
     process.once('SIGTERM', resolve);
   });
 
-/** `events tail`, `webhooks deliveries|redeliver` (operator GraphQL) and the standalone `dispatcher`. */
+/** `events tail`, `webhooks deliveries|redeliver`, `jobs stats|list|retry` (operator GraphQL), and the job runners `worker`, `dispatcher`, `reconciler`. */
 export function eventCommands(program: Command) {
   program
     .command('events')
@@ -113,47 +114,71 @@ export function eventCommands(program: Command) {
       print(attemptRows(data.redeliverEvent.delivery as Delivery));
     });
 
-  /** A background worker against the database, alone in its process, until SIGINT/SIGTERM. */
-  const worker = async (what: 'dispatcher' | 'reconciler') => {
+  /**
+   * A job runner against the database, alone in its process, until SIGINT/SIGTERM: as many as
+   * you like, next to the service or instead of its own runner (RUN_DISPATCHER, RUN_RECONCILER).
+   */
+  const worker = async (command: string, queues: readonly string[]) => {
     // Loaded only here: these commands run the services themselves.
-    const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { createKeyring }, { exitOnSignal }, { createServices }] = await Promise.all([
-      import('../config.ts'),
-      import('../db/index.ts'),
-      import('../db/migrate.ts'),
-      import('../domain/sealing.ts'),
-      import('../lifecycle.ts'),
-      import('../services/index.ts'),
-    ]);
-    const config = loadConfig();
-    const database = await openConfiguredDatabase(config, `zarpay ${what}`);
+    const [{ boot }, { exitOnSignal }, { QUEUE }] = await Promise.all([import('../boot.ts'), import('../lifecycle.ts'), import('../domain/jobs.ts')]);
+    const known = Object.values(QUEUE) as string[];
+    const unknown = queues.filter((q) => !known.includes(q));
+    if (unknown.length > 0) throw new CliError('VALIDATION_FAILED', `--queue: ${unknown.join(', ')} is not a queue (one of ${known.join(', ')})`);
+    const { services } = await boot(`zarpay ${command}`);
     const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
-    try {
-      await migrateToLatest(database.db, { sealer: createKeyring(config.serviceSecret, config.dataKeys) });
-    } catch (e) {
-      await database.close();
-      throw e;
-    }
-    const services = createServices(config, database);
-    await services.start({
-      dispatcher: what === 'dispatcher',
-      reconciler: what === 'reconciler',
-      onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }),
-    });
-    if (what === 'dispatcher') {
-      log('info', 'dispatcher running', { database: database.kind, lease_ms: services.dispatcher.leaseMs, customer_email: services.mailer ? 'on' : 'off (SMTP_URL unset)' });
-    } else {
-      log('info', 'reconciler running', { database: database.kind, after_ms: config.reconcileAfterMs, every_ms: services.reconciler.intervalMs, providers: [...services.providers.keys()] });
-    }
+    await services.start({ queues: queues as (typeof QUEUE)[keyof typeof QUEUE][], onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }) });
+    log('info', `${command} running`, { database: services.database.kind, queues: services.runner.activeQueues, providers: [...services.providers.keys()] });
     exitOnSignal(() => services.stop(), (message, e) => log('info', message, e ? { error: String(e) } : {}));
     // Runs until the signal: exitOnSignal ends the process.
     await new Promise<never>(() => {});
   };
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  program
+    .command('worker')
+    .description('run a job runner against the database, alone in its process (as many as you like, next to the service)')
+    .option('--queue <name>', 'work this queue (repeat for several); default: every queue', collect)
+    .action(async (opts: { queue?: string[] }) => {
+      const { QUEUE } = await import('../domain/jobs.ts');
+      await worker('worker', opts.queue ?? Object.values(QUEUE));
+    });
   program
     .command('dispatcher')
-    .description('run only the webhook dispatcher and the customer e-mail sender against the database (as many as you like, next to the service)')
-    .action(() => worker('dispatcher'));
+    .description('run only webhook deliveries and customer e-mails against the database (zarpay worker with those queues)')
+    .action(async () => worker('dispatcher', (await import('../services/index.ts')).WORKER_QUEUES.dispatcher));
   program
     .command('reconciler')
-    .description('run only the payment reconciler against the database (as many as you like, next to the service)')
-    .action(() => worker('reconciler'));
+    .description('run only the payment reconciler and refunds owed against the database (zarpay worker with those queues)')
+    .action(async () => worker('reconciler', (await import('../services/index.ts')).WORKER_QUEUES.reconciler));
+
+  const JOB = 'id queue key merchantId status runAt attempts lastError createdAt updatedAt';
+  const jobs = program.command('jobs').description('background work: the queues in figures, failed jobs, and their retry');
+  jobs
+    .command('stats')
+    .description('every queue: due, scheduled, running, failed, and how long the oldest due job has waited')
+    .action(async () => {
+      const data = await op('{ jobQueues { name due scheduled running failed oldestDueSeconds } }', {}, {});
+      print(data.jobQueues.map((q: Record<string, unknown>) => restShape(q)));
+    });
+  jobs
+    .command('list')
+    .description('jobs, newest first')
+    .option('--queue <name>', 'one queue only')
+    .option('--status <status>', JOB_STATUSES.join(', '), oneOf('--status', JOB_STATUSES))
+    .option('--limit <n>', 'at most this many (1 to 100)', whole('--limit', 1, 100), 50)
+    .action(async (opts) => {
+      const data = await op(
+        `query($q: String, $s: JobStatus, $n: Int) { jobs(queue: $q, status: $s, first: $n) { ${JOB} } }`,
+        { q: opts.queue ?? null, s: opts.status?.toUpperCase() ?? null, n: opts.limit },
+        { q: '--queue', s: '--status', n: '--limit' },
+      );
+      print({ jobs: data.jobs.map((j: Record<string, unknown>) => restShape(j)) });
+    });
+  jobs
+    .command('retry')
+    .description('queue a failed job again, due now, with its tries counted afresh')
+    .argument('<id>', 'the job (id in `zarpay jobs list`)', whole('<id>', 1, Number.MAX_SAFE_INTEGER))
+    .action(async (id: number) => {
+      const data = await op('mutation($id: ID!) { retryJob(id: $id) { job { ' + JOB + ' } } }', { id: String(id) }, { id: '<id>' });
+      print(restShape(data.retryJob.job));
+    });
 }

@@ -1,27 +1,23 @@
 import type { Command } from 'commander';
 import { print } from './output.ts';
 
+/** Boots zarpay in this process (loaded only here: the other commands go through the running service). */
+async function bootHere(command: string) {
+  const { boot } = await import('../boot.ts');
+  return boot(command);
+}
+
 /** Commands that work on the database directly rather than through the running service. */
 export function localCommands(program: Command) {
   program
     .command('migrate')
     .description('bring the database schema up to date (the service also does this at start-up)')
     .action(async () => {
-      // Loaded only here: the other commands never open the database.
-      const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { createKeyring }] = await Promise.all([
-        import('../config.ts'),
-        import('../db/index.ts'),
-        import('../db/migrate.ts'),
-        import('../domain/sealing.ts'),
-      ]);
-      const config = loadConfig();
-      const database = await openConfiguredDatabase(config, 'zarpay migrate');
+      const { services, migrated } = await bootHere('zarpay migrate');
       try {
-        // The data key seals what a migration takes out of the clear (bank details, voucher codes).
-        const applied = await migrateToLatest(database.db, { sealer: createKeyring(config.serviceSecret, config.dataKeys) });
-        print({ ok: true, applied, database: database.kind });
+        print({ ok: true, applied: migrated, database: services.database.kind });
       } finally {
-        await database.close();
+        await services.stop();
       }
     });
 
@@ -30,21 +26,12 @@ export function localCommands(program: Command) {
     .description('seal every bank account and voucher code again under the current data key (the first of DATA_KEY); run with the service\'s settings')
     .option('--dry-run', 'only count what each key seals')
     .action(async (opts: { dryRun?: boolean }) => {
-      const [{ loadConfig }, { openConfiguredDatabase }, { migrateToLatest }, { OPERATOR_NAME }, { createServices }] = await Promise.all([
-        import('../config.ts'),
-        import('../db/index.ts'),
-        import('../db/migrate.ts'),
-        import('../domain/actor.ts'),
-        import('../services/index.ts'),
-      ]);
-      const config = loadConfig();
-      const database = await openConfiguredDatabase(config, 'zarpay rotate-data-key');
-      const services = createServices(config, database);
+      const { OPERATOR_NAME } = await import('../domain/actor.ts');
+      const { services } = await bootHere('zarpay rotate-data-key');
       // Run where the settings are, so the operator is whoever runs it (audited by name).
       const name = (process.env.ZARPAY_OPERATOR || process.env.USER || '').trim();
       const operator = OPERATOR_NAME.test(name) ? ({ kind: 'operator', name } as const) : ({ kind: 'operator' } as const);
       try {
-        await migrateToLatest(database.db, { sealer: services.keyring });
         const before = await services.dataKeys.inventory(operator);
         if (opts.dryRun) {
           print({ ok: true, current_kid: before.currentKid, payout_details: before.payoutDetails, voucher_codes: before.voucherCodes });

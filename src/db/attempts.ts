@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { AttemptStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
@@ -6,16 +5,16 @@ import type { PaymentAttemptRow } from './types.ts';
 
 /**
  * Every statement about payment attempts (one try at taking a payment with a provider), the
- * vouchers a capture issues, and the reconciler's claims. services/payment-flow.ts and
- * services/attempt-outcomes.ts decide when.
+ * vouchers a capture issues, and refunds owed. services/payment-flow.ts, payment-settlement.ts and
+ * reconciler.ts decide when.
  */
 
 export type Attempt = Pick<
   PaymentAttemptRow,
-  'id' | 'payment_id' | 'provider' | 'provider_ref' | 'status' | 'redirect_url' | 'payment_ref' | 'refund_status' | 'created_at' | 'checks'
+  'id' | 'payment_id' | 'provider' | 'provider_ref' | 'status' | 'redirect_url' | 'payment_ref' | 'refund_status' | 'created_at'
 >;
 
-const ATTEMPT = ['id', 'payment_id', 'provider', 'provider_ref', 'status', 'redirect_url', 'payment_ref', 'refund_status', 'created_at', 'checks'] as const;
+const ATTEMPT = ['id', 'payment_id', 'provider', 'provider_ref', 'status', 'redirect_url', 'payment_ref', 'refund_status', 'created_at'] as const;
 
 export async function startAttempt(tx: Tx, a: { id: string; paymentId: string; provider: string }): Promise<void> {
   await tx.insertInto('payment_attempts').values({ id: a.id, payment_id: a.paymentId, provider: a.provider, provider_ref: null, status: 'pending' }).execute();
@@ -76,7 +75,7 @@ export async function resolveAttempt(
 export async function recordLateSuccess(tx: Tx, attemptId: string, paymentRef: string | null, refund: boolean): Promise<void> {
   await tx
     .updateTable('payment_attempts')
-    .set({ status: 'succeeded', payment_ref: paymentRef, updated_at: new Date(), refund_status: refund ? 'pending' : null, next_check_at: null })
+    .set({ status: 'succeeded', payment_ref: paymentRef, updated_at: new Date(), refund_status: refund ? 'pending' : null })
     .where('id', '=', attemptId)
     .execute();
 }
@@ -101,66 +100,22 @@ export async function issueVoucher(tx: Tx, v: { paymentId: string; sealed: Buffe
   await tx.insertInto('vouchers').values({ payment_id: v.paymentId, code_sealed: v.sealed, code_digest: v.digest, redeemed_at: v.redeemed ? new Date() : null }).execute();
 }
 
-// ---- The reconciler's work queue: pending attempts past their age, and refunds owed.
+// ---- Refunds owed (the refund itself is a job: services/reconciler.ts).
 
-export type ClaimedAttempt = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'checks' | 'created_at'>;
+export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'refund_status'> & { amount_cents: number };
 
-const claimStatement = statement<{ afterMs: number; leaseMs: number; limit: number }, ClaimedAttempt>(
-  'claim attempts to reconcile',
+const owedStatement = statement<{ id: string }, OwedRefund>(
+  'a refund owed, with the amount taken',
   `
-  with due as (
-    -- Old enough, and not asked about recently: any number of reconcilers share the queue, each
-    -- taking rows nobody holds and leasing them (next_check_at) in the same statement.
-    select id from payment_attempts
-     where status = 'pending'
-       and created_at <= now() - :afterMs::bigint * interval '1 millisecond'
-       and (next_check_at is null or next_check_at <= now())
-     order by coalesce(next_check_at, created_at)
-     limit :limit::int
-     for update skip locked
-  )
-  update payment_attempts a
-     set next_check_at = now() + :leaseMs::bigint * interval '1 millisecond', checks = a.checks + 1
-    from due
-   where a.id = due.id
-  returning a.id, a.payment_id, a.provider, a.provider_ref, a.checks, a.created_at`,
+  select a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, p.amount_cents
+    from payment_attempts a join payments p on p.id = a.payment_id
+   where a.id = :id::uuid`,
 );
 
-/** Takes up to `limit` attempts that have waited longer than `afterMs`, leased for `leaseMs`. */
-export function claimAttemptsToReconcile(db: DbOrTx, q: { afterMs: number; leaseMs: number; limit: number }): Promise<ClaimedAttempt[]> {
-  return claimStatement.run(db, q);
-}
-
-/** Asks again about a still-pending attempt in `delayMs` (the provider said pending, or could not be reached). */
-export async function checkAgainIn(db: DbOrTx, attemptId: string, delayMs: number): Promise<void> {
-  await db
-    .updateTable('payment_attempts')
-    .set({ next_check_at: sql<Date>`now() + ${Math.round(delayMs)} * interval '1 millisecond'` })
-    .where('id', '=', attemptId)
-    .execute();
-}
-
-export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'checks'> & { amount_cents: number };
-
-const claimRefundsStatement = statement<{ leaseMs: number; limit: number }, OwedRefund>(
-  'claim refunds owed',
-  `
-  with due as (
-    select id from payment_attempts
-     where refund_status = 'pending' and (next_check_at is null or next_check_at <= now())
-     order by coalesce(next_check_at, updated_at)
-     limit :limit::int
-     for update skip locked
-  )
-  update payment_attempts a
-     set next_check_at = now() + :leaseMs::bigint * interval '1 millisecond', checks = a.checks + 1
-    from due, payments p
-   where a.id = due.id and p.id = a.payment_id
-  returning a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.checks, p.amount_cents`,
-);
-
-export function claimRefunds(db: DbOrTx, q: { leaseMs: number; limit: number }): Promise<OwedRefund[]> {
-  return claimRefundsStatement.run(db, q);
+/** The attempt whose money must go back, and how much was taken. */
+export async function refundOwed(db: DbOrTx, attemptId: string): Promise<OwedRefund | undefined> {
+  const [row] = await owedStatement.run(db, { id: attemptId });
+  return row;
 }
 
 /** The provider accepted the refund (`requested`), or will not make it (`failed`: an operator must). */

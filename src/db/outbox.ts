@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventType, RecordedEvent } from '../domain/events.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
+import { QUEUE_DELIVERIES_SQL } from './webhook-dispatch.ts';
 import type { EventRow } from './types.ts';
 
 /**
@@ -62,6 +63,9 @@ const recordStatement = statement<
     select :deliveryId::uuid, e.id, e.merchant_id, coalesce(e.webhook_url, m.webhook_url), 'pending'
       from recorded e join merchants m on m.id = e.merchant_id
      where coalesce(e.webhook_url, m.webhook_url) is not null
+    returning id, merchant_id
+  ),
+  job as (${QUEUE_DELIVERIES_SQL}
   )
   select created_at from recorded`,
 );
@@ -93,12 +97,17 @@ export async function recordEvent(tx: Tx, event: NewEvent): Promise<RecordedEven
 const requeueStatement = statement<{ deliveryId: string; eventId: string }, { id: string }>(
   'queue a new delivery of a recorded event',
   `
-  insert into webhook_deliveries (id, event_id, merchant_id, url, status)
-  select :deliveryId::uuid, e.id, e.merchant_id, coalesce(e.webhook_url, m.webhook_url), 'pending'
-    from events e join merchants m on m.id = e.merchant_id
-   where e.id = :eventId::uuid
-     and coalesce(e.webhook_url, m.webhook_url) is not null
-  returning id`,
+  with queued as (
+    insert into webhook_deliveries (id, event_id, merchant_id, url, status)
+    select :deliveryId::uuid, e.id, e.merchant_id, coalesce(e.webhook_url, m.webhook_url), 'pending'
+      from events e join merchants m on m.id = e.merchant_id
+     where e.id = :eventId::uuid
+       and coalesce(e.webhook_url, m.webhook_url) is not null
+    returning id, merchant_id
+  ),
+  job as (${QUEUE_DELIVERIES_SQL}
+  )
+  select id from queued`,
 );
 
 /** Queues one more delivery of a recorded event, due now; null when there is nowhere to send it. */

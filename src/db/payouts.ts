@@ -3,6 +3,7 @@ import type { Payout, PayoutStatus } from '../domain/payout.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
 import { statement } from './statement.ts';
+import { QUEUE_DELIVERIES_SQL } from './webhook-dispatch.ts';
 import type { PayoutRow } from './types.ts';
 
 /**
@@ -178,6 +179,9 @@ const createStatement = statement<NewPayout, Partial<Row> & { fee: number }>(
     select :deliveryId::uuid, e.id, e.merchant_id, m.webhook_url, 'pending'
       from recorded e cross join merchant m
      where m.webhook_url is not null
+    returning id, merchant_id
+  ),
+  job as (${QUEUE_DELIVERIES_SQL}
   )
   select c.*, m.fee from merchant m left join created c on true`,
 );

@@ -157,8 +157,6 @@ export interface PaymentAttemptsTable {
   failure_reason: string | null;
   redirect_url: ColumnType<string | null, string | null | undefined, string | null>;
   payment_ref: ColumnType<string | null, string | null | undefined, string | null>;
-  next_check_at: NullableTimestamp;
-  checks: ColumnType<number, number | undefined, number>;
   refund_status: ColumnType<'pending' | 'requested' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'failed' | null>;
   refund_ref: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
@@ -183,6 +181,7 @@ export interface IdempotencyKeysTable {
   expires_at: Date | string;
 }
 
+/** The sandbox provider's books, in a schema of their own (only tst/dev write them). */
 export interface SandboxCheckoutsTable {
   ref: string;
   attempt_id: string;
@@ -190,10 +189,6 @@ export interface SandboxCheckoutsTable {
   reason: string | null;
   confirm_at: Timestamp;
   event_id: string;
-  notified_at: NullableTimestamp;
-  deliveries: ColumnType<number, number | undefined, number>;
-  next_delivery_at: Timestamp;
-  locked_until: NullableTimestamp;
   refunded_at: NullableTimestamp;
   created_at: Timestamp;
 }
@@ -214,9 +209,6 @@ export interface CustomerEmailsTable {
   payment_id: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: ColumnType<number, number | undefined, number>;
-  next_attempt_at: Timestamp;
-  locked_until: NullableTimestamp;
-  locked_by: string | null;
   last_error: string | null;
   created_at: Timestamp;
   sent_at: NullableTimestamp;
@@ -227,7 +219,7 @@ export interface PaymentTables {
   payment_attempts: PaymentAttemptsTable;
   vouchers: VouchersTable;
   idempotency_keys: IdempotencyKeysTable;
-  sandbox_checkouts: SandboxCheckoutsTable;
+  'sandbox.checkouts': SandboxCheckoutsTable;
   audit_log: AuditLogTable;
   customer_emails: CustomerEmailsTable;
 }
@@ -259,8 +251,6 @@ export interface WebhookDeliveriesTable {
   status: 'pending' | 'succeeded' | 'failed';
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: Timestamp;
-  locked_until: NullableTimestamp;
-  locked_by: string | null;
   last_status_code: number | null;
   last_error: string | null;
   created_at: Timestamp;
@@ -277,4 +267,27 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   error: string | null;
   succeeded: boolean;
+}
+
+/** Background work (src/jobs/): one row a job, deleted when done, kept `failed` when it gave up. */
+export interface JobsTable {
+  id: Generated<number>;
+  queue: string;
+  key: string;
+  merchant_id: string | null;
+  payload: Json<Record<string, unknown>>;
+  status: ColumnType<'queued' | 'failed', 'queued' | 'failed' | undefined, 'queued' | 'failed'>;
+  run_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  locked_by: string | null;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database extends JobTables {}
+interface JobTables {
+  jobs: JobsTable;
 }

@@ -12,6 +12,7 @@ import './types/events.ts';
 import './types/webhooks.ts';
 import './types/bank-account.ts';
 import './types/audit.ts';
+import './types/jobs.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -8,14 +8,17 @@ export interface ServiceDeps {
   config: Config;
   /** Seals and opens bank details and voucher codes (domain/sealing.ts); by default the ring of `config`. */
   keyring?: Keyring;
-  /** Called after a commit that recorded events, so that live subscribers hear of them at once. */
-  eventsCommitted?: () => void;
+  /**
+   * Called after a commit that recorded events or queued jobs: live subscribers hear of the events
+   * at once, this process's job runner looks for work, and other processes are poked to do the same.
+   */
+  committed?: () => void;
 }
 
-/** Runs `work` in a transaction that may record events; once it has committed, the event bus hears of them. */
+/** Runs `work` in a transaction that may record events and queue jobs; once it has committed, they are announced. */
 export async function withEvents<T>(deps: ServiceDeps, work: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await deps.db.transaction().execute(work);
-  deps.eventsCommitted?.();
+  deps.committed?.();
   return result;
 }
 

@@ -1,17 +1,23 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/index.ts';
+import { QUEUE, type Queue } from '../domain/jobs.ts';
 import { createKeyring, type Keyring } from '../domain/sealing.ts';
+import { JobRunner } from '../jobs/runner.ts';
+import type { Task } from '../jobs/task.ts';
+import { type MailTransport, smtpMail } from '../outside/mail.ts';
+import { httpTransport, type WebhookTransport } from '../outside/webhook-http.ts';
 import { AuditService } from './audit.ts';
 import { BalanceService } from './balances.ts';
-import { CustomerMailer } from './customer-mail.ts';
+import { customerEmailTask } from './customer-email.ts';
 import { DataKeyService } from './data-keys.ts';
 import type { ServiceDeps } from './deps.ts';
-import { Dispatcher } from './dispatcher.ts';
 import { EventBus } from './event-bus.ts';
 import { EventHistoryService } from './events-query.ts';
+import { JobService } from './jobs.ts';
 import { KeyService } from './keys.ts';
+import { purgeTask, scheduleRecurring } from './maintenance.ts';
 import { MerchantService } from './merchants.ts';
-import { embeddedNotifications, Notifications, postgresNotifications } from './notifications.ts';
+import { embeddedNotifications, EVENTS_CHANNEL, Notifications, postgresNotifications } from './notifications.ts';
 import { PaymentFlow } from './payment-flow.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { PaymentSettlement } from './payment-settlement.ts';
@@ -20,55 +26,66 @@ import { PayoutService } from './payouts.ts';
 import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
 import { RateLimitService } from './rate-limits.ts';
-import { Reconciler } from './reconciler.ts';
+import { reconcileTask, refundOwedTask } from './reconciler.ts';
 import { StatsService } from './stats.ts';
+import { webhookTask } from './webhook-dispatch.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
 import { WebhookSecretService } from './webhook-secrets.ts';
 
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-
-/** Every use case of zarpay, built once per process over one database. */
+/**
+ * Every use case of zarpay, built once per process over one database, in the groups an adapter
+ * reaches for. Each method takes the Actor first; none knows HTTP or GraphQL.
+ */
 export interface Services {
-  keys: KeyService;
+  // Merchants and their credentials.
   merchants: MerchantService;
-  balances: BalanceService;
-  payouts: PayoutService;
+  keys: KeyService;
+  webhookSecrets: WebhookSecretService;
+
+  // Money in: payments, the hosted page's state machine, its links.
   payments: PaymentService;
   /** The payment state machine: the hosted page's buttons, provider notifications, operator settlement and reconciliation. */
   paymentFlow: PaymentFlow;
-  /** Asks providers about attempts whose notification is late (RECONCILE_AFTER_MS) and finishes them. */
-  reconciler: Reconciler;
-  /** Customer confirmations by e-mail; null without SMTP_URL. */
-  mailer: CustomerMailer | null;
-  /** Who did what to payments and payouts. */
-  audit: AuditService;
-  /** Rotation of the key that seals bank details and voucher codes. */
-  dataKeys: DataKeyService;
-  keyring: Keyring;
   /** The hosted page's address, its signed QR links and form tokens. */
   paymentLinks: PaymentLinks;
-  providers: ReadonlyMap<string, PaymentProvider>;
-  /** Where new attempts go (Yoco when configured, else the sandbox). */
-  provider: PaymentProvider;
-  stats: StatsService;
-  rateLimits: RateLimitService;
-  /** Reads of the event outbox (a payout's history); live events are the bus. */
-  eventHistory: EventHistoryService;
-  webhookSecrets: WebhookSecretService;
-  webhookDeliveries: WebhookDeliveryService;
-  /** This process's view of commits made anywhere (LISTEN/NOTIFY). */
-  notifications: Notifications;
-  /** Committed events, live (subscriptions, the dispatcher's wake-up). */
+
+  // Money out: payouts and the balance they draw on.
+  payouts: PayoutService;
+  balances: BalanceService;
+
+  // What happened: events live and stored, and their webhook deliveries.
+  /** Committed events, live (subscriptions). */
   events: EventBus;
-  /** Webhook delivery. */
-  dispatcher: Dispatcher;
+  /** Reads of the event outbox (a payout's history). */
+  eventHistory: EventHistoryService;
+  webhookDeliveries: WebhookDeliveryService;
+
+  // The operator's desk.
+  /** Who did what to payments and payouts. */
+  audit: AuditService;
+  stats: StatsService;
+  /** Rotation of the key that seals bank details and voucher codes. */
+  dataKeys: DataKeyService;
+  /** Background work: the queues in figures, failed jobs and their retry. */
+  jobs: JobService;
+
+  // Limits.
+  rateLimits: RateLimitService;
+}
+
+/**
+ * zarpay's ports to outside systems other than payment providers (services/providers/port.ts).
+ * Production uses the real adapters (src/outside/); tests may put their own in.
+ */
+export interface Outside {
+  webhooks: WebhookTransport;
+  /** Null without SMTP_URL: nothing is sent. */
+  mail: MailTransport | null;
 }
 
 export interface StartOptions {
-  /** Deliver webhooks and customer e-mails from this process (the service: RUN_DISPATCHER; `zarpay dispatcher`: always). */
-  dispatcher: boolean;
-  /** Reconcile late attempts from this process (the service: RUN_RECONCILER; `zarpay reconciler`: always). */
-  reconciler?: boolean;
+  /** The queues this process's job runner works (the service: RUN_DISPATCHER/RUN_RECONCILER; a worker: its own). */
+  queues: readonly Queue[];
   /** Hears about failures that background work survives (database down, a provider's callback refused). */
   onError?: (message: string, err?: unknown) => void;
 }
@@ -76,30 +93,58 @@ export interface StartOptions {
 /**
  * The services with their lifecycle. They own every connection of the process: the database
  * (pool or embedded), the LISTEN connection, the rate-limit store (Redis or its own pool), the
- * dispatcher's deliveries. `start` begins background work; `stop` ends all of it within
- * `graceMs` and closes every connection, the database last.
+ * job runner's work. `start` begins background work; `stop` ends all of it within `graceMs` and
+ * closes every connection, the database last.
  */
 export interface ServiceRuntime extends Services {
   readonly config: Config;
   readonly database: DatabaseHandle;
+  readonly keyring: Keyring;
+  /** This process's view of commits made anywhere (LISTEN/NOTIFY). */
+  readonly notifications: Notifications;
+  /** Every payment provider of this environment, by name. */
+  readonly providers: ReadonlyMap<string, PaymentProvider>;
+  /** Where new attempts go (Yoco when configured, else the sandbox). */
+  readonly provider: PaymentProvider;
+  /** The one runner of background work; `runner.runDue(queues)` runs what is due now. */
+  readonly runner: JobRunner;
   start(options: StartOptions): Promise<void>;
   /** Where this process's HTTP server listens: the sandbox provider calls back there. */
   listeningAt(url: string): void;
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
-export function createServices(config: Config, database: DatabaseHandle): ServiceRuntime {
+/** The queues a service process works, by its settings: every one, less what RUN_DISPATCHER/RUN_RECONCILER turn off. */
+export function serviceQueues(config: Config): Queue[] {
+  const off = new Set<Queue>([
+    ...(config.runDispatcher ? [] : WORKER_QUEUES.dispatcher),
+    ...(config.runReconciler ? [] : WORKER_QUEUES.reconciler),
+  ]);
+  return Object.values(QUEUE).filter((q) => !off.has(q));
+}
+
+/** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
+export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
+  dispatcher: [QUEUE.webhook, QUEUE.customerEmail],
+  reconciler: [QUEUE.reconcile, QUEUE.refundOwed],
+};
+
+export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
+  const ports: Outside = { webhooks: outside.webhooks ?? httpTransport, mail: outside.mail ?? (config.smtp ? smtpMail(config.smtp) : null) };
   const notifications = new Notifications(notificationSource(config, database));
   const keyring = createKeyring(config.serviceSecret, config.dataKeys);
-  let mailer: CustomerMailer | null = null;
+  let onError: (message: string, err?: unknown) => void = () => {};
+  const reportError = (message: string, err?: unknown) => onError(message, err);
+  // Built below; the deps reach it only once a transaction has committed.
+  let runner: JobRunner | undefined;
   const deps: ServiceDeps = {
     db: database.db,
     config,
     keyring,
-    eventsCommitted: () => {
+    committed: () => {
+      // Live subscribers hear of new events, and other processes are poked (NOTIFY) to look.
       events.committed();
-      // A capture may have queued a customer e-mail.
-      mailer?.wake();
+      runner?.nudge();
     },
   };
   const keys = new KeyService(deps, notifications);
@@ -107,71 +152,76 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
   const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, keys.watch);
   const webhookSecrets = new WebhookSecretService(deps);
   const paymentLinks = new PaymentLinks(config);
-  mailer = config.smtp ? new CustomerMailer(deps, config.smtp) : null;
 
   let callbackBase: string | undefined;
-  let onError: StartOptions['onError'] = () => {};
   const providers = createProviders(config, database.db, {
-    // The sandbox notifies the HTTP server of its own process (it never runs in prd).
-    callbackBase: () => callbackBase,
-    onError: (message, err) => onError?.(message, err),
+    // The sandbox notifies zarpay where it listens: this process's server, or else the public address.
+    callbackBase: () => callbackBase ?? config.publicBaseUrl,
+    dueIn: (ms) => runner?.wakeIn(ms),
   });
   const settlement = new PaymentSettlement(deps);
+  const payments = new PaymentService(deps, paymentLinks);
+
+  const tasks: Task<any, any>[] = [
+    webhookTask(deps, webhookSecrets, ports.webhooks),
+    reconcileTask(deps, providers.all, settlement, reportError),
+    refundOwedTask(deps, providers.all, reportError),
+    purgeTask(payments),
+    ...providers.tasks,
+  ];
+  if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail));
+  runner = new JobRunner({ db: database.db, tasks, onError: reportError });
+  // Another process committed (events, jobs): its work may be ours to run.
+  notifications.on(EVENTS_CHANNEL, () => runner?.nudge());
 
   const services: Services = {
-    keys,
     merchants: new MerchantService(deps, keys),
-    balances: new BalanceService(deps),
-    payouts: new PayoutService(deps),
-    payments: new PaymentService(deps, paymentLinks),
-    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, paymentLinks, settlement),
-    reconciler: new Reconciler(deps, providers.all, settlement),
-    mailer,
-    audit: new AuditService(deps),
-    dataKeys: new DataKeyService(deps),
-    keyring,
-    paymentLinks,
-    providers: providers.all,
-    provider: providers.primary,
-    stats: new StatsService(deps),
-    rateLimits: new RateLimitService(deps),
-    eventHistory: new EventHistoryService(deps),
+    keys,
     webhookSecrets,
-    webhookDeliveries: new WebhookDeliveryService(deps),
-    notifications,
+    payments,
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement),
+    paymentLinks,
+    payouts: new PayoutService(deps),
+    balances: new BalanceService(deps),
     events,
-    dispatcher: new Dispatcher(deps, webhookSecrets, events),
+    eventHistory: new EventHistoryService(deps),
+    webhookDeliveries: new WebhookDeliveryService(deps),
+    audit: new AuditService(deps),
+    stats: new StatsService(deps),
+    dataKeys: new DataKeyService(deps),
+    jobs: new JobService(deps, runner),
+    rateLimits: new RateLimitService(deps),
   };
 
-  let purgeTimer: NodeJS.Timeout | undefined;
   let stopped: Promise<void> | undefined;
   return {
     ...services,
     config,
     database,
+    keyring,
+    notifications,
+    providers: providers.all,
+    provider: providers.primary,
+    runner,
     async start(options) {
-      onError = options.onError;
+      if (options.onError) onError = options.onError;
       await notifications.start();
       await events.start();
-      if (options.dispatcher) {
-        services.dispatcher.start((e) => onError?.('webhook dispatcher', e));
-        mailer?.start((message, err) => onError?.(message, err));
-      }
-      if (options.reconciler) services.reconciler.start((message, err) => onError?.(message, err));
-      providers.sandbox?.start();
-      purgeTimer ??= setInterval(() => void services.payments.purgeExpiredKeys().catch(() => {}), PURGE_EVERY_MS).unref();
+      await scheduleRecurring(deps, options.queues);
+      runner!.start(options.queues);
     },
     listeningAt(url) {
       callbackBase = url.replace('//0.0.0.0', '//127.0.0.1').replace('//[::]', '//[::1]');
     },
     stop({ graceMs = 3000 } = {}) {
       stopped ??= (async () => {
-        clearInterval(purgeTimer);
-        // Deliveries under way get the grace to finish; the rest are released for another try.
-        await Promise.all([services.dispatcher.stop(graceMs), mailer?.stop(graceMs), services.reconciler.stop(), providers.sandbox?.stop()]);
+        // Jobs under way get the grace to finish; the rest are given back for another runner.
+        await runner!.stop(graceMs);
         await events.stop();
+        keys.stop();
         await notifications.stop();
         await services.rateLimits.close();
+        ports.mail?.close();
         await database.close();
       })();
       return stopped;

@@ -79,6 +79,11 @@ export class KeyWatch {
     };
   };
 
+  /** Stops every timer (the service stops): watchers are not told, their streams are closed by then. */
+  stop() {
+    for (const [kid, watched] of this.watched) this.forget(kid, watched);
+  }
+
   /** This process has just changed the key (`undefined`: deleted it): applied without a read. */
   changed(kid: string, state: KeyState | undefined) {
     this.apply(kid, state);

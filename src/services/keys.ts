@@ -210,6 +210,11 @@ export class KeyService {
     return issued;
   }
 
+  /** Stops watching keys (the service stops). */
+  stop() {
+    this.watcher.stop();
+  }
+
   /** After a change to the merchant's row: what this process remembers of it goes at once. */
   forgetMerchant(merchantId: string) {
     this.cache.forgetMerchant(merchantId);

@@ -9,7 +9,7 @@ import { isUuid } from '../domain/ids.ts';
 import type { CreateMerchantInput, Merchant, UpdateMerchantInput } from '../domain/merchant.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { KeyService } from './keys.ts';
-import { webhookUrlProblem } from './webhook-http.ts';
+import { webhookUrlProblem } from '../domain/webhook-url.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 'merchant not found');
 

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
+import { enqueue } from '../db/jobs.ts';
 import * as store from '../db/payments.ts';
 import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
 import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
+import { QUEUE } from '../domain/jobs.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
-import { type AttemptState, type NotificationHeaders, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
+import { type AttemptState, type NotificationHeaders, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
 export interface PaymentView {
@@ -46,38 +48,44 @@ export class PaymentFlow {
     private readonly providers: ReadonlyMap<string, PaymentProvider>,
     /** The provider new attempts go to: Yoco when configured (always in prd), else the sandbox. */
     private readonly provider: PaymentProvider,
+    /** Providers that can play their customer's part (tst/dev). */
+    private readonly simulators: ReadonlyMap<string, ProviderSimulator>,
     private readonly links: PaymentLinks,
     private readonly settlement: PaymentSettlement,
   ) {}
 
   /**
-   * The customer pressed "pay" (or, in tst/dev, "decline", which the sandbox takes). Starts an
+   * The customer pressed "pay" (or, in tst/dev, "decline", which a simulating provider takes). Starts an
    * attempt with the provider and answers where the customer pays it. A second press while the
    * attempt is in flight starts nothing and sends the customer to the same place.
    */
   async pay(actor: Actor, id: string, options: { simulate?: 'decline' } = {}): Promise<PayResult> {
-    const sandbox = this.providers.get('sandbox');
-    if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !sandbox)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
-    const provider = options.simulate ? sandbox! : this.provider;
+    // A simulated decline is taken by a provider that can play its customer: the primary one, or
+    // else any this environment has (tst/dev only; prd has none).
+    const simulator = options.simulate ? (this.simulators.get(this.provider.name) ?? this.simulators.values().next().value) : undefined;
+    if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !simulator)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
+    const provider = simulator ? this.providers.get(simulator.name)! : this.provider;
     const payment = await this.customersPayment(actor, id);
     const attemptId = randomUUID();
     const started = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.movePayment(tx, payment.id, ['created'], 'initiated'))) return false;
       await attempts.startAttempt(tx, { id: attemptId, paymentId: payment.id, provider: provider.name });
+      // Should its notification never come, the provider is asked (services/reconciler.ts).
+      await enqueue(tx, { queue: QUEUE.reconcile, key: attemptId, merchantId: payment.merchantId, payload: { attempt: attemptId }, inMs: this.deps.config.reconcileAfterMs });
       return true;
     });
     if (!started) return this.current(payment.id);
     let result: Awaited<ReturnType<PaymentProvider['startAttempt']>>;
     try {
-      result = await provider.startAttempt({
+      const attempt: StartAttempt = {
         attemptId,
         paymentId: payment.id,
         amountCents: payment.amountCents,
         currency: payment.currency,
         ...(payment.description !== null && { description: payment.description }),
         returnUrls: this.links.returnUrls(payment.id),
-        ...(options.simulate && { testOutcome: options.simulate }),
-      });
+      };
+      result = await (simulator ? simulator.startDeclinedAttempt(attempt) : provider.startAttempt(attempt));
     } catch (e) {
       // Whatever the provider made, the customer was never sent to it, so nothing was paid:
       // the attempt ends and the payment is payable again.

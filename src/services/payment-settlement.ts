@@ -2,10 +2,12 @@ import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
 import { queueConfirmation } from '../db/customer-emails.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
+import { enqueue } from '../db/jobs.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payments.ts';
 import { type Actor, actorLabel } from '../domain/actor.ts';
+import { QUEUE } from '../domain/jobs.ts';
 import { captureLegs } from '../domain/ledger.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import { paymentEventData } from '../domain/payment-json.ts';
@@ -21,7 +23,7 @@ export type Settled =
   | 'failed'
   /** The attempt expired (or the provider never saw it): the payment is `created` again, and the customer may pay afresh. */
   | 'reopened'
-  /** Money arrived after the payment had ended: it goes back to the customer (the reconciler asks the provider). */
+  /** Money arrived after the payment had ended: it goes back to the customer (a `payment.refund_owed` job asks the provider). */
   | 'refund_owed';
 
 /**
@@ -84,6 +86,7 @@ export class PaymentSettlement {
           return 'captured';
         }
         await attempts.recordLateSuccess(tx, attempt.id, paymentRef, true);
+        await enqueue(tx, { queue: QUEUE.refundOwed, key: attempt.id, merchantId: payment.merchantId, payload: { attempt: attempt.id } });
         await recordAudit(tx, {
           actor: 'system:payments',
           action: 'payment.refund_owed',

@@ -97,7 +97,7 @@ export class PayoutService {
       });
       if (!outcome) throw new AppError('NOT_FOUND', 'merchant not found');
       if ('requiredCents' in outcome) throw await ledger.insufficient(this.deps.db, merchant.id, outcome.requiredCents);
-      this.deps.eventsCommitted?.();
+      this.deps.committed?.();
       return { payout: outcome.payout, created: true };
     } catch (e) {
       // Two requests with one new reference raced: the loser's insert hit the unique constraint

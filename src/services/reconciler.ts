@@ -1,6 +1,8 @@
 import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
 import type { Actor } from '../domain/actor.ts';
+import { QUEUE } from '../domain/jobs.ts';
+import { GiveUp, later, type Task } from '../jobs/task.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
 import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
@@ -8,137 +10,119 @@ import { type AttemptState, type PaymentProvider, ProviderUnavailableError } fro
 /** The reconciler acts as zarpay itself, and is audited as such. */
 const RECONCILER: Actor = Object.freeze({ kind: 'system', task: 'reconciler' });
 
-/** Attempts (or refunds) one round takes at most; the rest wait for the next round. */
-const BATCH = 50;
 /** A claim holds an attempt this long: enough for the provider's answer (10 s at most) and the write. */
 const LEASE_MS = 60_000;
 /** Asked about again at most this far apart, however long an attempt stays pending. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Providers are asked one question at a time per runner: they are not to be flooded. */
+const CONCURRENCY = 4;
+
+interface AttemptPayload {
+  attempt: string;
+}
+
+/** How long to wait before asking again, after `checks` questions: twice as long each time, at most hourly. */
+const backoff = (afterMs: number, checks: number) => Math.min(MAX_BACKOFF_MS, afterMs * 2 ** Math.max(0, checks - 1));
 
 /**
- * Nothing stays stuck (issue 14): every attempt that has waited longer than `RECONCILE_AFTER_MS`
- * for its provider's notification is looked up with the provider's status API and finished from
- * the answer (captured, failed, or expired and the payment payable again); a pending answer is
- * asked again later, each time twice as late (at most hourly). Refunds owed for money that
- * arrived after its payment had ended are requested here too.
- *
- * Any number of reconcilers (in each service process, and `zarpay reconciler`) share the work:
- * each claims attempts with FOR UPDATE SKIP LOCKED and a lease in one statement, so one attempt is
- * asked about by one of them at a time, and a reconciler that dies mid-question leaves a lease
- * that runs out.
+ * Nothing stays stuck (issue 14): a job of `payment.reconcile` is queued with every attempt,
+ * due RECONCILE_AFTER_MS after it starts. If the attempt is still pending then (its provider's
+ * notification is late or lost), the provider's status API is asked and the answer applied
+ * (captured, failed, or expired and the payment payable again); a pending answer, or a provider
+ * that cannot answer now, asks again later, each time twice as late (at most hourly).
  */
-export class Reconciler {
-  private running = false;
-  private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private onError: (message: string, err?: unknown) => void = () => {};
+export function reconcileTask(deps: ServiceDeps, providers: ReadonlyMap<string, PaymentProvider>, settlement: PaymentSettlement, onError: (m: string, e?: unknown) => void): Task<AttemptPayload> {
+  const afterMs = deps.config.reconcileAfterMs;
+  return {
+    queue: QUEUE.reconcile,
+    concurrency: CONCURRENCY,
+    leaseMs: LEASE_MS,
+    // A question that fails is asked again later (`later`), never counted as a failure.
+    retryDelaysMs: [],
 
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly providers: ReadonlyMap<string, PaymentProvider>,
-    private readonly settlement: PaymentSettlement,
-  ) {}
-
-  /** How often a reconciler looks for work: a quarter of the age limit, between 250 ms and 30 s. */
-  get intervalMs() {
-    return Math.min(30_000, Math.max(250, Math.floor(this.deps.config.reconcileAfterMs / 4)));
-  }
-
-  start(onError?: (message: string, err?: unknown) => void) {
-    if (this.running) return;
-    if (onError) this.onError = onError;
-    this.running = true;
-    this.loopDone = this.loop();
-  }
-
-  async stop() {
-    this.running = false;
-    this.wakeUp?.();
-    await this.loopDone;
-  }
-
-  private async loop() {
-    while (this.running) {
-      try {
-        await this.runOnce();
-      } catch (e) {
-        this.onError('reconciler: a round failed', e);
+    async run(job) {
+      const attempt = await attempts.findAttempt(deps.db, job.payload.attempt);
+      // Finished meanwhile by its notification, the customer's return or the operator.
+      if (!attempt || attempt.status !== 'pending') return;
+      const provider = providers.get(attempt.provider);
+      if (!provider) {
+        // A sandbox attempt seen by a prd reconciler, or a provider no longer configured: someone must look.
+        onError(`reconciler: attempt ${attempt.id} is with the ${attempt.provider} provider, which is not configured here`);
+        return later(MAX_BACKOFF_MS);
       }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.intervalMs);
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = undefined;
-    }
-  }
-
-  /** One round: the attempts due, then the refunds owed. Returns how many of each it handled. */
-  async runOnce(): Promise<{ attempts: number; refunds: number }> {
-    const due = await attempts.claimAttemptsToReconcile(this.deps.db, { afterMs: this.deps.config.reconcileAfterMs, leaseMs: LEASE_MS, limit: BATCH });
-    // One at a time: a provider is not to be flooded, and a round is small.
-    for (const attempt of due) await this.reconcile(attempt).catch((e) => this.onError(`reconciler: attempt ${attempt.id}`, e));
-    const owed = await attempts.claimRefunds(this.deps.db, { leaseMs: LEASE_MS, limit: BATCH });
-    for (const refund of owed) await this.refund(refund).catch((e) => this.onError(`reconciler: refund of attempt ${refund.id}`, e));
-    return { attempts: due.length, refunds: owed.length };
-  }
-
-  private backoff(checks: number) {
-    return Math.min(MAX_BACKOFF_MS, this.deps.config.reconcileAfterMs * 2 ** Math.max(0, checks - 1));
-  }
-
-  private async reconcile(attempt: attempts.ClaimedAttempt) {
-    const provider = this.providers.get(attempt.provider);
-    if (!provider) {
-      // A sandbox attempt seen by a prd reconciler, or a provider no longer configured: someone must look.
-      this.onError(`reconciler: attempt ${attempt.id} is with the ${attempt.provider} provider, which is not configured here`);
-      await attempts.checkAgainIn(this.deps.db, attempt.id, MAX_BACKOFF_MS);
-      return;
-    }
-    let answer: AttemptState;
-    if (attempt.provider_ref === null) {
-      // Its start never finished (a crash, or a provider that never answered): the customer was
-      // only ever sent to pay an attempt whose reference had been recorded, so nothing was paid.
-      answer = { status: 'expired' };
-    } else {
-      try {
-        answer = await provider.queryAttempt(attempt.provider_ref);
-      } catch (e) {
-        if (!(e instanceof ProviderUnavailableError)) this.onError(`reconciler: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
-        await attempts.checkAgainIn(this.deps.db, attempt.id, this.backoff(attempt.checks));
-        return;
+      let answer: AttemptState;
+      if (attempt.provider_ref === null) {
+        // Its start never finished (a crash, or a provider that never answered): the customer was
+        // only ever sent to pay an attempt whose reference had been recorded, so nothing was paid.
+        answer = { status: 'expired' };
+      } else {
+        try {
+          answer = await provider.queryAttempt(attempt.provider_ref);
+        } catch (e) {
+          if (!(e instanceof ProviderUnavailableError)) onError(`reconciler: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
+          return later(backoff(afterMs, job.attempt));
+        }
       }
-    }
-    if (answer.status === 'pending') {
-      await attempts.checkAgainIn(this.deps.db, attempt.id, this.backoff(attempt.checks));
-      return;
-    }
-    await this.settlement.apply(attempt.id, answer, RECONCILER);
-  }
+      if (answer.status === 'pending') return later(backoff(afterMs, job.attempt));
+      await settlement.apply(attempt.id, answer, RECONCILER);
+    },
+  };
+}
 
-  private async refund(owed: attempts.OwedRefund) {
-    const provider = this.providers.get(owed.provider);
-    const failed = async (why: string) => {
-      await attempts.recordRefund(this.deps.db, owed.id, { status: 'failed' });
-      await recordAudit(this.deps.db, { actor: 'system:reconciler', action: 'payment.refund_failed', paymentId: owed.payment_id, detail: { attempt_id: owed.id, provider: owed.provider, why } });
-      this.onError(`reconciler: money for attempt ${owed.id} of payment ${owed.payment_id} must be refunded by hand: ${why}`);
-    };
-    if (!provider?.refund) return failed(`the ${owed.provider} provider offers no refunds here`);
-    try {
-      const { refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`);
-      await attempts.recordRefund(this.deps.db, owed.id, { status: 'requested', refundRef });
-      await recordAudit(this.deps.db, {
-        actor: 'system:reconciler',
-        action: 'payment.refund_requested',
-        paymentId: owed.payment_id,
-        detail: { attempt_id: owed.id, provider: owed.provider, refund_ref: refundRef, amount_cents: owed.amount_cents },
+/** A refund owed is asked of the provider this many times at most when it cannot answer (then an operator must look). */
+const REFUND_TRIES_WHEN_UNAVAILABLE = 12;
+
+/**
+ * Money that arrived for a payment that had already ended goes back (PaymentSettlement,
+ * `refund_owed`): a job of `payment.refund_owed`, queued in the transaction that found it, asks
+ * the attempt's provider for the refund. A provider that cannot answer now is asked again later;
+ * one that refuses, or one that offers no refunds, leaves the refund to an operator: the attempt
+ * says `failed`, the audit log says why, and the job stays failed for `zarpay jobs retry`.
+ */
+export function refundOwedTask(deps: ServiceDeps, providers: ReadonlyMap<string, PaymentProvider>, onError: (m: string, e?: unknown) => void): Task<AttemptPayload> {
+  return {
+    queue: QUEUE.refundOwed,
+    concurrency: 2,
+    leaseMs: LEASE_MS,
+    retryDelaysMs: [],
+
+    async run(job) {
+      const owed = await attempts.refundOwed(deps.db, job.payload.attempt);
+      if (!owed || owed.refund_status !== 'pending') return;
+      const provider = providers.get(owed.provider);
+      if (!provider?.refund) throw new GiveUp(`the ${owed.provider} provider offers no refunds here`);
+      let refundRef: string;
+      try {
+        ({ refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`));
+      } catch (e) {
+        if (e instanceof ProviderUnavailableError && job.attempt < REFUND_TRIES_WHEN_UNAVAILABLE) return later(backoff(deps.config.reconcileAfterMs, job.attempt));
+        throw new GiveUp((e as Error).message);
+      }
+      await deps.db.transaction().execute(async (tx) => {
+        await attempts.recordRefund(tx, owed.id, { status: 'requested', refundRef });
+        await recordAudit(tx, {
+          actor: 'system:reconciler',
+          action: 'payment.refund_requested',
+          paymentId: owed.payment_id,
+          detail: { attempt_id: owed.id, provider: owed.provider, refund_ref: refundRef, amount_cents: owed.amount_cents },
+        });
       });
-    } catch (e) {
-      if (e instanceof ProviderUnavailableError) return attempts.checkAgainIn(this.deps.db, owed.id, this.backoff(owed.checks));
-      return failed((e as Error).message);
-    }
-  }
+    },
+
+    async record(tx, outcomes) {
+      for (const o of outcomes) {
+        if (o.kind !== 'failed' || !o.held) continue;
+        const owed = await attempts.refundOwed(tx, o.job.key);
+        if (!owed || owed.refund_status !== 'pending') continue;
+        await attempts.recordRefund(tx, owed.id, { status: 'failed' });
+        await recordAudit(tx, {
+          actor: 'system:reconciler',
+          action: 'payment.refund_failed',
+          paymentId: owed.payment_id,
+          detail: { attempt_id: owed.id, provider: owed.provider, why: o.error },
+        });
+        onError(`reconciler: money for attempt ${owed.id} of payment ${owed.payment_id} must be refunded by hand: ${o.error}`);
+      }
+    },
+  };
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { dropJobs } from '../db/jobs.ts';
 import { queueDelivery } from '../db/outbox.ts';
+import { QUEUE } from '../domain/jobs.ts';
 import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -103,22 +105,17 @@ export class WebhookDeliveryService {
       const id = await queueDelivery(tx, event.id);
       if (!id) throw new AppError('VALIDATION_FAILED', 'the merchant has no webhook URL to deliver to');
       // The new delivery supersedes any still retrying: the receiver should get the event from
-      // one delivery, not from both. Clearing the lease also voids an attempt under way, whose
-      // outcome then no longer changes the row (dispatcher.ts records only its own lease).
-      await tx
+      // one delivery, not from both. Their jobs go; an attempt under way still logs what it did,
+      // but no longer moves a delivery that has ended.
+      const superseded = await tx
         .updateTable('webhook_deliveries')
-        .set({
-          status: 'failed',
-          last_error: `superseded by redelivery ${id}`,
-          completed_at: sql`now()`,
-          locked_until: null,
-          locked_by: null,
-          updated_at: sql`now()`,
-        })
+        .set({ status: 'failed', last_error: `superseded by redelivery ${id}`, completed_at: sql`now()`, updated_at: sql`now()` })
         .where('event_id', '=', event.id)
         .where('status', '=', 'pending')
         .where('id', '!=', id)
+        .returning('id')
         .execute();
+      await dropJobs(tx, QUEUE.webhook, superseded.map((d) => d.id));
       return id;
     });
     const all = await this.list(actor, { eventId, limit: 100 });

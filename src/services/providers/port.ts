@@ -17,11 +17,17 @@ export interface StartAttempt {
   description?: string;
   /** Where the provider sends the customer back: zarpay's own hosted page addresses. */
   returnUrls: { success: string; cancel: string; failure: string };
-  /**
-   * Test providers only (the sandbox, tst/dev): end the attempt this way, as the hosted page's
-   * "Simulate a decline" asks. Real providers ignore it: their customers decide on their pages.
-   */
-  testOutcome?: 'decline';
+}
+
+/**
+ * A test provider's stand-in for its customer (tst/dev only): it starts an attempt whose
+ * customer's card is declined, as the hosted page's "Simulate a decline" asks. Kept apart from
+ * PaymentProvider: real providers' customers decide on their own pages, and nothing of this
+ * reaches a provider that is not a simulator.
+ */
+export interface ProviderSimulator {
+  readonly name: string;
+  startDeclinedAttempt(attempt: StartAttempt): Promise<StartedAttempt>;
 }
 
 export interface StartedAttempt {

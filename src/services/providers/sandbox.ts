@@ -4,11 +4,14 @@ import type { Db } from '../../db/index.ts';
 import * as books from '../../db/sandbox.ts';
 import { AppError } from '../../domain/errors.ts';
 import { hmacHex, hmacMatches } from '../../domain/signing.ts';
+import { QUEUE } from '../../domain/jobs.ts';
+import { GiveUp, type Task } from '../../jobs/task.ts';
 import {
   type AttemptState,
   type NotificationHeaders,
   type PaymentProvider,
   type ProviderNotification,
+  type ProviderSimulator,
   ProviderRefusedError,
   type StartAttempt,
   type StartedAttempt,
@@ -20,8 +23,6 @@ export const SANDBOX_WEBHOOK_PATH = '/providers/sandbox/webhook';
 const MAX_SKEW_SECONDS = 300;
 /** Deliveries of one confirmation: then the sandbox stops, and the reconciler asks queryAttempt. */
 const RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
-const POLL_MS = 1_000;
-const LEASE_MS = 15_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 const notificationSchema = z.strictObject({
@@ -36,9 +37,10 @@ export interface SandboxOptions {
   /** HMAC key shared by the "provider" and zarpay (derived from SERVICE_SECRET). */
   key: Buffer;
   delayMs: number;
-  /** Where this process's HTTP server listens; undefined in processes without one (nothing is delivered there). */
-  callbackBase: () => string | undefined;
-  onError?: (message: string, err?: unknown) => void;
+  /** Where zarpay listens: this process's HTTP server when it has one, else PUBLIC_BASE_URL. */
+  callbackBase: () => string;
+  /** This process's runner hears of a confirmation that falls due. */
+  dueIn: (ms: number) => void;
 }
 
 /**
@@ -50,35 +52,41 @@ export function sandboxSignature(key: Buffer, t: number, body: string): string {
 }
 
 /**
- * A provider for `tst` and `dev` (never registered in `prd`): it approves every attempt (or
- * declines, when the hosted page's "Simulate a decline" asks) after `delayMs`, without sending the
- * customer anywhere. Like a real provider it keeps books of its own (`sandbox_checkouts`, written
- * when an attempt starts), tells zarpay by a signed notification POSTed to
- * `/providers/sandbox/webhook`, retries that a few times, and answers the status API
+ * A provider for `tst` and `dev` (never registered in `prd`): it approves every attempt after
+ * `delayMs` (or declines it, when its simulator was asked to: the hosted page's "Simulate a
+ * decline"), without sending the customer anywhere. Like a real provider it keeps books of its
+ * own (`sandbox.checkouts`, written when an attempt starts), tells zarpay by a signed notification
+ * POSTed to `/providers/sandbox/webhook`, retries that a few times, and answers the status API
  * (`queryAttempt`) from its books, so a restart, a lost notification or a crash loses nothing:
  * whatever it did not deliver, the reconciler asks about.
+ *
+ * Its side of the world runs as zarpay's other background work does: each confirmation is a job
+ * of `sandbox.confirm` (`task`), queued with the checkout.
  */
-export class SandboxProvider implements PaymentProvider {
+export class SandboxProvider implements PaymentProvider, ProviderSimulator {
   readonly name = 'sandbox';
-  private running = false;
-  private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly abort = new AbortController();
 
   constructor(private readonly options: SandboxOptions) {}
 
-  async startAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
-    const declined = attempt.testOutcome === 'decline';
+  startAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
+    return this.take(attempt, 'succeeded');
+  }
+
+  /** The customer's card is declined: the attempt fails after the same delay. */
+  startDeclinedAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
+    return this.take(attempt, 'failed');
+  }
+
+  private async take(attempt: StartAttempt, outcome: 'succeeded' | 'failed'): Promise<StartedAttempt> {
     const providerRef = await books.takeAttempt(this.options.db, {
       ref: `sbx_${randomBytes(12).toString('hex')}`,
       attemptId: attempt.attemptId,
-      outcome: declined ? 'failed' : 'succeeded',
-      reason: declined ? 'declined by the issuing bank (sandbox)' : null,
+      outcome,
+      reason: outcome === 'failed' ? 'declined by the issuing bank (sandbox)' : null,
       delayMs: this.options.delayMs,
       eventId: randomUUID(),
     });
-    this.wakeIn(this.options.delayMs);
+    this.options.dueIn(this.options.delayMs);
     return { providerRef, redirectUrl: null };
   }
 
@@ -121,86 +129,36 @@ export class SandboxProvider implements PaymentProvider {
       : { eventId: event_id, providerRef: provider_ref, outcome: 'failed', reason: reason ?? 'declined (sandbox)' };
   }
 
-  /** Starts delivering confirmations (the sandbox's side of the world). */
-  start() {
-    if (this.running) return;
-    this.running = true;
-    this.loopDone = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    this.abort.abort();
-    this.wakeUp?.();
-    await this.loopDone;
-  }
-
-  private wakeIn(ms: number) {
-    if (!this.running) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.wakeUp?.();
-    }, ms + 5);
-    timer.unref();
-    this.timers.add(timer);
-  }
-
-  private async loop() {
-    while (this.running) {
-      try {
-        if (this.options.callbackBase()) await this.deliverDue();
-      } catch (e) {
-        this.options.onError?.('sandbox provider: confirmations could not be read', e);
-      }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        this.wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wakeUp = undefined;
-    }
-  }
-
-  private async deliverDue() {
-    const due = await books.claimDue(this.options.db, { leaseMs: LEASE_MS, limit: 20 });
-    await Promise.all(due.map((n) => this.deliver(n)));
-  }
-
-  private async deliver(n: books.DueNotification) {
-    const base = this.options.callbackBase();
-    const body = JSON.stringify({
-      event_id: n.event_id,
-      provider_ref: n.ref,
-      status: n.outcome,
-      ...(n.reason !== null && { reason: n.reason }),
-    });
-    let ok = false;
-    let retry = true;
-    try {
-      const t = Math.floor(Date.now() / 1000);
-      const res = await fetch(base + SANDBOX_WEBHOOK_PATH, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(this.options.key, t, body) },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
-      });
-      await res.arrayBuffer();
-      ok = res.ok;
-      // A 4xx other than 429 will not get better by retrying (a bad signature, an unknown attempt).
-      retry = res.status >= 500 || res.status === 429;
-      if (!ok) this.options.onError?.(`sandbox notification answered ${res.status}`);
-    } catch (e) {
-      if (!this.running) return; // the lease runs out and another process (or the next start) delivers it
-      this.options.onError?.('sandbox notification failed', e);
-    }
-    const retryInMs = retry ? (RETRY_DELAYS_MS[n.deliveries] ?? null) : null;
-    await books.delivered(this.options.db, n.ref, ok ? { ok: true } : { ok: false, retryInMs });
-    if (retryInMs !== null) this.wakeIn(retryInMs);
+  /** The sandbox's side of the world: a job of `sandbox.confirm` tells zarpay how one checkout went. */
+  get task(): Task<{ ref: string }> {
+    return {
+      queue: QUEUE.sandboxConfirm,
+      concurrency: 20,
+      leaseMs: 2 * DELIVERY_TIMEOUT_MS,
+      retryDelaysMs: RETRY_DELAYS_MS,
+      run: async (job) => {
+        const checkout = await books.findCheckout(this.options.db, job.payload.ref);
+        if (!checkout) return;
+        const body = JSON.stringify({
+          event_id: checkout.eventId,
+          provider_ref: checkout.ref,
+          status: checkout.outcome,
+          ...(checkout.reason !== null && { reason: checkout.reason }),
+        });
+        const t = Math.floor(Date.now() / 1000);
+        const res = await fetch(this.options.callbackBase() + SANDBOX_WEBHOOK_PATH, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: sandboxSignature(this.options.key, t, body) },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.any([job.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
+        });
+        await res.arrayBuffer();
+        if (res.ok) return;
+        // A 4xx other than 429 will not get better by retrying (a bad signature, an unknown attempt).
+        if (res.status < 500 && res.status !== 429) throw new GiveUp(`sandbox notification answered ${res.status}`);
+        throw new Error(`sandbox notification answered ${res.status}`);
+      },
+    };
   }
 }

@@ -1,0 +1,30 @@
+import { enqueue } from '../db/jobs.ts';
+import { QUEUE } from '../domain/jobs.ts';
+import { later, type Task } from '../jobs/task.ts';
+import type { ServiceDeps } from './deps.ts';
+import type { PaymentService } from './payments.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Idempotency keys are kept 24 hours (CONTRACT §4); this recurring job forgets the older ones,
+ * hourly. One job for the whole deployment (its key), re-queued after each run: whichever
+ * runner is free runs it, and a failure is retried and visible like any other job's.
+ */
+export function purgeTask(payments: PaymentService): Task<Record<string, never>> {
+  return {
+    queue: QUEUE.purge,
+    concurrency: 1,
+    leaseMs: 5 * 60 * 1000,
+    retryDelaysMs: [60_000, 5 * 60_000, 15 * 60_000],
+    async run() {
+      await payments.purgeExpiredKeys();
+      return later(HOUR_MS);
+    },
+  };
+}
+
+/** Queues the recurring jobs once per deployment (a second call changes nothing). */
+export async function scheduleRecurring(deps: ServiceDeps, queues: readonly string[]): Promise<void> {
+  if (queues.includes(QUEUE.purge)) await enqueue(deps.db, { queue: QUEUE.purge, key: 'hourly' });
+}

@@ -93,6 +93,7 @@ export interface QueueClaim {
 const claimStatement = statement<
   {
     token: string;
+    dueBy: string | null;
     queues: string[];
     limits: number[];
     perMerchant: number[];
@@ -115,7 +116,7 @@ const claimStatement = statement<
     select c.id, c.queue, c.merchant_id, c.run_at, w.lim, w.per_merchant, w.lease_ms
       from wanted w cross join lateral (
         select j.id, j.queue, j.merchant_id, j.run_at from jobs j
-         where j.queue = w.queue and j.status = 'queued' and j.run_at <= now()
+         where j.queue = w.queue and j.status = 'queued' and j.run_at <= least(now(), :dueBy::timestamptz)
            and (j.locked_until is null or j.locked_until < now())
            and (j.merchant_id is null
                 or j.merchant_id <> all (array(select b.merchant_id from busy b where b.queue = w.queue and b.n >= w.per_merchant)))
@@ -145,11 +146,15 @@ const claimStatement = statement<
   returning j.id, j.queue, j.key, j.merchant_id, j.payload, j.attempts, j.run_at, j.created_at`,
 );
 
-/** One statement: the due jobs of every queue in `wanted` this runner has room for, leased to `token`. */
-export async function claimJobs(db: DbOrTx, token: string, wanted: readonly QueueClaim[]): Promise<ClaimedJob[]> {
+/**
+ * One statement: the due jobs of every queue in `wanted` this runner has room for, leased to
+ * `token`; with `dueBy`, only those that were due by then.
+ */
+export async function claimJobs(db: DbOrTx, token: string, wanted: readonly QueueClaim[], dueBy: Date | null = null): Promise<ClaimedJob[]> {
   const busy = wanted.flatMap((w) => [...w.busy].filter(([, n]) => n > 0).map(([merchant, n]) => ({ queue: w.queue, merchant, n })));
   const rows = await claimStatement.run(db, {
     token,
+    dueBy: dueBy?.toISOString() ?? null,
     queues: wanted.map((w) => w.queue),
     limits: wanted.map((w) => w.limit),
     perMerchant: wanted.map((w) => w.perMerchant),

@@ -127,18 +127,27 @@ export class JobRunner {
   }
 
   /**
-   * Claims the due jobs of `queues` now, once, runs them and writes their outcomes, whether the
-   * loop runs or not (the operator's "now", and tests that decide when work happens). Returns
-   * how many jobs it ran.
+   * Runs every job of `queues` that is due now, claim after claim until none is left (jobs that
+   * fall due meanwhile, its own retries included, are left for later), and writes
+   * their outcomes, whether the loop runs or not (the operator's "now", and tests that decide when
+   * work happens). Returns how many jobs it ran. Jobs another runner holds are left to it.
    */
-  async runDue(queues: readonly Queue[]): Promise<number> {
-    const states = queues.map((name) => this.queues.get(name)).filter((q): q is QueueState => q !== undefined && q.free > 0);
-    if (states.length === 0) return 0;
-    const before = new Set(states.flatMap((q) => [...q.inFlight]));
-    const jobs = await this.claim(states);
-    await Promise.allSettled(states.flatMap((q) => [...q.inFlight].filter((w) => !before.has(w))));
-    await this.flush();
-    return jobs.length;
+  async runDue(queues: readonly Queue[], maxClaims = 100): Promise<number> {
+    const states = queues.map((name) => this.queues.get(name)).filter((q): q is QueueState => q !== undefined);
+    // What was due when asked: a job run here and due again a moment later waits for its turn.
+    const dueBy = new Date();
+    let ran = 0;
+    for (let round = 0; round < maxClaims; round++) {
+      const room = states.filter((q) => q.free > 0);
+      if (room.length === 0) break;
+      const before = new Set(room.flatMap((q) => [...q.inFlight]));
+      const jobs = await this.claim(room, dueBy);
+      if (jobs.length === 0) break;
+      ran += jobs.length;
+      await Promise.allSettled(room.flatMap((q) => [...q.inFlight].filter((w) => !before.has(w))));
+      await this.flush();
+    }
+    return ran;
   }
 
   /**
@@ -234,7 +243,7 @@ export class JobRunner {
     }).finally(() => (this.wakeUp = undefined));
   }
 
-  private async claim(wanted: QueueState[]): Promise<ClaimedJob[]> {
+  private async claim(wanted: QueueState[], dueBy: Date | null = null): Promise<ClaimedJob[]> {
     const token = randomUUID();
     const claims: QueueClaim[] = wanted.map((q) => ({
       queue: q.task.queue,
@@ -243,7 +252,7 @@ export class JobRunner {
       busy: q.byMerchant,
       leaseMs: q.task.leaseMs,
     }));
-    const jobs = await claimJobs(this.options.db, token, claims);
+    const jobs = await claimJobs(this.options.db, token, claims, dueBy);
     for (const job of jobs) this.begin(this.queues.get(job.queue as Queue)!, { job, token, startedAt: new Date() });
     return jobs;
   }

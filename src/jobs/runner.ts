@@ -48,9 +48,9 @@ class QueueState {
   readonly byMerchant = new Map<string, number>();
   /** A claim is worth making (nudged, a slot freed after a full claim, a timer, the poll). */
   wanted = true;
-  /** The last claim took all it had room for: a freed slot may find more at once. */
-  saturated = false;
+  /** When the next claim may be made (spacing claims out, so that what arrives meanwhile goes together). */
   notBefore = 0;
+  lastClaimAt = 0;
   processed = 0;
   failed = 0;
   retried = 0;
@@ -215,7 +215,7 @@ export class JobRunner {
         const at = Date.now();
         for (const q of wanted) {
           const n = took.get(q) ?? 0;
-          q.saturated = n > 0 && q.free <= 0;
+          q.lastClaimAt = at;
           q.notBefore = at + (n === 0 ? EMPTY_CLAIM_SPACING_MS : CLAIM_SPACING_MS);
           // Took some and has room left: what commits meanwhile is claimed after the spacing.
           if (n > 0 && q.free > 0) q.wanted = true;
@@ -267,11 +267,11 @@ export class JobRunner {
         if (left > 0) q.byMerchant.set(merchant, left);
         else q.byMerchant.delete(merchant);
       }
-      if (q.saturated) {
-        q.saturated = false;
-        q.wanted = true;
-        this.wakeUp?.();
-      }
+      // A freed slot (and its merchant's share) may take a job at once: after the short spacing,
+      // even when the last claim found nothing (its merchants were all at their share).
+      q.wanted = true;
+      q.notBefore = Math.min(q.notBefore, q.lastClaimAt + CLAIM_SPACING_MS);
+      this.wakeUp?.();
     });
     q.inFlight.add(work);
   }

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/server.ts';
 import { createServices } from '../src/services/index.ts';
-import { MemoryCounters } from '../src/services/memory-counters.ts';
-import { sweep } from '../src/services/postgres-counters.ts';
-import { RateLimitService } from '../src/services/rate-limits.ts';
+import { MemoryCounters } from '../src/outside/counters.ts';
+import { sweep } from '../src/db/rate-limit-counters.ts';
+import { counterStoreFor, RateLimitService } from '../src/services/rate-limits.ts';
 import { borrowed, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 
@@ -123,7 +123,7 @@ describe('GraphQL rate limits', () => {
 
 describe('the limiter service', () => {
   it('is off with RATE_LIMITS=off and says so', async () => {
-    const svc = new RateLimitService({ db: t.database.db, config: { ...t.config, rateLimits: null } });
+    const svc = new RateLimitService({ db: t.database.db, config: { ...t.config, rateLimits: null } }, null);
     expect(svc.store).toBe('off');
     expect(await svc.consume(shop.id, 'balance')).toBeNull();
   });
@@ -134,7 +134,7 @@ describe('the limiter service', () => {
 
   it('fails open to a per-instance memory counter when the store is down', async () => {
     const config = loadConfig({ ...process.env, SERVICE_ENV: 'tst', RATE_LIMITS: 'balance=2', DATA_DIR: t.config.dataDir, LOG_LEVEL: 'silent', REDIS_URL: 'redis://127.0.0.1:1' });
-    const svc = new RateLimitService({ db: t.database.db, config });
+    const svc = new RateLimitService({ db: t.database.db, config }, counterStoreFor(config));
     try {
       expect(svc.store).toBe('redis');
       const ds = [];
@@ -188,7 +188,7 @@ async function expectExactAcrossInstances(env: Record<string, string>) {
 /** `n` limiter services with the same settings, as `n` instances of one deployment have. */
 function instances(n: number, env: Record<string, string>) {
   const config = loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: t.config.dataDir, LOG_LEVEL: 'silent', ...env });
-  return Array.from({ length: n }, () => new RateLimitService({ db: t.database.db, config }));
+  return Array.from({ length: n }, () => new RateLimitService({ db: t.database.db, config }, counterStoreFor(config)));
 }
 
 /**
@@ -321,7 +321,7 @@ describe('counting several units of a budget at once (a GraphQL request asking f
 describe.skipIf(!usingPostgres)('the PostgreSQL counters\' table (needs PostgreSQL: set DATABASE_URL)', () => {
   it('is swept of ended windows, so it holds no more keys than the last minutes brought', async () => {
     const [svc] = instances(1, { RATE_LIMITS: 'anonymous=5', DATABASE_URL: t.config.databaseUrl! });
-    const pool = (svc as unknown as { pool: import('pg').Pool }).pool;
+    const pool = (svc as unknown as { counters: { pool: import('pg').Pool } }).counters.pool;
     const ours = `key like '%anonymous:203.0.113.%'`;
     try {
       for (let i = 0; i < 50; i++) await svc!.consumeAnonymous(`203.0.113.${i}`);
@@ -337,7 +337,7 @@ describe.skipIf(!usingPostgres)('the PostgreSQL counters\' table (needs PostgreS
 
 /** How many counting statements `svc` has sent to PostgreSQL since this was called. */
 function countingStatements(svc: RateLimitService): () => number {
-  const pool = (svc as unknown as { pool: { query: (...a: unknown[]) => unknown } }).pool;
+  const pool = (svc as unknown as { counters: { pool: { query: (...a: unknown[]) => unknown } } }).counters.pool;
   const spy = vi.spyOn(pool, 'query');
   return () => spy.mock.calls.filter(([q]) => (q as { name?: string }).name === 'zarpay-rate-limit-count').length;
 }

@@ -1,13 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import pg from 'pg';
 import { pino } from 'pino';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ANONYMOUS, type Config, RATE_LIMIT_BUDGETS, type RateLimitBudget, type RateLimitedOperation } from '../config.ts';
+import { type Count, type CounterStore, MemoryCounters } from '../outside/counters.ts';
+import { postgresCounterStore } from '../outside/postgres-counters.ts';
+import { redisCounterStore } from '../outside/redis-counters.ts';
 import type { ServiceDeps } from './deps.ts';
-import { type Count, MemoryCounters, WINDOW_MS } from './memory-counters.ts';
-import { ensureTable, PostgresCounters, sweep } from './postgres-counters.ts';
 
 /** The outcome of one request against its budget for the current minute. */
 export interface RateLimitDecision {
@@ -23,8 +21,6 @@ export interface RateLimitDecision {
 /** Where the counters live: decides whether several instances share one budget. */
 export type RateLimitStore = 'redis' | 'postgres' | 'memory' | 'off';
 
-/** Connections of the PostgreSQL store's own pool, and so counting statements in flight at once. */
-const PG_POOL_SIZE = 4;
 /** A failing store is logged at most this often, not once per request. */
 const STORE_ERROR_LOG_INTERVAL_MS = 30_000;
 /** Keys one budget counts in this process's memory (the embedded store, or while the store fails). */
@@ -56,69 +52,31 @@ const REFUSALS_KEPT = 10_000;
  */
 export class RateLimitService {
   readonly store: RateLimitStore;
-  /** One request of `id` counted in the shared store; undefined without one. */
-  private readonly sharedCount: ((budget: RateLimitBudget, id: string, points: number) => Promise<Count>) | undefined;
   /** The memory store, or a shared store's fallback. */
   private readonly memory = new Map<RateLimitBudget, MemoryCounters>();
   /** `${budget}:${id}` → when its refusal ends (ms since the epoch). */
   private readonly refusals = new LRUCache<string, number>({ max: REFUSALS_KEPT });
-  private readonly redis: Redis | undefined;
-  private readonly pool: pg.Pool | undefined;
-  private readonly sweeper: NodeJS.Timeout | undefined;
+  /** The store's keys are prefixed by the deployment's namespace. */
+  private readonly namespace: string;
   private ready = false;
   private readying: Promise<void> | undefined;
   private lastStoreErrorLog = 0;
   private readonly log;
 
-  constructor(private readonly deps: ServiceDeps) {
+  /**
+   * `counters`: the shared store (Redis or PostgreSQL), or none to count in memory; with
+   * RATE_LIMITS=off nothing is counted at all.
+   */
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly counters: CounterStore | null,
+  ) {
     const { config } = deps;
     this.log = pino({ level: config.logLevel, name: 'rate-limits' });
-    const limits = config.rateLimits;
-    if (!limits) {
-      this.store = 'off';
-      return;
-    }
-    if (config.redisUrl) {
-      this.store = 'redis';
-      // No offline queue: while Redis is down a command fails at once (→ fallback) instead of
-      // waiting for a reconnect with the request hanging on it. Connected on first use, so a
-      // process that never counts (`zarpay dispatcher`) never opens it.
-      this.redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: true });
-      this.redis.on('error', (e) => this.storeFailed(e));
-    } else if (config.databaseUrl) {
-      this.store = 'postgres';
-      // A small pool of its own, failing fast, so counting never waits behind (or starves) the
-      // money queries of the main pool. A count lost in a crash is harmless: no commit waits
-      // for the disk.
-      this.pool = new pg.Pool({
-        connectionString: config.databaseUrl,
-        max: PG_POOL_SIZE,
-        connectionTimeoutMillis: 1000,
-        query_timeout: 2000,
-        idleTimeoutMillis: 10_000,
-        options: '-c synchronous_commit=off',
-      });
-      this.pool.on('error', () => {});
-      this.sweeper = setInterval(() => void this.sweepExpired(), WINDOW_MS);
-      this.sweeper.unref();
-    } else {
-      this.store = 'memory';
-    }
-    const keyPrefix = `zarpay_rl_${namespace(config)}`;
+    this.namespace = namespace(config);
+    this.store = !config.rateLimits ? 'off' : (counters?.kind ?? 'memory');
+    if (counters) counters.onError = (e) => this.storeFailed(e);
     for (const budget of RATE_LIMIT_BUDGETS) this.memory.set(budget, new MemoryCounters(MEMORY_KEYS));
-    if (this.redis) {
-      const limiters = new Map(
-        RATE_LIMIT_BUDGETS.map((budget) => [
-          budget,
-          new RateLimiterRedis({ keyPrefix: `${keyPrefix}_${budget}`, points: limits[budget], duration: WINDOW_MS / 1000, storeClient: this.redis, rejectIfRedisNotReady: true }),
-        ]),
-      );
-      // Over the budget, rate-limiter-flexible rejects with the count: a count all the same.
-      this.sharedCount = (budget, id, points) => limiters.get(budget)!.consume(id, points).catch((e: unknown) => (e instanceof RateLimiterRes ? e : Promise.reject(e)));
-    } else if (this.pool) {
-      const counters = new PostgresCounters(this.pool, PG_POOL_SIZE);
-      this.sharedCount = (budget, id, points) => counters.consume(`${keyPrefix}_${budget}:${id}`, points);
-    }
   }
 
   /** The budget of `budget`, or `undefined` when rate limiting is off. */
@@ -146,14 +104,14 @@ export class RateLimitService {
   private async count(budget: RateLimitBudget, id: string, points = 1): Promise<RateLimitDecision | null> {
     const limit = this.limitOf(budget);
     if (limit === undefined) return null;
-    if (!this.sharedCount) return decision(limit, this.memory.get(budget)!.consume(id, points));
+    if (!this.counters) return decision(limit, this.memory.get(budget)!.consume(id, points));
     const refusal = `${budget}:${id}`;
     const until = this.refusals.get(refusal);
     if (until !== undefined && until > Date.now()) return decision(limit, { consumedPoints: limit + 1, msBeforeNext: until - Date.now() });
     let counted: Count;
     try {
       if (!this.ready) await this.storeReady();
-      counted = await this.sharedCount(budget, id, points);
+      counted = await this.counters.consume(`${this.namespace}_${budget}:${id}`, points);
     } catch (e) {
       this.storeFailed(e);
       return decision(limit, this.memory.get(budget)!.consume(id, points));
@@ -164,9 +122,19 @@ export class RateLimitService {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
-    this.redis?.disconnect();
-    await this.pool?.end();
+    await this.counters?.close();
+  }
+
+  /** Forgets ended windows of a store that keeps them (PostgreSQL): a recurring job, every minute. */
+  async sweep(): Promise<void> {
+    if (!this.counters?.sweep) return;
+    if (!this.ready) await this.storeReady();
+    await this.counters.sweep();
+  }
+
+  /** Whether the store keeps ended windows until swept. */
+  get needsSweeping(): boolean {
+    return this.counters?.sweep !== undefined;
   }
 
   /**
@@ -174,7 +142,7 @@ export class RateLimitService {
    * than counting the first requests in memory only.
    */
   private storeReady(): Promise<void> {
-    this.readying ??= this.redis ? this.redisConnected() : ensureTable(this.pool!);
+    this.readying ??= this.counters!.ready();
     return this.readying.then(
       () => void (this.ready = true),
       (e: unknown) => {
@@ -183,25 +151,6 @@ export class RateLimitService {
         throw e;
       },
     );
-  }
-
-  private redisConnected(): Promise<void> {
-    const redis = this.redis!;
-    if (redis.status === 'ready') return Promise.resolve();
-    if (redis.status === 'wait') redis.connect().catch((e) => this.storeFailed(e));
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
-      redis.once('ready', () => (clearTimeout(timer), resolve()));
-    });
-  }
-
-  /**
-   * Deletes the rows of windows that have ended, every minute, so the table holds about two
-   * minutes of keys whatever addresses arrive. Every instance sweeps; a sweep that fails waits
-   * for the next.
-   */
-  private async sweepExpired() {
-    if (this.ready) await sweep(this.pool!).catch(() => {});
   }
 
   private storeFailed(e: unknown) {
@@ -227,4 +176,16 @@ function decision(limit: number, count: Count): RateLimitDecision {
     remaining: Math.max(0, limit - count.consumedPoints),
     resetSeconds: Math.max(1, Math.ceil(count.msBeforeNext / 1000)),
   };
+}
+
+/**
+ * The shared store the settings name: `REDIS_URL` → Redis; else `DATABASE_URL` → a PostgreSQL
+ * table; else (embedded: one process) none, and the service counts in memory. None either when
+ * rate limiting is off.
+ */
+export function counterStoreFor(config: Config): CounterStore | null {
+  if (!config.rateLimits) return null;
+  if (config.redisUrl) return redisCounterStore(config.redisUrl, 'zarpay_rl');
+  if (config.databaseUrl) return postgresCounterStore(config.databaseUrl);
+  return null;
 }

@@ -44,3 +44,33 @@ export class MemoryCounters {
     return this.windows.size;
   }
 }
+
+/**
+ * The counters port: where rate-limit windows are counted. `redis` and `postgres` are shared by
+ * every instance (exact budgets across instances); `memory` is this process's own (the embedded
+ * database has one process anyway). Each `consume` adds the points to the key's window,
+ * atomically in a shared store, and answers the window's count: as exact on ten instances as on one.
+ */
+export interface CounterStore {
+  readonly kind: 'redis' | 'postgres' | 'memory';
+  /** Counts `points` for `key` (a budget's prefix and the merchant or address); rejects when the store fails. */
+  consume(key: string, points: number): Promise<Count>;
+  /** Connects (or makes its table) before the first count; rejects, to be tried again, when it cannot. */
+  ready(): Promise<void>;
+  /** Forgets ended windows (a shared store that keeps rows; the others forget by themselves). */
+  sweep?(): Promise<void>;
+  close(): Promise<void>;
+  /** Hears a store failing (a dropped connection) outside any count. */
+  onError?: (e: unknown) => void;
+}
+
+/** This process's counters, as a store: for the embedded database, where one process is all there is. */
+export function memoryCounterStore(maxKeys: number): CounterStore {
+  const counters = new MemoryCounters(maxKeys);
+  return {
+    kind: 'memory',
+    consume: async (key, points) => counters.consume(key, points),
+    ready: async () => {},
+    close: async () => {},
+  };
+}

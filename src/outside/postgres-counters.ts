@@ -1,8 +1,6 @@
-import type pg from 'pg';
-import { type Count, WINDOW_MS } from './memory-counters.ts';
-
-/** The counters' table; created by `ensureTable`, swept by `sweep`. */
-const PG_TABLE = 'rate_limit_counters';
+import pg from 'pg';
+import { countBatch, ensureTable, sweep } from '../db/rate-limit-counters.ts';
+import { type Count, type CounterStore, WINDOW_MS } from './counters.ts';
 
 interface Waiter {
   /** How many points the request counts for. */
@@ -10,19 +8,6 @@ interface Waiter {
   resolve(count: Count): void;
   reject(e: unknown): void;
 }
-
-/**
- * Adds each key's requests of the batch to its window, or starts the window again when it has
- * ended, and returns every key's new count. Rows are locked in key order, the same on every
- * instance, so two batches never deadlock.
- */
-const COUNT = `
-  insert into ${PG_TABLE} as c (key, points, expire)
-  select key, n, $4::bigint from unnest($1::text[], $2::int[]) as batch(key, n) order by key
-  on conflict (key) do update set
-    points = case when c.expire <= $3::bigint then excluded.points else c.points + excluded.points end,
-    expire = case when c.expire <= $3::bigint then excluded.expire else c.expire end
-  returning key, points, expire`;
 
 /**
  * Exact fixed-window counts in a PostgreSQL table shared by every instance, for a pool of
@@ -73,14 +58,15 @@ export class PostgresCounters {
     try {
       const keys = [...batch.keys()];
       const now = Date.now();
-      const { rows } = await this.pool.query<{ key: string; points: number; expire: string }>({
-        name: 'zarpay-rate-limit-count',
-        text: COUNT,
-        values: [keys, keys.map((k) => batch.get(k)!.reduce((n, w) => n + w.points, 0)), now, now + WINDOW_MS],
+      const rows = await countBatch(this.pool, {
+        keys,
+        points: keys.map((k) => batch.get(k)!.reduce((n, w) => n + w.points, 0)),
+        now,
+        expire: now + WINDOW_MS,
       });
       for (const row of rows) {
         const waiters = batch.get(row.key)!;
-        const msBeforeNext = Math.max(0, Number(row.expire) - Date.now());
+        const msBeforeNext = Math.max(0, row.expire - Date.now());
         let consumed = row.points - waiters.reduce((n, w) => n + w.points, 0);
         for (const w of waiters) w.resolve({ consumedPoints: (consumed += w.points), msBeforeNext });
         batch.delete(row.key);
@@ -95,26 +81,32 @@ export class PostgresCounters {
   }
 }
 
-/**
- * Creates the counters' table if it is missing. Unlogged: counts need no crash safety or
- * replication, and skip the write-ahead log.
- */
-export async function ensureTable(pool: pg.Pool): Promise<void> {
-  try {
-    await pool.query(`create unlogged table if not exists ${PG_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`);
-  } catch (e) {
-    // Two instances creating the table at once: the loser sees a unique violation.
-    if ((e as { code?: string }).code !== '23505') throw e;
-  }
-}
+/** Connections of the store's own pool, and so counting statements in flight at once. */
+const POOL_SIZE = 4;
 
 /**
- * Deletes the rows of windows that have ended. It skips rows a count holds rather than wait
- * for them, so it never takes part in a deadlock; they go at a later sweep.
+ * The counters in a PostgreSQL table (the service's own database), on a small pool of their own,
+ * failing fast, so counting never waits behind (or starves) the money queries of the main pool.
+ * A count lost in a crash is harmless: no commit waits for the disk.
  */
-export async function sweep(pool: pg.Pool): Promise<void> {
-  await pool.query(
-    `delete from ${PG_TABLE} where key in (select key from ${PG_TABLE} where expire < $1 for update skip locked)`,
-    [Date.now()],
-  );
+export function postgresCounterStore(databaseUrl: string): CounterStore & { readonly pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 1000,
+    query_timeout: 2000,
+    idleTimeoutMillis: 10_000,
+    options: '-c synchronous_commit=off',
+  });
+  const counters = new PostgresCounters(pool, POOL_SIZE);
+  const store: CounterStore & { readonly pool: pg.Pool } = {
+    kind: 'postgres',
+    pool,
+    consume: (key, points) => counters.consume(key, points),
+    ready: () => ensureTable(pool),
+    sweep: () => sweep(pool),
+    close: () => pool.end(),
+  };
+  pool.on('error', (e) => store.onError?.(e));
+  return store;
 }

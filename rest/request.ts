@@ -2,13 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { MerchantActor } from '../src/domain/actor.ts';
 import { z } from 'zod';
 import { AppError } from '../src/domain/errors.ts';
+import { verifiedActor } from '../src/http/caller.ts';
 import { parseWire } from './wire.ts';
 
-/** The merchant who sent a request of `/api/v1` (every route there is a merchant's, authenticated in index.ts). */
-export function merchantOf(req: FastifyRequest): MerchantActor {
-  if (req.actor?.kind !== 'merchant') throw new Error(`${req.url} ran without its merchant`);
-  return req.actor;
-}
+/** The merchant who sent a request of `/api/v1` (every route there comes in by the `api` gate: a merchant's key). */
+export const merchantOf = (req: FastifyRequest): MerchantActor => verifiedActor(req, 'merchant');
 
 /** The parsed body of a JSON endpoint: present, sent as application/json, and an object. */
 export function jsonObjectBody(req: FastifyRequest): Record<string, unknown> {

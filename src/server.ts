@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { sql } from 'kysely';
 import pino from 'pino';
 import { rest } from '../rest/index.ts';
+import { ping } from './db/health.ts';
 import { AppError } from './domain/errors.ts';
 import { STREAM_LIMITS, type StreamLimits } from './domain/stream-limits.ts';
 import { type GraphQLRoutes, graphqlRoutes } from './graphql/http.ts';
-import { anonymousBudget } from './http/anonymous.ts';
-import { bearerMatches } from './http/auth.ts';
+import { callerStep } from './http/caller.ts';
 import { failure, success } from './http/envelope.ts';
 import { sendError } from './http/reply.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -120,9 +119,13 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     }
     done();
   });
-  // Requests without valid credentials, and every request to the hosted page, QR and provider
-  // routes, spend their address's budget (CONTRACT §9) before anything else is done for them.
-  app.addHook('onRequest', anonymousBudget(services, config.operatorToken));
+  // The caller step (http/caller.ts): who sent each request, resolved once, and its address's
+  // `anonymous` budget (CONTRACT §9) spent before anything else is done for it. Two hooks because
+  // Fastify reads the body between them: credentials in the headers or the address are checked
+  // before it is read, the form token and a provider's signature once it is.
+  const caller = callerStep(services, config);
+  app.addHook('onRequest', caller.onRequest);
+  app.addHook('preValidation', caller.preValidation);
 
   // While draining, answer what is in flight and then let the client's connection go, so
   // keep-alive sockets do not hold the shutdown open.
@@ -154,11 +157,11 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   });
 
   // Load balancers poll these from a handful of addresses, without credentials: never throttled.
-  const exempt = { config: { anonymous: 'exempt' as const } };
-  app.get('/healthz', exempt, async () => success({ ok: true }));
-  app.get('/readyz', exempt, async (_req, reply) => {
+  const health = { config: { gate: 'health' as const } };
+  app.get('/healthz', health, async () => success({ ok: true }));
+  app.get('/readyz', health, async (_req, reply) => {
     try {
-      await sql`select 1`.execute(database.db);
+      await ping(database.db);
       return success({ ok: true, database: database.kind });
     } catch {
       reply.code(503);
@@ -166,9 +169,10 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     }
   });
 
-  // Prometheus scrape; outside tst/dev only with the operator token.
+  // Prometheus scrape; outside tst/dev only with the operator token (a public route: the caller
+  // step has checked any token sent, and refused ones leave the caller nobody).
   app.get('/metrics', async (req, reply) => {
-    if (config.serviceEnv === 'prd' && !bearerMatches(req.headers.authorization, config.operatorToken)) {
+    if (config.serviceEnv === 'prd' && req.actor?.kind !== 'operator') {
       throw new AppError('UNAUTHORIZED', 'the operator token is required');
     }
     reply.header('Content-Type', metrics.registry.contentType);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checksum, generateKey } from '../src/domain/api-key.ts';
 import { addressKey } from '../src/http/anonymous.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, type HttpResult, type TestMerchant } from './support/client.ts';
-import { newPayment, pathOf } from './support/payments.ts';
+import { formPost, newPayment, pageToken, pathOf } from './support/payments.ts';
 
 const BUDGET = 4;
 let t: TestApp;
@@ -140,6 +140,44 @@ describe('the anonymous budget (CONTRACT §9)', () => {
       expect((await http(t, 'GET', pathOf(payment.payment_url), { key: shop.key, headers: from(address) })).status).toBe(200);
     }
     expectRefused(await http(t, 'GET', pathOf(payment.qr_code!.image_url), { key: shop.key, headers: from(address) }));
+  });
+
+  it('spends a request\'s budget at most once, wherever and whenever its credentials are checked', async () => {
+    const consume = vi.spyOn(t.app.services.rateLimits, 'consumeAnonymous');
+    const key = { key: shop.key };
+    const operator = { authorization: `Bearer ${t.config.operatorToken}` };
+    const fresh = await newPayment(t, shop);
+    const token = await pageToken(t, fresh.payment_id);
+    /** What each request spends: [name, request from an address, times counted]. */
+    const cases: [string, Send, number][] = [
+      ...Object.entries(anonymous).map(([name, send]): [string, Send, number] => [name, send, 1]),
+      ['a valid key on REST', (a) => http(t, 'GET', '/api/v1/payouts/balance', { ...key, headers: from(a) }), 0],
+      ['a valid key on /graphql', (a) => http(t, 'POST', '/graphql', { ...key, body: { query: '{ viewer { id } }' }, headers: from(a) }), 0],
+      ['the operator on /graphql', (a) => http(t, 'POST', '/graphql', { body: { query: '{ __typename }' }, headers: from(a, operator) }), 0],
+      ['a valid key and a bad operator token on /graphql', (a) => http(t, 'POST', '/graphql', { ...key, body: { query: '{ __typename }' }, headers: from(a, { authorization: 'Bearer nope' }) }), 1],
+      ['a valid key on the hosted page', (a) => http(t, 'GET', pathOf(payment.payment_url), { ...key, headers: from(a) }), 1],
+      ['a valid key on /docs', (a) => http(t, 'GET', '/docs', { ...key, headers: from(a) }), 0],
+      ['a made-up key on /docs', (a) => http(t, 'GET', '/docs', { key: 'made-up', headers: from(a) }), 1],
+      ['a form post without its token', (a) => http(t, 'POST', `/pay/${fresh.payment_id}/cancel`, { body: {}, headers: from(a) }), 1],
+      ['a provider notification without its signature', (a) => http(t, 'POST', '/providers/sandbox/webhook', { body: { forged: true }, headers: from(a) }), 1],
+      ['/healthz', (a) => http(t, 'GET', '/healthz', { headers: from(a) }), 0],
+    ];
+    try {
+      for (const [name, send, times] of cases) {
+        consume.mockClear();
+        const res = await send(freshAddress());
+        expect(consume.mock.calls.length, name).toBe(times);
+        // Counted once: the address's budget is one request down (an uncounted request may carry a merchant's budget instead).
+        if (times) expect(res.headers.get('ratelimit-remaining'), name).toBe(String(BUDGET - 1));
+      }
+      // A button pressed with the page's own token: counted before the body is read, and not again once the token is checked.
+      consume.mockClear();
+      const pressed = await formPost(t, `/pay/${fresh.payment_id}/cancel`, { token });
+      expect(pressed.status).toBe(303);
+      expect(consume).toHaveBeenCalledTimes(1);
+    } finally {
+      consume.mockRestore();
+    }
   });
 
   it('leaves /healthz and /readyz to the load balancers', async () => {

@@ -1,18 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deriveKey } from '../src/domain/signing.ts';
 import { SANDBOX_SIGNATURE_HEADER, SANDBOX_WEBHOOK_PATH, sandboxSignature } from '../src/services/providers/sandbox.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { ofRequests, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken, press, waitForStatus } from './support/payments.ts';
 
 let t: TestApp;
 let shop: TestMerchant;
 let topup: TestMerchant;
+/** Statements the service ran, counted through openDatabase's onQuery hook. */
+const statements: string[] = [];
 
 beforeAll(async () => {
-  t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+  t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' }, { onQuery: (sql) => statements.push(sql) });
   shop = await createMerchant(t, { name: 'Plain Shop', paymentFeeBps: 250 });
   topup = await createMerchant(t, { name: 'Topup Shop', paymentFeeBps: 250, paymentFeeFixedCents: 100, autoTopup: true });
 });
@@ -223,6 +226,34 @@ describe('provider notifications (the sandbox at /providers/sandbox/webhook)', (
     // The address of the first release still works, and an unknown provider is 404.
     expect((await http(t, 'POST', '/providers/sandbox/callback', { body })).status).toBe(401);
     expect((await http(t, 'POST', '/providers/nope/webhook', { body })).status).toBe(404);
+  });
+
+  it('a notification whose signature does not hold never reaches the payment flow: no statement runs for it', async () => {
+    const ref = `sbx_forged_${randomUUID()}`;
+    const body = { event_id: randomUUID(), provider_ref: ref, status: 'succeeded' };
+    // Looking the attempt up by the provider's reference is the flow's first statement.
+    const lookups = () => statements.filter((s) => ofRequests(s) && /payment_attempts/.test(s) && /"provider_ref" =/.test(s)).length;
+    const notify = vi.spyOn(t.app.services.paymentFlow, 'notify');
+    // Every call but the sandbox's own confirmations of other tests' payments.
+    const notified = () => notify.mock.calls.filter(([actor]) => !(actor.kind === 'provider' && actor.notification && actor.notification.providerRef !== ref));
+    try {
+      statements.length = 0;
+      const refused = [
+        await http(t, 'POST', SANDBOX_WEBHOOK_PATH, { body }),
+        await signedCallback(body, { key: Buffer.alloc(32, 1) }),
+        await signedCallback(body, { t: Math.floor(Date.now() / 1000) - 3600 }),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([401, 403, 403]);
+      expect(notified()).toEqual([]);
+      expect(lookups()).toBe(0);
+      // The same notification, signed: the provider comes with it, and the flow looks the attempt up.
+      const signed = await signedCallback(body);
+      expect(signed.status).toBe(200);
+      expect(notified()).toEqual([[{ kind: 'provider', provider: 'sandbox', notification: expect.objectContaining({ providerRef: ref, outcome: 'succeeded' }) }]]);
+      expect(lookups()).toBeGreaterThan(0);
+    } finally {
+      notify.mockRestore();
+    }
   });
 
   it('a confirmation for an already-terminal payment is a harmless no-op', async () => {

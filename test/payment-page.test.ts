@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, newPayment, pageToken, press } from './support/payments.ts';
@@ -94,6 +94,51 @@ describe('the hosted payment page', () => {
     expect(json.status).toBe(200);
     expect(json.body.data.links).toMatchObject({ docs: '/docs', graphql: '/graphql', health: '/healthz' });
     expect((await fetch(`${t.url}/favicon.svg`)).headers.get('content-type')).toMatch(/image\/svg\+xml/);
+  });
+});
+
+describe('the page\'s buttons take the form token as their credential', () => {
+  it('without a valid one there is no customer: the payment flow is never asked, nothing changes', async () => {
+    const p = await newPayment(t, shop);
+    const other = await newPayment(t, shop);
+    const flow = t.app.services.paymentFlow;
+    const asked = (['view', 'pay', 'cancel', 'returned'] as const).map((name) => vi.spyOn(flow, name));
+    try {
+      const forged: [string, Record<string, string>][] = [
+        ['no token', {}],
+        ['an empty token', { token: '' }],
+        ['a made-up token', { token: '0'.repeat(64) }],
+        ['another payment\'s token', { token: await pageToken(t, other.payment_id) }],
+      ];
+      for (const call of asked) call.mockClear();
+      for (const action of ['pay', 'cancel', 'decline']) {
+        for (const [what, fields] of forged) {
+          const res = await formPost(t, `/pay/${p.payment_id}/${action}`, fields);
+          expect(res.status, `${action} with ${what}`).toBe(403);
+          expect(res.text, `${action} with ${what}`).toContain('This form is not valid any more');
+        }
+      }
+      expect(asked.map((call) => call.mock.calls.length)).toEqual([0, 0, 0, 0]);
+      expect((await page(p.payment_id)).html).toContain('data-testid="pay"');
+
+      // The page's own token (of the payment's canonical id) is the customer's, whatever case the address is in.
+      const token = await pageToken(t, p.payment_id);
+      for (const call of asked) call.mockClear();
+      const cancelled = await formPost(t, `/pay/${p.payment_id.toUpperCase()}/cancel`, { token });
+      expect(cancelled.status).toBe(303);
+      expect(asked[2]!.mock.calls).toEqual([[{ kind: 'customer', paymentId: p.payment_id }, p.payment_id]]);
+      expect((await page(p.payment_id)).html).toContain('data-testid="payment-status"');
+    } finally {
+      for (const call of asked) call.mockRestore();
+    }
+  });
+
+  it('a post to an address that is no payment\'s is PAYMENT_NOT_FOUND, token or not', async () => {
+    for (const id of ['not-a-payment', '1234']) {
+      const res = await formPost(t, `/pay/${id}/pay`, { token: '0'.repeat(64) });
+      expect(res.status, id).toBe(404);
+      expect(res.text).toContain('This payment does not exist.');
+    }
   });
 });
 

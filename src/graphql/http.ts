@@ -2,9 +2,8 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { StreamLimits } from '../domain/stream-limits.ts';
-import { countAnonymous, countRefusal } from '../http/anonymous.ts';
-import { authenticate } from '../http/auth.ts';
 import { classify } from '../http/errors.ts';
+import { sendError } from '../http/reply.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
 import { directGraphQL, knownDocuments } from './direct.ts';
@@ -21,17 +20,17 @@ export interface GraphQLRoutes {
 }
 
 /**
- * `/graphql` and `/graphql/stream` on Fastify. The caller is authenticated here, once per HTTP
- * request (a stream's reservation, its connection and each of its operations alike): bad
- * credentials are refused with the REST status (401, 403) and a GraphQL error body before Yoga
- * runs anything. A request without valid credentials (none, or refused ones) counts against its
- * address's `anonymous` budget, here, so that the 429 is a GraphQL error body too. Yoga reads
- * GraphQL bodies itself, whatever their content type, so that one it cannot read is answered as
- * GraphQL over HTTP wants (a JSON `errors` list, 400).
+ * `/graphql` and `/graphql/stream` on Fastify. The caller comes in by the `graphql` gate
+ * (src/http/caller.ts), resolved once per HTTP request (a stream's reservation, its connection and
+ * each of its operations alike) before the body is read: merchants with `X-API-Key` exactly as in
+ * REST, the operator with its bearer token, or nobody. Bad credentials are refused with the REST
+ * status (401, 403) and a GraphQL error body before Yoga runs anything, and so is a request over
+ * its address's `anonymous` budget (429). Yoga reads GraphQL bodies itself, whatever their content
+ * type, so that one it cannot read is answered as GraphQL over HTTP wants (a JSON `errors` list, 400).
  */
 export function graphqlRoutes(app: FastifyInstance, services: Services, config: Config, metrics?: Metrics, streamLimits?: StreamLimits): GraphQLRoutes {
   const known = knownDocuments();
-  const streams = eventStreams(services, config, streamLimits);
+  const streams = eventStreams(services, streamLimits);
   const yoga = createGraphQL(services, config, metrics, known, streams.plugin);
   const direct = directGraphQL({ services, schema, known, maxCost: config.graphql.maxCost, metrics });
   /** Refused credentials (401, 403), the anonymous budget spent (429), or the database down (503), as a GraphQL error body. */
@@ -41,18 +40,6 @@ export function graphqlRoutes(app: FastifyInstance, services: Services, config: 
     return reply.code(c.status).type('application/json; charset=utf-8').send({ errors: [{ message: c.message, extensions: { code: c.code } }] });
   };
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-    try {
-      req.actor = await authenticate(services.keys, config.operatorToken, req.headers);
-    } catch (e) {
-      return refuse(req, reply, await countRefusal(services, req, reply, e));
-    }
-    if (!req.actor) {
-      try {
-        await countAnonymous(services, req, reply);
-      } catch (e) {
-        return refuse(req, reply, e);
-      }
-    }
     const answer = await direct(req);
     if (answer) return reply.code(answer.status).headers(answer.headers).send(answer.body);
     const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
@@ -79,9 +66,12 @@ export function graphqlRoutes(app: FastifyInstance, services: Services, config: 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    const counting = { anonymous: 'self' } as const;
-    scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], config: counting, handler: handle });
-    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], config: counting, handler: handleStream });
+    // The caller step's refusals are GraphQL's to write; what is refused before it (plain HTTP in
+    // prd) or after it (a body over 64 KiB) keeps the service-wide envelope, as on every route.
+    scope.setErrorHandler((error, req, reply) => (error === req.refusal ? refuse(req, reply, error) : sendError(error, req, reply)));
+    const gate = { gate: 'graphql' } as const;
+    scope.route({ url: '/graphql', method: ['GET', 'POST', 'OPTIONS'], config: gate, handler: handle });
+    scope.route({ url: '/graphql/stream', method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], config: gate, handler: handleStream });
   });
   return {
     closeStreams() {

@@ -3,11 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { type ExecutionResult, getOperationAST, GraphQLError } from 'graphql';
 import { createHandler, type RequestParams, type Request as SseRequest, type Response as SseResponse, TOKEN_HEADER_KEY, TOKEN_QUERY_KEY } from 'graphql-sse';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
-import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
 import { STREAM_LIMITS, type StreamLimits } from '../domain/stream-limits.ts';
-import { authenticate } from '../http/auth.ts';
 import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
 import { tagUncoded } from './errors.ts';
@@ -61,7 +59,7 @@ const REFUSALS: Record<number, [ErrorCode, number]> = {
  * - When a key stops working, its event streams end with FORBIDDEN (the event bus) and its
  *   reservations and connections with them (the registry).
  */
-export function eventStreams(services: Services, config: Config, limits: StreamLimits = STREAM_LIMITS): EventStreams {
+export function eventStreams(services: Services, limits: StreamLimits = STREAM_LIMITS): EventStreams {
   let yoga!: Yoga;
   let handler!: (req: Req) => Promise<SseResponse>;
   const registry = new StreamRegistry(limits, services.keys.watch, (token) => void expire(token));
@@ -86,9 +84,10 @@ export function eventStreams(services: Services, config: Config, limits: StreamL
   }
 
   async function serve(raw: Request, serverContext: ServerContext): Promise<Response> {
-    let actor: Actor | undefined;
+    // Resolved by the caller step (src/http/caller.ts) before the request reached Yoga; served
+    // without Fastify, nobody.
+    const actor = serverContext.req?.actor;
     try {
-      actor = serverContext.req ? serverContext.req.actor : await authenticate(services.keys, config.operatorToken, Object.fromEntries(raw.headers));
       if (raw.method === 'PUT') return await reserve(raw, actor, serverContext);
       const token = raw.headers.get(TOKEN_HEADER_KEY) ?? new URL(raw.url).searchParams.get(TOKEN_QUERY_KEY);
       if (token !== null) return await onReservation(raw, actor, token, serverContext);

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
-import { authenticate } from '../http/auth.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
 import type { GraphQLContext } from './builder.ts';
@@ -16,16 +15,17 @@ import { eventStreams } from './streams.ts';
 
 /**
  * GraphQL over HTTP at `/graphql` (GraphiQL outside `prd`) and graphql-sse at `/graphql/stream`
- * (`streams`, see streams.ts). The caller is authenticated once, before Yoga (http.ts): merchants
- * with `X-API-Key` exactly as in REST, the operator with its bearer token. `known` remembers the
- * documents Yoga has validated, for the direct path (direct.ts).
+ * (`streams`, see streams.ts). The caller is resolved once, before Yoga, by the caller step
+ * (src/http/caller.ts, the `graphql` gate): merchants with `X-API-Key` exactly as in REST, the
+ * operator with its bearer token. `known` remembers the documents Yoga has validated, for the
+ * direct path (direct.ts).
  */
 export function createGraphQL(
   services: Services,
   config: Config,
   metrics?: Metrics,
   known: KnownDocuments = knownDocuments(),
-  streams: Plugin = eventStreams(services, config).plugin,
+  streams: Plugin = eventStreams(services).plugin,
 ) {
   return createYoga<{ req?: FastifyRequest }, GraphQLContext>({
     schema,
@@ -42,13 +42,9 @@ export function createGraphQL(
     // credentials can send a new one on every request.
     parserAndValidationCache: { documentCache: known.caches.documents, errorCache: known.caches.errors },
     maskedErrors: { maskError: maskError(schema) },
-    context: async ({ request, req }): Promise<GraphQLContext> => ({
-      services,
-      // Served by Fastify (http.ts), the caller is already known; called directly (tests), it is
-      // authenticated here, once.
-      actor: req ? req.actor : await authenticate(services.keys, config.operatorToken, Object.fromEntries(request.headers)),
-      request,
-    }),
+    // The caller was resolved by the caller step (src/http/caller.ts) before Fastify handed the
+    // request over; Yoga run without Fastify (the schema's own tests) serves nobody.
+    context: ({ request, req }): GraphQLContext => ({ services, actor: req?.actor, request }),
     // Documents validated here are then answered by direct.ts, which does each request's part
     // of these plugins itself (the error contract, the operation metrics, the cost and rate limits):
     // a plugin that acts on every request (onRequest, onExecute, onResultProcess, onResponse)

@@ -3,11 +3,12 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
-import { AppError, isAppError } from '../domain/errors.ts';
+import { isAppError } from '../domain/errors.ts';
 import { formatRand } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
+import { StaleForm, verifiedActor } from '../http/caller.ts';
 import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
 import { supportContactKind } from '../domain/merchant.ts';
@@ -35,7 +36,9 @@ interface Rendered {
  * The hosted payment page (CONTRACT §4): `GET /pay/{id}` shows the payment in its current state;
  * `pay`, `cancel` and (tst/dev) `decline` are plain form posts answered with 303 back to the
  * page (post/redirect/get), so it works without JavaScript. No API key: the unguessable payment
- * id is the capability, and each form carries an HMAC of it against cross-site posts.
+ * id is the capability (the `paymentPage` gate of src/http/caller.ts), and each form carries an
+ * HMAC of it against cross-site posts (the `paymentForm` gate), checked before any customer
+ * exists for the post.
  */
 export async function paymentPage(app: FastifyInstance, opts: { services: Services; config: Config }) {
   const { services, config } = opts;
@@ -86,10 +89,11 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
   const languageOf = (req: FastifyRequest): Chosen => chooseLanguage((req.query as Record<string, unknown> | undefined)?.lang, req.headers['accept-language']);
 
   // A small icon of our own, so browsers asking for one get an answer instead of a 404.
-  app.get('/favicon.svg', async (_req, reply) =>
+  const asset = { config: { gate: 'pageAsset' as const } };
+  app.get('/favicon.svg', asset, async (_req, reply) =>
     reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON),
   );
-  app.get('/favicon.ico', async (_req, reply) => reply.code(301).redirect('/favicon.svg'));
+  app.get('/favicon.ico', asset, async (_req, reply) => reply.code(301).redirect('/favicon.svg'));
 
   app.setErrorHandler((error, req, reply) => {
     const { status, message, unexpected } = classify(error);
@@ -107,11 +111,10 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
   });
 
   const allowed = (view: PaymentView, url: string | null) => redirectAllowed(url, view.redirectDomains, production);
-  // Whoever holds the page's address is its customer: the unguessable id is the capability.
-  const customer = (id: string): Actor => ({ kind: 'customer', paymentId: id });
 
-  app.get<{ Params: { id: string } }>('/pay/:id', async (req, reply) => {
-    const view = await services.paymentFlow.view(customer(req.params.id), req.params.id);
+  app.get('/pay/:id', { config: { gate: 'paymentPage' } }, async (req, reply) => {
+    const customer = verifiedActor(req, 'customer');
+    const view = await services.paymentFlow.view(customer, customer.paymentId);
     const target = redirectTarget(view);
     if (target && allowed(view, target)) return reply.code(303).redirect(target);
     const language = languageOf(req);
@@ -120,22 +123,23 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
     return reply;
   });
 
-  /** A button's form post; `run` may name where to go next (else back to the page). */
+  /**
+   * A button's form post; `run` may name where to go next (else back to the page). Its customer
+   * comes with a valid form token only: the payment it is for exists (zarpay rendered its page),
+   * and `run` finds it again.
+   */
   const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string) => Promise<string | void>) =>
-    app.post<{ Params: { id: string } }>(`/pay/:id/${name}`, async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
-      const actor = customer(req.params.id);
-      const { payment } = await services.paymentFlow.view(actor, req.params.id);
-      const token = (req.body as Record<string, unknown> | undefined)?.token;
-      if (!services.paymentLinks.formTokenMatches(payment.id, token)) throw new StaleForm();
+    app.post(`/pay/:id/${name}`, { config: { gate: 'paymentForm' } }, async (req, reply) => {
+      const customer = verifiedActor(req, 'customer');
       let next: string | void = undefined;
       try {
-        next = await run(actor, payment.id);
+        next = await run(customer, customer.paymentId);
       } catch (e) {
         // Pressed after the payment moved on (another tab, a double submit): just show it.
         if (!isAppError(e) || e.code !== 'INVALID_STATUS_TRANSITION') throw e;
       }
       const language = languageOf(req);
-      return reply.code(303).redirect(next ? `${next}${language.explicit ? `?lang=${language.lang}` : ''}` : pageUrl(payment.id, language));
+      return reply.code(303).redirect(next ? `${next}${language.explicit ? `?lang=${language.lang}` : ''}` : pageUrl(customer.paymentId, language));
     });
   action('pay', async (actor, id) => {
     const { redirectUrl } = await services.paymentFlow.pay(actor, id);
@@ -144,7 +148,7 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
   });
   action('cancel', async (actor, id) => void (await services.paymentFlow.cancel(actor, id)));
   if (!production) action('decline', async (actor, id) => void (await services.paymentFlow.pay(actor, id, { simulate: 'decline' })));
-  providerRedirects(app, { services, send, customer, languageOf });
+  providerRedirects(app, { services, send, languageOf });
 }
 
 /** Where a finished payment sends the customer, before the allow-list check. */
@@ -159,13 +163,6 @@ interface Chosen {
   lang: Language;
   /** Chosen with `?lang=`: the page's own links and forms keep it. */
   explicit: boolean;
-}
-
-/** A refused form token: the page says so in the shopper's language. */
-class StaleForm extends AppError {
-  constructor() {
-    super('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
-  }
 }
 
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#047857"/><text x="16" y="22" font-family="sans-serif" font-size="18" font-weight="700" fill="#fff" text-anchor="middle">R</text></svg>`;

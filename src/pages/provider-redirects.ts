@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../domain/actor.ts';
+import { verifiedActor } from '../http/caller.ts';
 import { formatRand } from '../domain/money.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
 import type { Services } from '../services/index.ts';
@@ -32,22 +32,25 @@ export function providerRedirects<L extends { lang: Language }>(
   opts: {
     services: Services;
     send: (reply: FastifyReply, page: HandOffPage, language: L) => void;
-    customer: (id: string) => Actor;
     languageOf: (req: FastifyRequest) => L;
   },
 ) {
-  const { services, send, customer, languageOf } = opts;
+  const { services, send, languageOf } = opts;
+  // Views and the way back: the payment's address is the credential, as for the page itself.
+  const gate = { config: { gate: 'paymentPage' as const } };
 
-  app.get<{ Params: { id: string } }>('/pay/:id/checkout', async (req, reply) => {
-    const view = await services.paymentFlow.view(customer(req.params.id), req.params.id);
+  app.get('/pay/:id/checkout', gate, async (req, reply) => {
+    const customer = verifiedActor(req, 'customer');
+    const view = await services.paymentFlow.view(customer, customer.paymentId);
     if (!view.checkoutUrl) return reply.code(303).redirect(`/pay/${view.payment.id}`);
     const language = languageOf(req);
     send(reply, handOff(view, view.checkoutUrl, translator(language.lang)), language);
     return reply;
   });
 
-  app.get<{ Params: { id: string } }>('/pay/:id/return', async (req, reply) => {
-    const payment = await services.paymentFlow.returned(customer(req.params.id), req.params.id);
+  app.get('/pay/:id/return', gate, async (req, reply) => {
+    const customer = verifiedActor(req, 'customer');
+    const payment = await services.paymentFlow.returned(customer, customer.paymentId);
     return reply.code(303).redirect(`/pay/${payment.id}`);
   });
 }

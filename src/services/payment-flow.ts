@@ -3,7 +3,7 @@ import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
 import { enqueue } from '../db/jobs.ts';
 import * as store from '../db/payments.ts';
-import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
+import { type Actor, actorLabel, type PaymentScope, paymentScope, requireOperator } from '../domain/actor.ts';
 import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { QUEUE } from '../domain/jobs.ts';
@@ -11,7 +11,7 @@ import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, p
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
-import { type AttemptState, type NotificationHeaders, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
+import { type AttemptState, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
 export interface PaymentView {
@@ -65,7 +65,7 @@ export class PaymentFlow {
     const simulator = options.simulate ? (this.simulators.get(this.provider.name) ?? this.simulators.values().next().value) : undefined;
     if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !simulator)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
     const provider = simulator ? this.providers.get(simulator.name)! : this.provider;
-    const payment = await this.customersPayment(actor, id);
+    const { payment, s } = await this.customersPayment(actor, id);
     const attemptId = randomUUID();
     const started = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.movePayment(tx, payment.id, ['created'], 'initiated'))) return false;
@@ -74,7 +74,7 @@ export class PaymentFlow {
       await enqueue(tx, { queue: QUEUE.reconcile, key: attemptId, merchantId: payment.merchantId, payload: { attempt: attemptId }, inMs: this.deps.config.reconcileAfterMs });
       return true;
     });
-    if (!started) return this.current(payment.id);
+    if (!started) return this.current(s, payment.id);
     let result: Awaited<ReturnType<PaymentProvider['startAttempt']>>;
     try {
       const attempt: StartAttempt = {
@@ -90,7 +90,7 @@ export class PaymentFlow {
       // Whatever the provider made, the customer was never sent to it, so nothing was paid:
       // the attempt ends and the payment is payable again.
       await this.deps.db.transaction().execute(async (tx) => {
-        await store.lockPayment(tx, payment.id);
+        await store.lockPayment(tx, s, payment.id);
         if (await attempts.resolveAttempt(tx, attemptId, 'failed', { reason: `the provider could not start the payment: ${(e as Error).message}` })) {
           await store.movePayment(tx, payment.id, ['initiated'], 'created');
         }
@@ -99,12 +99,12 @@ export class PaymentFlow {
       throw e;
     }
     const recorded = await this.deps.db.transaction().execute(async (tx) => {
-      await store.lockPayment(tx, payment.id);
+      await store.lockPayment(tx, s, payment.id);
       if (!(await attempts.recordStart(tx, attemptId, result.providerRef, result.redirectUrl))) return false;
       await store.movePayment(tx, payment.id, ['initiated'], 'awaiting_webhook');
       return true;
     });
-    const now = await this.settlement.load(this.deps.db, payment.id);
+    const now = await this.settlement.load(this.deps.db, s, payment.id);
     return { payment: now, redirectUrl: recorded ? result.redirectUrl : null };
   }
 
@@ -116,8 +116,8 @@ export class PaymentFlow {
    * PaymentSettlement, `refund_owed`).
    */
   async cancel(actor: Actor, id: string): Promise<Payment> {
-    const payment = await this.customersPayment(actor, id);
-    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    const { payment, s } = await this.customersPayment(actor, id);
+    const inFlight = await attempts.pendingAttempt(this.deps.db, s, payment.id);
     // Once paying has started, only a customer who can see the provider's page (and so knows
     // they did not pay there) may cancel: with the sandbox, or mid-start, the provider decides.
     if (payment.status !== 'created' && !inFlight?.redirect_url) {
@@ -131,10 +131,10 @@ export class PaymentFlow {
       }
     }
     return withEvents(this.deps, async (tx) => {
-      const locked = await store.lockPayment(tx, payment.id);
+      const locked = await store.lockPayment(tx, s, payment.id);
       if (!locked || isTerminal(locked.status)) throw new AppError('INVALID_STATUS_TRANSITION', `cannot cancel a payment that is ${locked?.status}`);
       await attempts.resolvePendingAttempts(tx, payment.id, 'cancelled', 'cancelled by the customer');
-      const done = await this.settlement.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'cancelled');
+      const done = await this.settlement.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'cancelled');
       if (!done) throw new AppError('INVALID_STATUS_TRANSITION', 'the payment has already ended');
       return done;
     });
@@ -145,8 +145,8 @@ export class PaymentFlow {
    * itself (anyone can open the address), so the provider is asked, and its answer applied.
    */
   async returned(actor: Actor, id: string): Promise<Payment> {
-    const payment = await this.customersPayment(actor, id);
-    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    const { payment, s } = await this.customersPayment(actor, id);
+    const inFlight = await attempts.pendingAttempt(this.deps.db, s, payment.id);
     if (inFlight?.provider_ref) {
       try {
         await this.settlement.apply(inFlight.id, await this.ask(inFlight), actor);
@@ -156,28 +156,30 @@ export class PaymentFlow {
         if (!isAppError(e) || e.code !== 'SERVICE_UNAVAILABLE') throw e;
       }
     }
-    return this.settlement.load(this.deps.db, payment.id);
+    return this.settlement.load(this.deps.db, s, payment.id);
   }
 
   /**
-   * A provider's notification, verified by the provider's own scheme and applied. Events that are
-   * not about an outcome, and attempts that are not zarpay's (a provider account may serve other
-   * shops too), are acknowledged and ignored; repeats and late arrivals change nothing.
+   * A provider's notification, applied. The provider actor exists only once its signature over
+   * the notification checked out (src/http/caller.ts), and carries what it signed: nothing here
+   * reads raw bytes. Events that are not about an outcome, and attempts that are not zarpay's (a
+   * provider account may serve other shops too), are acknowledged and ignored; repeats and late
+   * arrivals change nothing.
    */
-  async notify(actor: Actor, rawBody: Buffer, headers: NotificationHeaders): Promise<{ paymentId: string | null; status: string | null }> {
+  async notify(actor: Actor): Promise<{ paymentId: string | null; status: string | null }> {
     if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
-    const provider = this.providers.get(actor.provider);
-    if (!provider) throw new AppError('NOT_FOUND', 'unknown payment provider');
-    const notification = provider.parseNotification(rawBody, headers);
+    if (!this.providers.has(actor.provider)) throw new AppError('NOT_FOUND', 'unknown payment provider');
+    const { notification } = actor;
     if (!notification) return { paymentId: null, status: null };
-    const attempt = await attempts.findAttemptByRef(this.deps.db, provider.name, notification.providerRef);
+    const s = paymentScope(actor);
+    const attempt = await attempts.findAttemptByRef(this.deps.db, s, actor.provider, notification.providerRef);
     if (!attempt) return { paymentId: null, status: null };
     const answer: AttemptState =
       notification.outcome === 'succeeded'
         ? { status: 'succeeded', ...(notification.paymentRef !== undefined && { paymentRef: notification.paymentRef }) }
         : { status: 'failed', reason: notification.reason ?? 'declined' };
     await this.settlement.apply(attempt.id, answer, actor);
-    const payment = await this.settlement.load(this.deps.db, attempt.payment_id);
+    const payment = await this.settlement.load(this.deps.db, s, attempt.payment_id);
     return { paymentId: payment.id, status: payment.status };
   }
 
@@ -189,8 +191,9 @@ export class PaymentFlow {
     requireOperator(actor);
     if (this.deps.config.serviceEnv === 'prd') throw new AppError('FORBIDDEN', 'settling payments by hand is for tst/dev only');
     if (!isUuid(id)) throw paymentNotFound();
+    const s = paymentScope(actor);
     return withEvents(this.deps, async (tx) => {
-      const current = await store.lockPayment(tx, id.toLowerCase());
+      const current = await store.lockPayment(tx, s, id.toLowerCase());
       if (!current) throw paymentNotFound();
       if (isTerminal(current.status)) throw new AppError('INVALID_STATUS_TRANSITION', `payment is already ${current.status}`);
       const attemptStatus = to === 'captured' ? 'succeeded' : to;
@@ -198,7 +201,7 @@ export class PaymentFlow {
       if (!hadPending && to !== 'cancelled') {
         await attempts.recordSettledAttempt(tx, { id: randomUUID(), paymentId: current.id, provider: 'operator', providerRef: `settle_${randomUUID()}`, status: attemptStatus });
       }
-      const done = await this.settlement.finish(tx, current.id, OPEN_PAYMENT_STATUSES, to);
+      const done = await this.settlement.finish(tx, s, current.id, OPEN_PAYMENT_STATUSES, to);
       if (!done) throw new AppError('INVALID_STATUS_TRANSITION', 'payment is already settled');
       await recordAudit(tx, { actor: actorLabel(actor), action: 'payment.settle', merchantId: current.merchantId, paymentId: current.id, detail: { outcome: to, was: current.status } });
       return done;
@@ -213,8 +216,9 @@ export class PaymentFlow {
   async reconcile(actor: Actor, id: string): Promise<Payment> {
     requireOperator(actor);
     if (!isUuid(id)) throw paymentNotFound();
-    const payment = await this.settlement.load(this.deps.db, id.toLowerCase());
-    const inFlight = await attempts.pendingAttempt(this.deps.db, payment.id);
+    const s = paymentScope(actor);
+    const payment = await this.settlement.load(this.deps.db, s, id.toLowerCase());
+    const inFlight = await attempts.pendingAttempt(this.deps.db, s, payment.id);
     let said = 'no attempt in flight';
     let settled = 'unchanged';
     try {
@@ -238,16 +242,17 @@ export class PaymentFlow {
         detail: { status_before: payment.status, provider: inFlight?.provider ?? null, provider_said: said, result: settled },
       });
     }
-    return this.settlement.load(this.deps.db, payment.id);
+    return this.settlement.load(this.deps.db, s, payment.id);
   }
 
   /** Everything the hosted page shows; PAYMENT_NOT_FOUND for an unknown or malformed id. */
   async view(actor: Actor, id: string): Promise<PaymentView> {
-    const payment = await this.customersPayment(actor, id);
+    const { payment, s } = await this.customersPayment(actor, id);
     const [extras, inFlight] = await Promise.all([
-      store.pageExtras(this.deps.db, payment.merchantId),
-      payment.status === 'initiated' || payment.status === 'awaiting_webhook' ? attempts.pendingAttempt(this.deps.db, payment.id) : undefined,
+      store.pageExtras(this.deps.db, s, payment.id),
+      payment.status === 'initiated' || payment.status === 'awaiting_webhook' ? attempts.pendingAttempt(this.deps.db, s, payment.id) : undefined,
     ]);
+    if (!extras) throw paymentNotFound();
     return {
       payment,
       ...extras,
@@ -264,14 +269,18 @@ export class PaymentFlow {
     return provider.queryAttempt(attempt.provider_ref!);
   }
 
-  private async current(id: string): Promise<PayResult> {
-    const [payment, inFlight] = await Promise.all([this.settlement.load(this.deps.db, id), attempts.pendingAttempt(this.deps.db, id)]);
+  private async current(s: PaymentScope, id: string): Promise<PayResult> {
+    const [payment, inFlight] = await Promise.all([this.settlement.load(this.deps.db, s, id), attempts.pendingAttempt(this.deps.db, s, id)]);
     return { payment, redirectUrl: inFlight?.redirect_url ?? null };
   }
 
-  /** The payment a customer's hosted page is for: its id is the capability, and nothing else is in reach. */
-  private async customersPayment(actor: Actor, id: string): Promise<Payment> {
-    if (actor.kind !== 'customer' || actor.paymentId.toLowerCase() !== id.toLowerCase() || !isUuid(id)) throw paymentNotFound();
-    return this.settlement.load(this.deps.db, id.toLowerCase());
+  /**
+   * The payment a customer's hosted page is for, and the customer's scope: its id is the
+   * capability, and nothing else is in reach.
+   */
+  private async customersPayment(actor: Actor, id: string): Promise<{ payment: Payment; s: PaymentScope }> {
+    if (actor.kind !== 'customer' || !isUuid(id)) throw paymentNotFound();
+    const s = paymentScope(actor);
+    return { payment: await this.settlement.load(this.deps.db, s, id.toLowerCase()), s };
   }
 }

@@ -90,7 +90,7 @@ builder.subscriptionFields((t) => {
     const actor = actorOf(ctx);
     const after = given ? decodePosition(given) : undefined;
     // The position is checked before the stream opens, so a refusal is the subscription's answer.
-    if (after) await ctx.services.events.checkResumable(after);
+    if (after) await ctx.services.events.checkResumable(actor, after);
     return ctx.services.events.subscribe(actor, { prefix, types: types ?? [], merchantId, after });
   };
   /**

@@ -1,0 +1,280 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type { Config } from '../config.ts';
+import { type Actor, OPERATOR, OPERATOR_NAME } from '../domain/actor.ts';
+import { AppError, isAppError } from '../domain/errors.ts';
+import { isUuid } from '../domain/ids.ts';
+import { paymentNotFound } from '../domain/payment.ts';
+import type { Services } from '../services/index.ts';
+import { spendAnonymous } from './anonymous.ts';
+
+/**
+ * One way in: who sent a request is decided here, once, and nowhere else. Adapters (REST,
+ * GraphQL, its event streams, the hosted page, provider notifications) read the verified
+ * `req.actor` and never look at a credential themselves; services only ever see that actor.
+ *
+ * Each route comes in by a gate (GATES, declared once per group of routes as its `gate` config;
+ * unset: `public`), which names the credentials the route takes, whether it must have one, and
+ * when a request spends its address's `anonymous` budget (CONTRACT §9). Two Fastify hooks run the
+ * step, because Fastify reads the body between them:
+ *
+ * - `onRequest`, before the body is read: spends the budget and checks the credentials carried
+ *   by the headers or the address. REST refuses a caller before reading its body, and a flood is
+ *   turned away before its bodies are read.
+ * - `preValidation`, once the body is read: checks the credentials that are in the body (the
+ *   hosted page's form token, a provider's signature over the raw bytes). Their gates spend the
+ *   budget on every request, whatever it carries, so the count never waits for them.
+ *
+ * A gate reads its credentials at one of the two only, so each request's caller is resolved
+ * exactly once (`resolveCaller`), and its budget spent at most once, in `onRequest`.
+ */
+
+/**
+ * The credentials zarpay takes, and where each is read: from the request line and headers before
+ * the body, or from the body. A new kind (the dashboard's session cookie) is one more entry here,
+ * with its check in `credentialChecks`, and its name in the gates that take it.
+ *
+ * - `operatorToken`: `Authorization: Bearer <OPERATOR_TOKEN>` → the operator.
+ * - `secretKey`: `X-API-Key` → its merchant (the key cache: a known key costs no statement).
+ * - `paymentAddress`: `/pay/{id}` → that payment's customer. The address is the capability: a
+ *   payment id is a random UUID handed to the customer alone, so holding it is the proof, and a
+ *   well-formed one is all there is to check here (whether the payment exists, the service says,
+ *   exactly as before: 404 for an unknown or malformed id alike). Only views and the way back from
+ *   a provider take it: they change nothing that the provider does not confirm.
+ * - `qrSignature`: `/qr/{id}.png?expires=…&signature=…` → that payment's customer, for a link
+ *   zarpay signed and that has not expired (403 otherwise).
+ * - `formToken`: the hosted page's form posts carry the HMAC of the payment id the page was
+ *   rendered with (`token`): no actor for a button press without it (403).
+ * - `providerSignature`: `POST /providers/{name}/webhook` → that provider, with the notification
+ *   it signed, once the provider has verified its signature over the raw body (401 missing, 403
+ *   wrong or stale). Nothing of an unverified notification reaches the payment flow.
+ */
+const CREDENTIALS = {
+  operatorToken: 'request',
+  secretKey: 'request',
+  paymentAddress: 'request',
+  qrSignature: 'request',
+  formToken: 'body',
+  providerSignature: 'body',
+} as const satisfies Record<string, 'request' | 'body'>;
+
+type Credential = keyof typeof CREDENTIALS;
+type Stage = 'request' | 'body';
+
+interface Gate {
+  /** The credentials the routes take, in the order they are looked for: the first one a request presents decides. */
+  readonly credentials: readonly Credential[];
+  /** When set, a request presenting none is refused with 401 UNAUTHORIZED, in these words. */
+  readonly required?: string;
+  /**
+   * Credentials presented and refused (401, 403): `answered` with that refusal, or `ignored` (the
+   * route takes none, so the request goes on as nobody; it is counted all the same, so a made-up
+   * key buys no way around the budget).
+   */
+  readonly refused: 'answered' | 'ignored';
+  /**
+   * When the request spends its address's `anonymous` budget: `unproved` (no valid credentials:
+   * none, or refused ones), `always` (whatever it carries), `never` (health checks).
+   */
+  readonly budget: 'unproved' | 'always' | 'never';
+}
+
+/** The gates, one per kind of route. A route declares its gate in its config: `{ config: { gate: 'health' } }`. */
+export const GATES = {
+  /** `/api/v1`: a merchant's secret key, always. */
+  api: { credentials: ['secretKey'], required: 'missing or invalid API key', refused: 'answered', budget: 'unproved' },
+  /** `/graphql`, `/graphql/stream`: the operator token or a secret key; without either, the caller is nobody (public fields only). */
+  graphql: { credentials: ['operatorToken', 'secretKey'], refused: 'answered', budget: 'unproved' },
+  /** Every other route (the home page, docs, GraphiQL's files, `/metrics`, unknown routes): takes none, and does not charge valid ones. */
+  public: { credentials: ['operatorToken', 'secretKey'], refused: 'ignored', budget: 'unproved' },
+  /** The hosted page's views: `GET /pay/{id}`, its hand-off to a provider's checkout and the way back. */
+  paymentPage: { credentials: ['paymentAddress'], refused: 'answered', budget: 'always' },
+  /** The hosted page's buttons: `POST /pay/{id}/pay|cancel|decline`. */
+  paymentForm: { credentials: ['formToken'], refused: 'answered', budget: 'always' },
+  /** QR images: `GET /qr/{id}.png|.svg`. */
+  qrImage: { credentials: ['qrSignature'], refused: 'answered', budget: 'always' },
+  /** Provider notifications: `POST /providers/{name}/webhook` (and `/callback`, its first address). */
+  providerNotification: { credentials: ['providerSignature'], refused: 'answered', budget: 'always' },
+  /** The hosted page's favicon: nothing to prove. */
+  pageAsset: { credentials: [], refused: 'answered', budget: 'always' },
+  /** `/healthz`, `/readyz`: load balancers poll them from a handful of addresses, without credentials. */
+  health: { credentials: [], refused: 'answered', budget: 'never' },
+} as const satisfies Record<string, Gate>;
+
+export type GateName = keyof typeof GATES;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** How the route's requests come in (GATES); unset: `public`. */
+    gate?: GateName;
+  }
+  interface FastifyRequest {
+    /** Who sent the request, as the caller step verified it; undefined: nobody, on a gate that lets nobody in. */
+    actor?: Actor;
+    /**
+     * What the caller step turned the request away with, if it did: GraphQL writes these in its
+     * own error shape, and everything else that happens before it runs (a body too large, plain
+     * HTTP in prd) in the service-wide envelope.
+     */
+    refusal?: unknown;
+  }
+}
+
+/** The stage each gate reads its credentials at, checked once when this module loads. */
+const STAGES = new Map<Gate, Stage>(
+  Object.entries(GATES).map(([name, gate]: [string, Gate]) => {
+    const stages = new Set(gate.credentials.map((c) => CREDENTIALS[c]));
+    const stage: Stage = stages.has('body') ? 'body' : 'request';
+    // A gate cannot count by a credential it reads after the count, nor read at two stages (it
+    // would resolve its caller twice).
+    if (stage === 'body' && (stages.size > 1 || gate.budget === 'unproved')) throw new Error(`gate ${name}: a body credential alone, and a budget that does not depend on it`);
+    return [gate, stage];
+  }),
+);
+
+/** Constant-time check of `Authorization: Bearer <token>`. */
+function bearerMatches(header: string, token: string): boolean {
+  if (!header.startsWith('Bearer ')) return false;
+  // Compare digests, not the texts: equal lengths always, so timing tells nothing of the
+  // token's length either.
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(token));
+}
+
+/** A header sent once; a repeated header is no credential. */
+const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string | undefined>)[name] ?? '';
+
+const QR_FILE = /^([0-9a-fA-F-]{36})\.(png|svg)$/;
+
+/** The customer of a payment address: a well-formed payment id is one; anything else is no payment's. */
+function customer(id: string): Extract<Actor, { kind: 'customer' }> {
+  if (!isUuid(id)) throw paymentNotFound();
+  return { kind: 'customer', paymentId: id.toLowerCase() };
+}
+
+/** A form post whose token is missing or not this payment's (another page, an old one, another site). */
+export class StaleForm extends AppError {
+  constructor() {
+    super('FORBIDDEN', 'This form is not valid any more. Go back and reload the payment page.');
+  }
+}
+
+/**
+ * How each credential is checked: the actor it proves; undefined when the request does not
+ * present it; throws (401, 403, 404) when it presents it and it does not hold.
+ */
+function credentialChecks(services: Services, operatorToken: string): Record<Credential, (req: FastifyRequest) => Actor | undefined | Promise<Actor | undefined>> {
+  return {
+    operatorToken(req) {
+      const authorization = single(req.headers.authorization);
+      if (authorization === undefined) return undefined;
+      if (!bearerMatches(authorization, operatorToken)) throw new AppError('UNAUTHORIZED', 'invalid operator token');
+      if (req.headers['x-api-key'] !== undefined) throw new AppError('UNAUTHORIZED', 'send an API key or the operator token, not both');
+      // Who is at the console, for the audit log: the token is shared, so this is what the
+      // operator's CLI says (ZARPAY_OPERATOR or the login name), not a credential.
+      const name = single(req.headers['x-operator-name']);
+      return name !== undefined && OPERATOR_NAME.test(name) ? Object.freeze({ kind: 'operator', name }) : OPERATOR;
+    },
+    secretKey(req) {
+      const header = req.headers['x-api-key'];
+      return header === undefined ? undefined : services.keys.authenticate(single(header));
+    },
+    paymentAddress: (req) => customer(param(req, 'id')),
+    qrSignature(req) {
+      const match = QR_FILE.exec(param(req, 'file'));
+      if (!match) throw new AppError('FORBIDDEN', 'invalid or expired QR code link');
+      const query = req.query as Record<string, unknown>;
+      services.paymentLinks.verifyQr(match[1]!, query.expires, query.signature);
+      return customer(match[1]!);
+    },
+    formToken(req) {
+      const actor = customer(param(req, 'id'));
+      const token = (req.body as Record<string, unknown> | null | undefined)?.token;
+      if (!services.paymentLinks.formTokenMatches(actor.paymentId, token)) throw new StaleForm();
+      return actor;
+    },
+    providerSignature(req) {
+      const provider = services.providers.get(param(req, 'provider'));
+      if (!provider) throw new AppError('NOT_FOUND', 'unknown payment provider');
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      return { kind: 'provider', provider: provider.name, notification: provider.parseNotification(raw, req.headers) };
+    },
+  };
+}
+
+/** Credentials that were there and wrong (401), or of a revoked or expired key (403). */
+const credentialsRefused = (e: unknown) => isAppError(e) && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN');
+
+/** The hooks that run the caller step; server.ts adds them once, for every route. */
+export function callerStep(services: Services, config: Pick<Config, 'operatorToken'>): { onRequest: onRequestHookHandler; preValidation: preValidationHookHandler } {
+  const checks = credentialChecks(services, config.operatorToken);
+  const counting = services.rateLimits.limitOf('anonymous') !== undefined;
+  const spend = (req: FastifyRequest, reply: FastifyReply) => spendAnonymous(services.rateLimits, req, reply);
+  const gateOf = (req: FastifyRequest): Gate => GATES[req.routeOptions.config.gate ?? 'public'];
+
+  /** The caller, by the gate's credentials: the first one presented decides. Runs once per request. */
+  async function resolveCaller(gate: Gate, req: FastifyRequest): Promise<Actor | undefined> {
+    for (const credential of gate.credentials) {
+      const checked = checks[credential](req);
+      // Most checks answer at once; only a key may need the database (or the key cache).
+      const actor = checked instanceof Promise ? await checked : checked;
+      if (actor) return actor;
+    }
+    if (gate.required) throw new AppError('UNAUTHORIZED', gate.required);
+    return undefined;
+  }
+
+  /** The step at one stage: the budget (at `request` only) and the caller (at its gate's stage). */
+  async function admit(stage: Stage, gate: Gate, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // Counted whatever the request carries: before anything is checked or read for it.
+    if (stage === 'request' && counting && gate.budget === 'always') await spend(req, reply);
+    if (STAGES.get(gate) !== stage) return;
+    let actor: Actor | undefined;
+    try {
+      actor = await resolveCaller(gate, req);
+    } catch (e) {
+      // Refused credentials count (once the address is over its budget, the 429 is the answer);
+      // a failure that is not the caller's (the database down) does not, unless the route
+      // ignores credentials anyway.
+      const counts = gate.budget === 'unproved' && (gate.refused === 'ignored' || credentialsRefused(e));
+      if (counting && counts) await spend(req, reply);
+      if (gate.refused === 'ignored') return;
+      throw e;
+    }
+    req.actor = actor;
+    if (counting && gate.budget === 'unproved' && !actor) await spend(req, reply);
+  }
+
+  /** Whether the step has anything to do for this gate at the request stage. */
+  const busy = (gate: Gate) => (STAGES.get(gate) === 'request' && gate.credentials.length > 0) || (counting && gate.budget !== 'never');
+
+  // Hooks run on every request: they answer at once when there is nothing to do, instead of
+  // costing a promise each.
+  const run = (stage: Stage, gate: Gate, req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) =>
+    void admit(stage, gate, req, reply).then(
+      () => done(),
+      (e: Error) => {
+        req.refusal = e;
+        done(e);
+      },
+    );
+  return {
+    onRequest(req, reply, done) {
+      const gate = gateOf(req);
+      if (!busy(gate)) return done();
+      run('request', gate, req, reply, done);
+    },
+    preValidation(req, reply, done) {
+      const gate = gateOf(req);
+      if (STAGES.get(gate) !== 'body') return done();
+      run('body', gate, req, reply, done);
+    },
+  };
+}
+
+/** The verified actor of a route whose gate admits only `kind` (anything else is a fault of the route's declaration). */
+export function verifiedActor<K extends Actor['kind']>(req: FastifyRequest, kind: K): Extract<Actor, { kind: K }> {
+  if (req.actor?.kind !== kind) throw new Error(`${req.method} ${req.url} ran without its ${kind}`);
+  return req.actor as Extract<Actor, { kind: K }>;
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseWire, restField } from '../rest/wire.ts';
-import { OPERATOR, scope, oneMerchant, requireMerchant, requireOperator, type Actor } from '../src/domain/actor.ts';
+import { OPERATOR, scope, oneMerchant, paymentScope, requireMerchant, requireOperator, type Actor } from '../src/domain/actor.ts';
 import { captureLegs, creditLegs, projectionDelta, releaseLegs, settleLegs } from '../src/domain/ledger.ts';
 import { formatRand, paymentFee } from '../src/domain/money.ts';
 import { initiatePaymentInput } from '../src/domain/payment-input.ts';
@@ -42,6 +42,15 @@ describe('scope: the tenant rule', () => {
     for (const actor of [{ kind: 'customer', paymentId: A }, { kind: 'provider', provider: 'yoco' }] as Actor[]) {
       expect(() => scope(actor)).toThrowError(expect.objectContaining({ code: 'FORBIDDEN' }));
     }
+  });
+
+  it('gives a customer its one payment, a provider its own attempts\' payments, anyone else its merchant scope', () => {
+    expect(paymentScope({ kind: 'customer', paymentId: A.toUpperCase() })).toEqual({ paymentId: A });
+    expect(() => paymentScope({ kind: 'customer', paymentId: 'not-a-payment' })).toThrowError(expect.objectContaining({ code: 'PAYMENT_NOT_FOUND' }));
+    expect(paymentScope({ kind: 'provider', provider: 'yoco', notification: null })).toEqual({ provider: 'yoco' });
+    expect(paymentScope(merchant(A))).toEqual({ merchantId: A });
+    expect(paymentScope(OPERATOR)).toEqual({ all: true });
+    expect(paymentScope({ kind: 'system', task: 'test' })).toEqual({ all: true });
   });
 
   it('keeps merchant-only and operator-only use cases apart', () => {

@@ -11,7 +11,7 @@ import { DEFAULT_QUERY } from '../src/graphql/graphiql.ts';
 import { DOCUMENTS_MAX_BYTES } from '../src/graphql/document-cache.ts';
 import { introspectionDepth } from '../src/graphql/limits.ts';
 import { schema } from '../src/graphql/schema.ts';
-import { createGraphQL } from '../src/graphql/yoga.ts';
+import { createApp } from '../src/server.ts';
 import { ofRequests, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, gql, GRAPHQL_RESPONSE, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 
@@ -132,18 +132,26 @@ describe('query limits refuse a document before it runs', () => {
 
   it('over GRAPHQL_MAX_COST is VALIDATION_FAILED and nothing runs', async () => {
     const config = { ...t.config, graphql: { ...t.config.graphql, maxCost: 500 } };
-    const yoga = createGraphQL(t.app.services, config);
+    // The whole HTTP surface with the lower limit, over the same services, answering without listening.
+    const side = createApp({ ...t.app.services, config });
     const ask = async (n: number) => {
       statements.length = 0;
-      const res = await yoga.fetch('http://localhost/graphql', {
+      const res = await side.app.inject({
         method: 'POST',
+        url: '/graphql',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'x-api-key': shop.key },
-        body: JSON.stringify({ query: PAGE.replace('$n: Int!', '').replace('first: $n', `first: ${n}`).replace('query()', 'query') }),
+        payload: JSON.stringify({ query: PAGE.replace('$n: Int!', '').replace('first: $n', `first: ${n}`).replace('query()', 'query') }),
       });
-      return { status: res.status, body: await res.json(), count: statements.filter(ofRequests).length };
+      return { status: res.statusCode, body: res.json(), count: statements.filter(ofRequests).length };
     };
-    expect((await ask(2)).body.errors).toBeUndefined();
-    const refused = await ask(50);
+    const refused = await (async () => {
+      try {
+        expect((await ask(2)).body.errors).toBeUndefined();
+        return await ask(50);
+      } finally {
+        await side.app.close();
+      }
+    })();
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     expect(refused.body.errors[0].message).toMatch(/cost limit of 500/i);
@@ -219,12 +227,16 @@ describe('the cost limit holds on the request as it runs', () => {
   it('a subscription is costed too, before its stream opens', async () => {
     const heavy = `subscription { payoutEvents { payout { ${'events { id } '.repeat(1)}merchant { ${Array.from({ length: 15 }, (_, i) => `k${i}: apiKeys { id kid status }`).join(' ')} } } } }`;
     const config = { ...t.config, graphql: { ...t.config.graphql, maxCost: 50 } };
-    const res = await createGraphQL(t.app.services, config).fetch('http://localhost/graphql/stream', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': shop.key },
-      body: JSON.stringify({ query: heavy }),
-    });
-    const text = await res.text();
+    const side = createApp({ ...t.app.services, config });
+    const res = await side.app
+      .inject({
+        method: 'POST',
+        url: '/graphql/stream',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': shop.key },
+        payload: JSON.stringify({ query: heavy }),
+      })
+      .finally(() => side.app.close());
+    const text = res.body;
     expect(text).toMatch(/Query cost limit of 50 exceeded/);
     expect(text).toContain('VALIDATION_FAILED');
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphQL } from '../src/graphql/yoga.ts';
+import { createApp } from '../src/server.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, eftDetails, expectLedgerOk, gql, GRAPHQL_RESPONSE, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 
@@ -204,13 +204,17 @@ describe('request errors carry the REST code', () => {
         },
       }),
     };
-    const yoga = createGraphQL(broken, t.config);
-    const res = await yoga.fetch('http://localhost/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': shop.key },
-      body: JSON.stringify({ query: '{ payout(id: "00000000-0000-0000-0000-000000000000") { id } }' }),
-    });
-    const body = await res.json();
+    // The whole HTTP surface over the broken services, answering without listening.
+    const side = createApp(broken);
+    const res = await side.app
+      .inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-api-key': shop.key },
+        payload: JSON.stringify({ query: '{ payout(id: "00000000-0000-0000-0000-000000000000") { id } }' }),
+      })
+      .finally(() => side.app.close());
+    const body = res.json();
     expect(body.errors).toEqual([{ message: 'internal server error', locations: expect.any(Array), path: ['payout'], extensions: { code: 'INTERNAL_ERROR' } }]);
     expect(JSON.stringify(body)).not.toMatch(/select|secret|\.ts/);
   });

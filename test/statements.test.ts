@@ -1,11 +1,17 @@
+import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_FEE_SQL } from '../src/db/payments.ts';
+import { ensureTable } from '../src/db/rate-limit-counters.ts';
 import { allStatements, statement } from '../src/db/statement.ts';
 import { paymentFee } from '../src/domain/money.ts';
 import '../src/services/index.ts'; // every statement the service defines
 import { freshDatabase } from './support/app.ts';
+
+// Every module of the data layer, whoever imports it (the health check's is the server's alone).
+const DB = new URL('../src/db/', import.meta.url);
+for (const file of readdirSync(DB).filter((f) => f.endsWith('.ts'))) await import(new URL(file, DB).href);
 
 /**
  * The statements of src/db are SQL written out in full, fixed when their modules load. These
@@ -14,6 +20,8 @@ import { freshDatabase } from './support/app.ts';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
   db = await freshDatabase();
+  // The rate-limit counters' table is no migration's: the service creates it before its first count.
+  await ensureTable(db.handle.pool ?? db.handle.pglite!);
 });
 afterAll(async () => {
   await db?.handle.close();

@@ -1,12 +1,15 @@
+import type { PaymentScope } from '../domain/actor.ts';
 import type { AttemptStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
+import { ATTEMPT_SCOPED, type PaymentFilter, paymentFilter } from './scope.ts';
 import { statement } from './statement.ts';
 import type { PaymentAttemptRow } from './types.ts';
 
 /**
  * Every statement about payment attempts (one try at taking a payment with a provider), the
  * vouchers a capture issues, and refunds owed. services/payment-flow.ts, payment-settlement.ts and
- * reconciler.ts decide when.
+ * reconciler.ts decide when. Reads take the caller's `PaymentScope` (never
+ * optional): an attempt is within it when its payment is (and, for a provider, when it is its own).
  */
 
 export type Attempt = Pick<
@@ -32,18 +35,36 @@ export async function recordStart(tx: Tx, attemptId: string, providerRef: string
   return Number(updated.numUpdatedRows) > 0;
 }
 
-export function findAttempt(db: DbOrTx, attemptId: string): Promise<Attempt | undefined> {
-  return db.selectFrom('payment_attempts').select(ATTEMPT).where('id', '=', attemptId).executeTakeFirst();
+const FROM = `select ${ATTEMPT.map((c) => `a.${c}`).join(', ')} from payment_attempts a join payments p on p.id = a.payment_id`;
+
+const byId = statement<{ id: string } & PaymentFilter, Attempt>('an attempt by id', `${FROM} where a.id = :id::uuid and ${ATTEMPT_SCOPED}`);
+
+/** One attempt; undefined when missing or outside the scope. */
+export async function findAttempt(db: DbOrTx, scope: PaymentScope, attemptId: string): Promise<Attempt | undefined> {
+  const [row] = await byId.run(db, { id: attemptId, ...paymentFilter(scope) });
+  return row;
 }
 
-/** The attempt a provider's notification names by the provider's own reference. */
-export function findAttemptByRef(db: DbOrTx, provider: string, providerRef: string): Promise<Attempt | undefined> {
-  return db.selectFrom('payment_attempts').select(ATTEMPT).where('provider', '=', provider).where('provider_ref', '=', providerRef).executeTakeFirst();
+const byRef = statement<{ refProvider: string; providerRef: string } & PaymentFilter, Attempt>(
+  'an attempt by its provider\'s reference',
+  `${FROM} where a.provider = :refProvider::text and a.provider_ref = :providerRef::text and ${ATTEMPT_SCOPED}`,
+);
+
+/** The attempt a provider's notification names by the provider's own reference; undefined when missing or outside the scope. */
+export async function findAttemptByRef(db: DbOrTx, scope: PaymentScope, provider: string, providerRef: string): Promise<Attempt | undefined> {
+  const [row] = await byRef.run(db, { refProvider: provider, providerRef, ...paymentFilter(scope) });
+  return row;
 }
 
-/** The payment's attempt in flight, if any (at most one: a unique index). */
-export function pendingAttempt(db: DbOrTx, paymentId: string): Promise<Attempt | undefined> {
-  return db.selectFrom('payment_attempts').select(ATTEMPT).where('payment_id', '=', paymentId).where('status', '=', 'pending').executeTakeFirst();
+const pendingStatement = statement<{ ofPayment: string } & PaymentFilter, Attempt>(
+  'the attempt of a payment in flight',
+  `${FROM} where a.payment_id = :ofPayment::uuid and a.status = 'pending' and ${ATTEMPT_SCOPED}`,
+);
+
+/** The payment's attempt in flight, if any (at most one: a unique index); undefined also when the payment is outside the scope. */
+export async function pendingAttempt(db: DbOrTx, scope: PaymentScope, paymentId: string): Promise<Attempt | undefined> {
+  const [row] = await pendingStatement.run(db, { ...paymentFilter(scope), ofPayment: paymentId });
+  return row;
 }
 
 /** Ends an attempt that is still pending; false when it had already ended. */
@@ -104,17 +125,17 @@ export async function issueVoucher(tx: Tx, v: { paymentId: string; sealed: Buffe
 
 export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'refund_status'> & { amount_cents: number };
 
-const owedStatement = statement<{ id: string }, OwedRefund>(
+const owedStatement = statement<{ id: string } & PaymentFilter, OwedRefund>(
   'a refund owed, with the amount taken',
   `
   select a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, p.amount_cents
     from payment_attempts a join payments p on p.id = a.payment_id
-   where a.id = :id::uuid`,
+   where a.id = :id::uuid and ${ATTEMPT_SCOPED}`,
 );
 
-/** The attempt whose money must go back, and how much was taken. */
-export async function refundOwed(db: DbOrTx, attemptId: string): Promise<OwedRefund | undefined> {
-  const [row] = await owedStatement.run(db, { id: attemptId });
+/** The attempt whose money must go back, and how much was taken; undefined when missing or outside the scope. */
+export async function refundOwed(db: DbOrTx, scope: PaymentScope, attemptId: string): Promise<OwedRefund | undefined> {
+  const [row] = await owedStatement.run(db, { id: attemptId, ...paymentFilter(scope) });
   return row;
 }
 

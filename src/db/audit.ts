@@ -1,3 +1,4 @@
+import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
 import type { DbOrTx } from './index.ts';
 
 /** The audit log: who did what to a payment or payout, and when. Append-only (the database refuses changes). */
@@ -37,9 +38,18 @@ export async function recordAudit(db: DbOrTx, e: NewAuditEntry): Promise<void> {
     .execute();
 }
 
-/** Newest first; `paymentId` / `payoutId` narrow it to one resource. */
-export async function listAudit(db: DbOrTx, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
+/**
+ * The entries within the scope, newest first; `paymentId` / `payoutId` narrow it to one resource.
+ * Entries that name no merchant are zarpay's own, within the scope of every merchant only.
+ */
+export async function listAudit(
+  db: DbOrTx,
+  scope: MerchantScope,
+  filter: { paymentId?: string | null; payoutId?: string | null; limit: number },
+): Promise<AuditEntry[]> {
+  const merchantId = merchantFilter(scope);
   let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit);
+  if (merchantId !== null) q = q.where('merchant_id', '=', merchantId);
   if (filter.paymentId) q = q.where('payment_id', '=', filter.paymentId);
   if (filter.payoutId) q = q.where('payout_id', '=', filter.payoutId);
   const rows = await q.execute();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Balance } from '../domain/balance.ts';
+import { type MerchantScope, merchantFilter, type OneMerchantScope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { type LedgerAccount, type Posting, projectionDelta } from '../domain/ledger.ts';
 import { RESERVED_STATUSES } from '../domain/payout.ts';
@@ -8,7 +9,10 @@ import type { Db, DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
 import type { BalanceRow } from './types.ts';
 
-/** The journal and the balance projection it keeps (rules: domain/ledger.ts). */
+/**
+ * The journal and the balance projection it keeps (rules: domain/ledger.ts). Reads take the
+ * caller's scope (never optional); a posting names the merchant whose money it moves.
+ */
 
 export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents'>): Balance {
   return {
@@ -98,15 +102,19 @@ export async function post(tx: Tx, posting: Posting): Promise<Balance> {
     accounts: posting.legs.map((l) => l.account),
     amounts: posting.legs.map((l) => l.amountCents),
   });
-  if (!row) throw await insufficient(tx, posting.merchantId, d.requiredAvailable);
+  // The posting's own merchant, read to say why it was refused: part of this write, not a read for anyone.
+  if (!row) throw refusal((await balanceStatement.run(tx, { merchantId: posting.merchantId }))[0], d.requiredAvailable);
   return toBalance(row);
 }
 
 /** The INSUFFICIENT_BALANCE error for a posting that needed `requiredCents` (CONTRACT §5: both amounts in the message). */
-export async function insufficient(db: DbOrTx, merchantId: string, requiredCents: number): Promise<AppError> {
-  const balance = await balanceOf(db, merchantId);
-  if (!balance) return new AppError('NOT_FOUND', 'merchant not found');
-  return new AppError('INSUFFICIENT_BALANCE', `available balance is ${balance.availableCents} cents; ${requiredCents} cents are required`);
+export async function insufficient(db: DbOrTx, scope: OneMerchantScope, requiredCents: number): Promise<AppError> {
+  return refusal((await balanceStatement.run(db, { merchantId: scope.merchantId }))[0], requiredCents);
+}
+
+function refusal(row: BalanceRow | undefined, requiredCents: number): AppError {
+  if (!row) return new AppError('NOT_FOUND', 'merchant not found');
+  return new AppError('INSUFFICIENT_BALANCE', `available balance is ${toBalance(row).availableCents} cents; ${requiredCents} cents are required`);
 }
 
 const balanceStatement = statement<{ merchantId: string }, BalanceRow>(
@@ -114,20 +122,21 @@ const balanceStatement = statement<{ merchantId: string }, BalanceRow>(
   `select ${BALANCE_COLUMNS} from balances where merchant_id = :merchantId::uuid`,
 );
 
-/** One merchant's balance; undefined when there is none. */
-export async function balanceOf(db: DbOrTx, merchantId: string): Promise<Balance | undefined> {
-  const [row] = await balanceStatement.run(db, { merchantId });
+/** The scope's merchant's balance; undefined when there is none. */
+export async function balanceOf(db: DbOrTx, scope: OneMerchantScope): Promise<Balance | undefined> {
+  const [row] = await balanceStatement.run(db, { merchantId: scope.merchantId });
   return row && toBalance(row);
 }
 
-const balancesByMerchant = statement<{ merchantIds: string[] }, BalanceRow>(
+const balancesByMerchant = statement<{ merchantIds: string[]; merchantId: string | null }, BalanceRow>(
   'balances by merchant',
-  `select ${BALANCE_COLUMNS} from balances where merchant_id = any(:merchantIds::uuid[])`,
+  `select ${BALANCE_COLUMNS} from balances
+    where merchant_id = any(:merchantIds::uuid[]) and (:merchantId::uuid is null or merchant_id = :merchantId::uuid)`,
 );
 
-/** Merchants' balances in the order of `merchantIds`, null where there is none (one statement). */
-export async function balancesOf(db: DbOrTx, merchantIds: readonly string[]): Promise<(Balance | null)[]> {
-  const rows = merchantIds.length ? await balancesByMerchant.run(db, { merchantIds: [...merchantIds] }) : [];
+/** Merchants' balances in the order of `merchantIds`, null where there is none or it is outside the scope (one statement). */
+export async function balancesOf(db: DbOrTx, scope: MerchantScope, merchantIds: readonly string[]): Promise<(Balance | null)[]> {
+  const rows = merchantIds.length ? await balancesByMerchant.run(db, { merchantIds: [...merchantIds], merchantId: merchantFilter(scope) }) : [];
   const byId = new Map(rows.map((r) => [r.merchant_id, toBalance(r)]));
   return merchantIds.map((id) => byId.get(id) ?? null);
 }
@@ -153,23 +162,26 @@ export interface VerifyReport {
 }
 
 /**
- * Recomputes every balance from the journal and the payouts (CONTRACT §5): each transaction sums
- * to zero; the projection equals the journal; balance = gross − fees − withdrawals; reserved =
- * gross amounts of pending, approved and processing payouts; available ≥ 0.
+ * Recomputes the scope's balances from the journal and the payouts (CONTRACT §5): each
+ * transaction sums to zero; the projection equals the journal; balance = gross − fees −
+ * withdrawals; reserved = gross amounts of pending, approved and processing payouts; available ≥ 0.
  */
-export async function verifyLedger(db: Db): Promise<VerifyReport> {
+export async function verifyLedger(db: Db, scope: MerchantScope): Promise<VerifyReport> {
+  const merchantId = merchantFilter(scope);
+  const within = sql<boolean>`(${merchantId}::uuid is null or merchant_id = ${merchantId}::uuid)`;
   return db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
     const problems: VerifyProblem[] = [];
     const unbalanced = await tx
       .selectFrom('ledger_entries')
       .select(['transaction_id', sql<number>`sum(amount_cents)`.as('total')])
+      .where(within)
       .groupBy('transaction_id')
       .having(sql`sum(amount_cents)`, '<>', 0)
       .execute();
     for (const u of unbalanced) {
       problems.push({ transaction_id: u.transaction_id, check: 'transaction sums to zero', expected: 0, actual: Number(u.total) });
     }
-    const transactions = await tx.selectFrom('ledger_transactions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const transactions = await tx.selectFrom('ledger_transactions').select(sql<number>`count(*)`.as('n')).where(within).executeTakeFirstOrThrow();
 
     const journal = (account: LedgerAccount) =>
       sql<number>`(select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.merchant_id = b.merchant_id and e.account = ${account})`;
@@ -190,6 +202,7 @@ export async function verifyLedger(db: Db): Promise<VerifyReport> {
         sql<number>`(select coalesce(sum(p.gross_amount_cents), 0) from payouts p
                       where p.merchant_id = b.merchant_id and p.status = any(${[...RESERVED_STATUSES]}::text[]))`.as('p_reserved'),
       ])
+      .where(within)
       .execute();
 
     for (const r of rows) {

@@ -1,13 +1,15 @@
-import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
+import { type MerchantScope, merchantFilter, type OneMerchantScope, type PaymentScope } from '../domain/actor.ts';
 import { type AttemptStatus, netAmountIn, type Payment, type PaymentOutcome, type PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
+import { PAYMENT_SCOPED, type PaymentFilter, paymentFilter } from './scope.ts';
 import { statement } from './statement.ts';
 import type { PaymentRow } from './types.ts';
 
 /**
- * Every statement about payments and their attempts, vouchers and Idempotency-Keys. Reads take
- * the caller's `MerchantScope` (never optional).
+ * Every statement about payments and their vouchers and Idempotency-Keys. Reads and locks take
+ * the caller's scope (never optional): a `MerchantScope`, or for one payment a `PaymentScope`,
+ * which is also what a customer or a provider reaches.
  */
 
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
@@ -80,14 +82,14 @@ export function toPayment(row: Row): StoredPayment {
 
 const SCOPED = `(:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)`;
 
-const byId = statement<{ id: string; merchantId: string | null }, Row>(
+const byId = statement<{ id: string } & PaymentFilter, Row>(
   'a payment by id, with its latest attempt',
-  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = :id::uuid and ${SCOPED}`,
+  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = :id::uuid and ${PAYMENT_SCOPED}`,
 );
 
 /** One payment with its latest attempt, undefined when missing or outside the scope. */
-export async function findPayment(db: DbOrTx, scope: MerchantScope, id: string): Promise<StoredPayment | undefined> {
-  const [row] = await byId.run(db, { id, merchantId: merchantFilter(scope) });
+export async function findPayment(db: DbOrTx, scope: PaymentScope, id: string): Promise<StoredPayment | undefined> {
+  const [row] = await byId.run(db, { id, ...paymentFilter(scope) });
   return row && toPayment(row);
 }
 
@@ -228,8 +230,9 @@ const usedKeyStatement = statement<{ merchantId: string; key: string }, { reques
   `select request_hash, payment_id from idempotency_keys where merchant_id = :merchantId::uuid and key = :key::text`,
 );
 
-export async function usedIdempotencyKey(tx: Tx, merchantId: string, key: string) {
-  const [row] = await usedKeyStatement.run(tx, { merchantId, key });
+/** The merchant's Idempotency-Key as used: the hash of its request, and its payment once bound. */
+export async function usedIdempotencyKey(tx: Tx, scope: OneMerchantScope, key: string) {
+  const [row] = await usedKeyStatement.run(tx, { merchantId: scope.merchantId, key });
   return row;
 }
 
@@ -287,18 +290,28 @@ export async function finishPayment(tx: Tx, id: string, from: readonly PaymentSt
   return row;
 }
 
-const lockStatement = statement<{ id: string }, { id: string; status: string; merchant_id: string; amount_cents: number }>(
+const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number }>(
   'lock a payment',
-  `select id, status, merchant_id, amount_cents from payments where id = :id::uuid for update`,
+  `select p.id, p.status, p.merchant_id, p.amount_cents from payments p where p.id = :id::uuid and ${PAYMENT_SCOPED} for update of p`,
 );
 
-export async function lockPayment(tx: Tx, id: string) {
-  const [row] = await lockStatement.run(tx, { id });
+/** Locks a payment for a change (inside the change's transaction); undefined when missing or outside the scope. */
+export async function lockPayment(tx: Tx, scope: PaymentScope, id: string) {
+  const [row] = await lockStatement.run(tx, { id, ...paymentFilter(scope) });
   return row && { id: row.id, status: row.status as PaymentStatus, merchantId: row.merchant_id, amountCents: row.amount_cents };
 }
 
-/** What the hosted page shows beside the payment: the merchant's name, support contact and redirect allow-list. */
-export async function pageExtras(db: DbOrTx, merchantId: string) {
-  const row = await db.selectFrom('merchants as m').select(['m.name', 'm.redirect_domains', 'm.support_contact']).where('m.id', '=', merchantId).executeTakeFirstOrThrow();
-  return { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact };
+const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null }>(
+  'the hosted page\'s merchant details of a payment',
+  `select m.name, m.redirect_domains, m.support_contact from payments p join merchants m on m.id = p.merchant_id
+    where p.id = :id::uuid and ${PAYMENT_SCOPED}`,
+);
+
+/**
+ * What the hosted page shows beside a payment: its merchant's name, support contact and redirect
+ * allow-list; undefined when the payment is missing or outside the scope.
+ */
+export async function pageExtras(db: DbOrTx, scope: PaymentScope, paymentId: string) {
+  const [row] = await extrasStatement.run(db, { id: paymentId, ...paymentFilter(scope) });
+  return row && { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact };
 }

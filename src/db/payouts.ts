@@ -1,4 +1,4 @@
-import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
+import { type MerchantScope, merchantFilter, type OneMerchantScope } from '../domain/actor.ts';
 import type { Payout, PayoutStatus } from '../domain/payout.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
@@ -7,8 +7,8 @@ import { QUEUE_DELIVERIES_SQL } from './webhook-dispatch.ts';
 import type { PayoutRow } from './types.ts';
 
 /**
- * Every statement about payouts. Reads take the caller's `MerchantScope` (never optional): one
- * merchant's payouts, or all of them for the operator.
+ * Every statement about payouts. Reads and locks take the caller's `MerchantScope` (never
+ * optional): one merchant's payouts, or all of them for the operator.
  */
 
 /** The columns of a payout's public shape (never its bank details or request hash). */
@@ -102,8 +102,8 @@ const byReference = statement<{ merchantId: string; reference: string }, Row & {
 );
 
 /** The merchant's payout with this reference and the hash of the request that created it. */
-export async function findByReference(db: DbOrTx, merchantId: string, reference: string) {
-  const [row] = await byReference.run(db, { merchantId, reference });
+export async function findByReference(db: DbOrTx, scope: OneMerchantScope, reference: string) {
+  const [row] = await byReference.run(db, { merchantId: scope.merchantId, reference });
   return row && { payout: toPayout(row), requestHash: row.request_hash };
 }
 
@@ -197,14 +197,14 @@ export async function createPayout(db: DbOrTx, values: NewPayout): Promise<{ pay
   return row.id ? { payout: toPayout(row as Row) } : { requiredCents: values.amountCents + row.fee };
 }
 
-const lockStatement = statement<{ id: string }, Pick<Row, 'merchant_id' | 'status' | 'amount_cents' | 'fee_cents' | 'gross_amount_cents'>>(
+const lockStatement = statement<{ id: string; merchantId: string | null }, Pick<Row, 'merchant_id' | 'status' | 'amount_cents' | 'fee_cents' | 'gross_amount_cents'>>(
   'lock a payout',
-  `select merchant_id, status, amount_cents, fee_cents, gross_amount_cents from payouts where id = :id::uuid for update`,
+  `select merchant_id, status, amount_cents, fee_cents, gross_amount_cents from payouts where id = :id::uuid and ${SCOPED} for update`,
 );
 
-/** Locks a payout for a move (inside the move's transaction); undefined when there is none. */
-export async function lockPayout(tx: Tx, id: string) {
-  const [row] = await lockStatement.run(tx, { id });
+/** Locks a payout for a move (inside the move's transaction); undefined when missing or outside the scope. */
+export async function lockPayout(tx: Tx, scope: MerchantScope, id: string) {
+  const [row] = await lockStatement.run(tx, { id, merchantId: merchantFilter(scope) });
   return row && { ...row, status: row.status as PayoutStatus };
 }
 
@@ -236,9 +236,17 @@ export async function movePayout(tx: Tx, values: PayoutMoveValues): Promise<Payo
   return toPayout(row);
 }
 
-/** The sealed bank details of these payouts (operator views open them; nothing else reads them). */
-export async function sealedDetails(db: DbOrTx, ids: readonly string[]): Promise<Map<string, { merchantId: string; sealed: Buffer }>> {
+const sealedStatement = statement<{ ids: string[]; merchantId: string | null }, { id: string; merchant_id: string; payment_details_sealed: Buffer }>(
+  'the sealed bank details of payouts',
+  `select id, merchant_id, payment_details_sealed from payouts where id = any(:ids::uuid[]) and ${SCOPED}`,
+);
+
+/**
+ * The sealed bank details of the payouts in the scope (operator views open them; nothing else
+ * reads them), by payout id; payouts missing or outside the scope are absent.
+ */
+export async function sealedDetails(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<Map<string, { merchantId: string; sealed: Buffer }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('payouts').select(['id', 'merchant_id', 'payment_details_sealed']).where('id', 'in', [...ids]).execute();
+  const rows = await sealedStatement.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
   return new Map(rows.map((r) => [r.id, { merchantId: r.merchant_id, sealed: r.payment_details_sealed }]));
 }

@@ -7,8 +7,8 @@ import type { DbOrTx } from './index.ts';
  * call: nothing is built per request, the database prepares it once per connection (prepared.ts),
  * and no value can change the SQL that runs.
  *
- * The hot paths and every statement that moves money are written this way; colder reads use
- * Kysely's builder.
+ * The hot paths, every statement that moves money and most others are written this way; Kysely's
+ * builder remains for some colder ones.
  */
 export interface Statement<Args, Row> {
   /** What it does, for errors and the test that prepares every statement. */
@@ -17,6 +17,8 @@ export interface Statement<Args, Row> {
   /** The parameter names, in `$1…$n` order. */
   readonly parameters: readonly string[];
   run(db: DbOrTx, args: Args): Promise<Row[]>;
+  /** `args` in `$1…$n` order: for a connection of its own, outside Kysely (the rate-limit counters' pool). */
+  values(args: Args): unknown[];
 }
 
 // `:name`, but not the second half of a `::type` cast.
@@ -43,13 +45,15 @@ export function statement<Args extends object, Row = Record<string, unknown>>(na
     sql,
     parameters,
     async run(db, args) {
-      const values = parameters.map((p) => {
+      const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(sql, s.values(args)));
+      return rows;
+    },
+    values(args) {
+      return parameters.map((p) => {
         const value = (args as Record<string, unknown>)[p];
         if (value === undefined) throw new Error(`statement "${name}": no value for :${p}`);
         return value;
       });
-      const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(sql, values));
-      return rows;
     },
   };
   registry.push(s as unknown as Statement<never, unknown>);

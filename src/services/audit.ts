@@ -1,5 +1,5 @@
 import { type AuditEntry, listAudit } from '../db/audit.ts';
-import { type Actor, requireOperator } from '../domain/actor.ts';
+import { type Actor, requireOperator, scope } from '../domain/actor.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -10,6 +10,6 @@ export class AuditService {
   list(actor: Actor, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
     requireOperator(actor);
     const id = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : v ? '00000000-0000-0000-0000-000000000000' : null);
-    return listAudit(this.deps.db, { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit });
+    return listAudit(this.deps.db, scope(actor), { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit });
   }
 }

@@ -1,5 +1,5 @@
 import * as ledger from '../db/ledger.ts';
-import { type Actor, oneMerchant, requireOperator, scope, covers } from '../domain/actor.ts';
+import { type Actor, oneMerchantScope, requireOperator, scope } from '../domain/actor.ts';
 import type { Balance, CreditInput } from '../domain/balance.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -14,17 +14,16 @@ export class BalanceService {
 
   /** The merchant's own balance, or the one of the merchant the operator names. */
   async get(actor: Actor, merchantId?: string | null): Promise<Balance> {
-    const id = oneMerchant(actor, merchantId);
-    const balance = isUuid(id) ? await ledger.balanceOf(this.deps.db, id.toLowerCase()) : undefined;
+    const s = oneMerchantScope(actor, merchantId);
+    const balance = isUuid(s.merchantId) ? await ledger.balanceOf(this.deps.db, s) : undefined;
     if (!balance) throw notFound();
     return balance;
   }
 
   /** Balances in the order of `merchantIds`, null where there is none or it is outside the scope (a DataLoader batch). */
   async getMany(actor: Actor, merchantIds: readonly string[]): Promise<(Balance | null)[]> {
-    const s = scope(actor);
-    const valid = merchantIds.map((id) => id.toLowerCase()).filter((id) => isUuid(id) && covers(s, id));
-    const found = await ledger.balancesOf(this.deps.db, valid);
+    const valid = merchantIds.map((id) => id.toLowerCase()).filter(isUuid);
+    const found = await ledger.balancesOf(this.deps.db, scope(actor), valid);
     const byId = new Map(found.filter((b) => b !== null).map((b) => [b.merchantId, b]));
     return merchantIds.map((id) => byId.get(id.toLowerCase()) ?? null);
   }
@@ -33,16 +32,17 @@ export class BalanceService {
   async credit(actor: Actor, merchantId: string, input: CreditInput): Promise<Balance> {
     requireOperator(actor);
     if (!isUuid(merchantId)) throw notFound();
+    const s = oneMerchantScope(actor, merchantId);
     return this.deps.db.transaction().execute(async (tx) => {
-      const exists = await ledger.balanceOf(tx, merchantId.toLowerCase());
+      const exists = await ledger.balanceOf(tx, s);
       if (!exists) throw notFound();
-      return ledger.post(tx, { merchantId: merchantId.toLowerCase(), kind: 'credit', memo: input.memo ?? 'operator credit', legs: creditLegs(input.amountCents) });
+      return ledger.post(tx, { merchantId: s.merchantId, kind: 'credit', memo: input.memo ?? 'operator credit', legs: creditLegs(input.amountCents) });
     });
   }
 
   /** Recomputes every balance from the journal (CONTRACT §5 invariants); the operator's `ledger verify`. */
   verify(actor: Actor): Promise<ledger.VerifyReport> {
     requireOperator(actor);
-    return ledger.verifyLedger(this.deps.db);
+    return ledger.verifyLedger(this.deps.db, scope(actor));
   }
 }

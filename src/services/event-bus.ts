@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { eventsAfter, positionStanding, toStreamedEvent } from '../db/event-log.ts';
+import { eventsAfter, logPresent, nextEvents, positionStanding } from '../db/event-log.ts';
 import type { Db } from '../db/index.ts';
-import { type Actor, covers, merchantFilter, type MerchantScope, scope } from '../domain/actor.ts';
+import { type Actor, covers, type MerchantScope, scope } from '../domain/actor.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { comparePositions } from '../domain/event-position.ts';
 import type { EventPosition, StreamedEvent } from '../domain/events.ts';
@@ -138,11 +137,12 @@ export class EventBus {
   }
 
   /**
-   * Refuses a resume position that no stream can resume from: one this service never handed out,
-   * or one whose event is older than the replay window (VALIDATION_FAILED, CONTRACT §9).
+   * Refuses a resume position that no stream of the actor's can resume from: one this service
+   * never handed out to it, or one whose event is older than the replay window (VALIDATION_FAILED,
+   * CONTRACT §9).
    */
-  async checkResumable(after: EventPosition): Promise<void> {
-    const standing = await positionStanding(this.db, after, this.replayWindowMs);
+  async checkResumable(actor: Actor, after: EventPosition): Promise<void> {
+    const standing = await positionStanding(this.db, scope(actor), after, this.replayWindowMs);
     if (standing === 'unknown') throw fieldError('VALIDATION_FAILED', ['after'], 'not a position of this event log');
     if (standing === 'expired') {
       const days = Math.round((this.replayWindowMs / 86_400_000) * 10) / 10;
@@ -182,7 +182,7 @@ export class EventBus {
 
   /** Replays the log after the stream's position, then lets it go live (see the class comment). */
   private async replay(stream: EventStream) {
-    const filter = { merchantId: merchantFilter(stream.filter.scope), prefix: stream.filter.prefix, types: stream.filter.types };
+    const filter = { scope: stream.filter.scope, prefix: stream.filter.prefix, types: stream.filter.types };
     while (!stream.done) {
       let page: StreamedEvent[];
       try {
@@ -222,35 +222,17 @@ export class EventBus {
     do {
       this.readAgain = false;
       // The first subscription after none starts from the log's present: what committed before is history.
-      this.position ??= await this.present();
+      this.position ??= await logPresent(this.db);
       const from = this.position;
-      const rows = await this.nextPage(from);
+      const events = await nextEvents(this.db, from, PAGE);
       // Everyone unsubscribed meanwhile, which dropped the position: these events are nobody's.
       if (this.position !== from) continue;
-      for (const row of rows) {
-        const event = toStreamedEvent(row);
+      for (const event of events) {
         this.position = event.position;
         this.publish(event);
       }
-      if (rows.length === PAGE) this.readAgain = true;
+      if (events.length === PAGE) this.readAgain = true;
     } while (this.readAgain && this.streams.size > 0);
-  }
-
-  private async present(): Promise<Position> {
-    const { rows } = await sql<{ xact: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as xact`.execute(this.db);
-    return { xact: rows[0]!.xact, seq: 0 };
-  }
-
-  private nextPage(from: Position) {
-    return this.db
-      .selectFrom('events')
-      .select(['id', 'seq', 'merchant_id', 'type', 'payout_id', 'payment_id', 'data', 'created_at', sql<string>`xact_id::text`.as('xact_id')])
-      .where(sql<boolean>`(xact_id, seq) > (${from.xact}::xid8, ${from.seq})`)
-      .where(sql<boolean>`xact_id < pg_snapshot_xmin(pg_current_snapshot())`)
-      .orderBy('xact_id')
-      .orderBy('seq')
-      .limit(PAGE)
-      .execute();
   }
 
   private publish(event: StreamedEvent) {

@@ -1,7 +1,7 @@
-import { type Actor, merchantFilter, scope } from '../domain/actor.ts';
+import { eventsOfPayouts } from '../db/event-log.ts';
+import { type Actor, scope } from '../domain/actor.ts';
 import type { RecordedEvent } from '../domain/events.ts';
 import { isUuid } from '../domain/ids.ts';
-import { toRecordedEvent } from '../db/outbox.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /** Reads of the event outbox for dashboards; nothing here writes or delivers events. */
@@ -14,21 +14,7 @@ export class EventHistoryService {
    * whatever ids are asked for.
    */
   async forPayouts(actor: Actor, payoutIds: readonly string[]): Promise<RecordedEvent[][]> {
-    const merchantId = merchantFilter(scope(actor));
-    const valid = [...new Set(payoutIds.filter(isUuid))];
-    const byPayout = new Map<string, RecordedEvent[]>();
-    if (valid.length > 0) {
-      let q = this.deps.db
-        .selectFrom('events')
-        .select(['id', 'merchant_id', 'type', 'payout_id', 'payment_id', 'data', 'created_at'])
-        .where('payout_id', 'in', valid);
-      if (merchantId !== null) q = q.where('merchant_id', '=', merchantId);
-      for (const row of await q.orderBy('seq').execute()) {
-        const list = byPayout.get(row.payout_id!) ?? [];
-        list.push(toRecordedEvent(row));
-        byPayout.set(row.payout_id!, list);
-      }
-    }
+    const byPayout = await eventsOfPayouts(this.deps.db, scope(actor), [...new Set(payoutIds.filter(isUuid))]);
     return payoutIds.map((id) => byPayout.get(id) ?? []);
   }
 }

@@ -4,6 +4,7 @@ import { QUEUE, type Queue } from '../domain/jobs.ts';
 import { createKeyring, type Keyring } from '../domain/sealing.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import type { Task } from '../jobs/task.ts';
+import type { CounterStore } from '../outside/counters.ts';
 import { type MailTransport, smtpMail } from '../outside/mail.ts';
 import { httpTransport, type WebhookTransport } from '../outside/webhook-http.ts';
 import { AuditService } from './audit.ts';
@@ -15,7 +16,7 @@ import { EventBus } from './event-bus.ts';
 import { EventHistoryService } from './events-query.ts';
 import { JobService } from './jobs.ts';
 import { KeyService } from './keys.ts';
-import { purgeTask, scheduleRecurring } from './maintenance.ts';
+import { purgeTask, rateLimitSweepTask, scheduleRecurring } from './maintenance.ts';
 import { MerchantService } from './merchants.ts';
 import { embeddedNotifications, EVENTS_CHANNEL, Notifications, postgresNotifications } from './notifications.ts';
 import { PaymentFlow } from './payment-flow.ts';
@@ -25,7 +26,7 @@ import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
-import { RateLimitService } from './rate-limits.ts';
+import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
 import { StatsService } from './stats.ts';
 import { webhookTask } from './webhook-dispatch.ts';
@@ -48,6 +49,8 @@ export interface Services {
   paymentFlow: PaymentFlow;
   /** The hosted page's address, its signed QR links and form tokens. */
   paymentLinks: PaymentLinks;
+  /** Every payment provider of this environment, by name (a notification is verified by its own). */
+  providers: ReadonlyMap<string, PaymentProvider>;
 
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
@@ -81,6 +84,8 @@ export interface Outside {
   webhooks: WebhookTransport;
   /** Null without SMTP_URL: nothing is sent. */
   mail: MailTransport | null;
+  /** Where rate-limit windows are counted; null: in this process's memory (or rate limiting is off). */
+  counters: CounterStore | null;
 }
 
 export interface StartOptions {
@@ -102,8 +107,6 @@ export interface ServiceRuntime extends Services {
   readonly keyring: Keyring;
   /** This process's view of commits made anywhere (LISTEN/NOTIFY). */
   readonly notifications: Notifications;
-  /** Every payment provider of this environment, by name. */
-  readonly providers: ReadonlyMap<string, PaymentProvider>;
   /** Where new attempts go (Yoco when configured, else the sandbox). */
   readonly provider: PaymentProvider;
   /** The one runner of background work; `runner.runDue(queues)` runs what is due now. */
@@ -130,7 +133,11 @@ export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]
 };
 
 export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
-  const ports: Outside = { webhooks: outside.webhooks ?? httpTransport, mail: outside.mail ?? (config.smtp ? smtpMail(config.smtp) : null) };
+  const ports: Outside = {
+    webhooks: outside.webhooks ?? httpTransport,
+    mail: outside.mail !== undefined ? outside.mail : config.smtp ? smtpMail(config.smtp) : null,
+    counters: outside.counters !== undefined ? outside.counters : counterStoreFor(config),
+  };
   const notifications = new Notifications(notificationSource(config, database));
   const keyring = createKeyring(config.serviceSecret, config.dataKeys);
   let onError: (message: string, err?: unknown) => void = () => {};
@@ -161,6 +168,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   });
   const settlement = new PaymentSettlement(deps);
   const payments = new PaymentService(deps, paymentLinks);
+  const rateLimits = new RateLimitService(deps, ports.counters);
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
@@ -170,6 +178,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     ...providers.tasks,
   ];
   if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail));
+  if (rateLimits.needsSweeping) tasks.push(rateLimitSweepTask(rateLimits));
   runner = new JobRunner({ db: database.db, tasks, onError: reportError });
   // Another process committed (events, jobs): its work may be ours to run.
   notifications.on(EVENTS_CHANNEL, () => runner?.nudge());
@@ -181,6 +190,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     payments,
     paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement),
     paymentLinks,
+    providers: providers.all,
     payouts: new PayoutService(deps),
     balances: new BalanceService(deps),
     events,
@@ -190,7 +200,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     stats: new StatsService(deps),
     dataKeys: new DataKeyService(deps),
     jobs: new JobService(deps, runner),
-    rateLimits: new RateLimitService(deps),
+    rateLimits,
   };
 
   let stopped: Promise<void> | undefined;
@@ -200,7 +210,6 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     database,
     keyring,
     notifications,
-    providers: providers.all,
     provider: providers.primary,
     runner,
     async start(options) {
@@ -220,7 +229,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
         await events.stop();
         keys.stop();
         await notifications.stop();
-        await services.rateLimits.close();
+        await rateLimits.close();
         ports.mail?.close();
         await database.close();
       })();

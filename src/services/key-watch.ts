@@ -1,3 +1,4 @@
+import { keyStates } from '../db/api-keys.ts';
 import type { Db } from '../db/index.ts';
 import type { ApiKeyRecord } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
@@ -93,14 +94,13 @@ export class KeyWatch {
   private async recheck(kids: string[]) {
     const wanted = kids.filter((kid) => this.watched.has(kid));
     if (wanted.length === 0) return;
-    let rows: { kid: string; status: KeyState['status']; expires_at: Date | null }[];
+    let found: Map<string, KeyState>;
     try {
-      rows = await this.db.selectFrom('api_keys').select(['kid', 'status', 'expires_at']).where('kid', 'in', wanted).execute();
+      found = await keyStates(this.db, wanted);
     } catch {
       setTimeout(() => void this.recheck(wanted), RETRY_MS).unref();
       return;
     }
-    const found = new Map(rows.map((r) => [r.kid, { status: r.status, expiresAt: r.expires_at }]));
     for (const kid of wanted) this.apply(kid, found.get(kid));
   }
 

@@ -1,55 +1,15 @@
-import { createHmac, hash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
-import type { DbOrTx, Tx } from '../db/index.ts';
-import { toMerchant } from '../db/merchants.ts';
-import { statement } from '../db/statement.ts';
-import type { ApiKeyRow, MerchantRow } from '../db/types.ts';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { endKey, findKeyWithMerchant, insertKey, type KeyWithMerchant, keysOf, lockKey, revokeKeyById } from '../db/api-keys.ts';
+import type { DbOrTx } from '../db/index.ts';
+import { merchantExists } from '../db/merchants.ts';
 import { type Actor, covers, type MerchantActor, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
-import { type ApiKeyRecord, displayMask, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
+import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 import { KeyCache } from './key-cache.ts';
 import { KeyWatch, type WatchKey } from './key-watch.ts';
 import type { Notifications } from './notifications.ts';
-
-export function toKeyRecord(row: Omit<ApiKeyRow, 'secret_hash'>, now = new Date()): ApiKeyRecord {
-  const expired = row.status === 'expired' || (row.expires_at !== null && row.expires_at <= now);
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    kid: row.kid,
-    env: row.env,
-    type: row.type,
-    status: row.status === 'active' && expired ? 'expired' : row.status,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-    displayMask: displayMask(row.env, row.kid, row.checksum),
-  };
-}
-
-type AuthRow = MerchantRow & {
-  key_id: string;
-  kid: string;
-  env: string;
-  type: string;
-  status: ApiKeyRow['status'];
-  secret_hash: Buffer;
-  checksum: string;
-  key_created_at: Date;
-  revoked_at: Date | null;
-  expires_at: Date | null;
-};
-
-/** What authentication reads of a key: the key and its merchant, in one statement. */
-const keyWithMerchant = statement<{ kid: string }, AuthRow>(
-  'an API key with its merchant',
-  `select m.*, k.id as key_id, k.kid, k.env, k.type, k.status, k.secret_hash, k.checksum, k.created_at as key_created_at,
-          k.revoked_at, k.expires_at
-     from api_keys k join merchants m on m.id = k.merchant_id
-    where k.kid = :kid::text`,
-);
 
 /** What authentication keeps of a key: its keyed hash, and the actor it stands for. */
 interface KnownKey {
@@ -60,21 +20,8 @@ interface KnownKey {
   actor: MerchantActor;
 }
 
-function toKnownKey(row: AuthRow): KnownKey {
-  const key = toKeyRecord({
-    id: row.key_id,
-    merchant_id: row.id,
-    kid: row.kid,
-    env: row.env,
-    type: row.type,
-    status: row.status,
-    checksum: row.checksum,
-    created_at: row.key_created_at,
-    revoked_at: row.revoked_at,
-    expires_at: row.expires_at,
-  });
-  const merchant = Object.freeze(toMerchant(row));
-  return { secretHash: row.secret_hash, actor: Object.freeze({ kind: 'merchant', merchant, key: Object.freeze(key) }) };
+function toKnownKey({ key, secretHash, merchant }: KeyWithMerchant): KnownKey {
+  return { secretHash, actor: Object.freeze({ kind: 'merchant', merchant: Object.freeze(merchant), key: Object.freeze(key) }) };
 }
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
@@ -107,28 +54,15 @@ export class KeyService {
 
   async issueIn(db: DbOrTx, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     const key = generateKey(this.deps.config.serviceEnv);
-    const row = await db
-      .insertInto('api_keys')
-      .values({
-        id: randomUUID(),
-        merchant_id: merchantId,
-        kid: key.kid,
-        env: key.env,
-        status: 'active',
-        secret_hash: hashSecret(this.pepper, key.secret),
-        checksum: key.checksum,
-      })
-      .returning(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
-      .executeTakeFirstOrThrow();
-    return { apiKey: toKeyRecord(row), fullKey: key.fullKey };
+    const apiKey = await insertKey(db, { merchantId, kid: key.kid, env: key.env, secretHash: hashSecret(this.pepper, key.secret), checksum: key.checksum });
+    return { apiKey, fullKey: key.fullKey };
   }
 
   /** The operator issues a merchant another key. */
   async issue(actor: Actor, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     requireOperator(actor);
     if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
-    const merchant = await this.deps.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-    if (!merchant) throw new AppError('NOT_FOUND', 'merchant not found');
+    if (!(await merchantExists(this.deps.db, merchantId))) throw new AppError('NOT_FOUND', 'merchant not found');
     const issued = await this.issueIn(this.deps.db, merchantId);
     this.keyIssued(issued.apiKey.kid);
     return issued;
@@ -153,8 +87,8 @@ export class KeyService {
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
     const known = await this.cache.get(parsed.kid, async () => {
-      const row = await this.findByKid(parsed.kid);
-      return row && { merchantId: row.id, value: toKnownKey(row) };
+      const found = await findKeyWithMerchant(this.deps.db, parsed.kid);
+      return found && { merchantId: found.merchant.id, value: toKnownKey(found) };
     });
     // secretOf runs first even for an unknown kid, so timing does not tell the two apart.
     if (!this.secretOf(known, parsed.secret) || !known) throw unauthorized();
@@ -181,12 +115,6 @@ export class KeyService {
     return true;
   }
 
-  /** The key of `kid` with its merchant, as authentication needs them. */
-  private async findByKid(kid: string) {
-    const [row] = await keyWithMerchant.run(this.deps.db, { kid });
-    return row;
-  }
-
   /**
    * Issues a new key and revokes the calling one in one transaction: the new key works at once
    * and the old one is refused (403) from the moment this commits.
@@ -194,14 +122,11 @@ export class KeyService {
   async regenerate(actor: Actor): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     const callingKeyId = requireMerchant(actor).key.id;
     const { issued, revokedKid } = await this.deps.db.transaction().execute(async (tx) => {
-      const current = await this.lockKey(tx, callingKeyId);
+      const current = await lockKey(tx, callingKeyId);
+      if (!current) throw unauthorized();
       if (current.status !== 'active') throw new AppError('FORBIDDEN', 'API key is no longer active');
-      const issued = await this.issueIn(tx, current.merchant_id);
-      await tx
-        .updateTable('api_keys')
-        .set({ status: 'revoked', revoked_at: sql`now()` })
-        .where('id', '=', callingKeyId)
-        .execute();
+      const issued = await this.issueIn(tx, current.merchantId);
+      await revokeKeyById(tx, callingKeyId);
       return { issued, revokedKid: current.kid };
     });
     this.cache.forgetKey(revokedKid);
@@ -235,38 +160,15 @@ export class KeyService {
   async listMany(actor: Actor, merchantIds: readonly string[]): Promise<ApiKeyRecord[][]> {
     const s = scope(actor);
     const valid = merchantIds.filter(isUuid).filter((id) => covers(s, id));
-    const rows = valid.length
-      ? await this.deps.db
-          .selectFrom('api_keys')
-          .select(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
-          .where('merchant_id', 'in', valid)
-          .orderBy('created_at', 'desc')
-          .execute()
-      : [];
-    return merchantIds.map((id) => rows.filter((r) => r.merchant_id === id).map((r) => toKeyRecord(r)));
+    const keys = await keysOf(this.deps.db, valid);
+    return merchantIds.map((id) => keys.filter((k) => k.merchantId === id));
   }
 
   private async setStatus(kid: string, status: 'revoked' | 'expired'): Promise<ApiKeyRecord> {
-    const row = await this.deps.db
-      .updateTable('api_keys')
-      .set(
-        status === 'revoked'
-          ? { status, revoked_at: sql`coalesce(revoked_at, now())` }
-          : { status, expires_at: sql`least(coalesce(expires_at, now()), now())` },
-      )
-      .where('kid', '=', kid)
-      .returning(['id', 'merchant_id', 'kid', 'env', 'type', 'status', 'checksum', 'created_at', 'revoked_at', 'expires_at'])
-      .executeTakeFirst();
+    const record = await endKey(this.deps.db, kid, status);
     this.cache.forgetKey(kid);
-    if (!row) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
-    const record = toKeyRecord(row);
+    if (!record) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
     this.watcher.changed(kid, record);
     return record;
-  }
-
-  private async lockKey(tx: Tx, id: string) {
-    const row = await tx.selectFrom('api_keys').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!row) throw unauthorized();
-    return row;
   }
 }

@@ -3,6 +3,7 @@ import { QUEUE } from '../domain/jobs.ts';
 import { later, type Task } from '../jobs/task.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { PaymentService } from './payments.ts';
+import type { RateLimitService } from './rate-limits.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -24,7 +25,26 @@ export function purgeTask(payments: PaymentService): Task<Record<string, never>>
   };
 }
 
-/** Queues the recurring jobs once per deployment (a second call changes nothing). */
+/**
+ * The PostgreSQL rate-limit counters keep a row per key and window: this recurring job deletes
+ * the ended windows every minute, so the table holds about two minutes of keys whatever
+ * addresses arrive. Registered only where the counters live in PostgreSQL.
+ */
+export function rateLimitSweepTask(rateLimits: RateLimitService): Task<Record<string, never>> {
+  return {
+    queue: QUEUE.rateLimitSweep,
+    concurrency: 1,
+    leaseMs: 60_000,
+    retryDelaysMs: [5_000, 30_000, 60_000],
+    async run() {
+      await rateLimits.sweep();
+      return later(60_000);
+    },
+  };
+}
+
+/** Queues the recurring jobs of `queues` once per deployment (a second call changes nothing). */
 export async function scheduleRecurring(deps: ServiceDeps, queues: readonly string[]): Promise<void> {
   if (queues.includes(QUEUE.purge)) await enqueue(deps.db, { queue: QUEUE.purge, key: 'hourly' });
+  if (queues.includes(QUEUE.rateLimitSweep)) await enqueue(deps.db, { queue: QUEUE.rateLimitSweep, key: 'minutely' });
 }

@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { listenOn, notifyChannel } from '../db/listen.ts';
 
 /** "New events committed": a poke without payload, sent after the commit (see EventBus). */
 export const EVENTS_CHANNEL = 'zarpay_events';
@@ -146,9 +147,7 @@ export function postgresNotifications(connectionString: string): NotificationSou
         });
         try {
           await c.connect();
-          // Its NOTIFYs are pokes that carry nothing: no need to wait for them to be durable.
-          await c.query('set synchronous_commit = off');
-          for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`);
+          await listenOn(c, CHANNELS);
           client = c;
           backoff = 250;
           onLive(true);
@@ -160,7 +159,7 @@ export function postgresNotifications(connectionString: string): NotificationSou
       await connect(false);
     },
     async notify(channel) {
-      await client?.query(`NOTIFY ${channel}, 'new'`);
+      if (client) await notifyChannel(client, channel);
     },
     async stop() {
       stopped = true;

@@ -6,7 +6,7 @@ import { enqueue } from '../db/jobs.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payments.ts';
-import { type Actor, actorLabel } from '../domain/actor.ts';
+import { type Actor, actorLabel, type PaymentScope, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { captureLegs } from '../domain/ledger.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
@@ -32,20 +32,23 @@ export type Settled =
  * with everything a capture does. Every change is conditional on the state it starts from and
  * runs under the payment's row lock (lock order everywhere: payment, its attempts, the balance),
  * so answers that race, repeat or arrive late and out of order change the payment at most once.
+ * It reads and locks within the scope of whoever's answer it applies (`paymentScope`): the
+ * customer's one payment, the provider's own attempts, the operator's and zarpay's every payment.
  */
 export class PaymentSettlement {
   constructor(private readonly deps: ServiceDeps) {}
 
   /** Applies what the provider says about one attempt. */
   async apply(attemptId: string, answer: AttemptState, who: Actor): Promise<{ settled: Settled; paymentId: string }> {
-    const found = await attempts.findAttempt(this.deps.db, attemptId);
-    if (!found) throw new Error(`attempt ${attemptId} does not exist`);
+    const s = paymentScope(who);
+    const found = await attempts.findAttempt(this.deps.db, s, attemptId);
+    if (!found) throw new Error(`attempt ${attemptId} does not exist, or is not ${actorLabel(who)}'s to settle`);
     if (answer.status === 'pending') return { settled: 'unchanged', paymentId: found.payment_id };
     const settled = await withEvents(this.deps, async (tx) => {
-      const payment = (await store.lockPayment(tx, found.payment_id))!;
+      const payment = (await store.lockPayment(tx, s, found.payment_id))!;
       // Read again under the payment's lock: a racing answer may have moved the attempt meanwhile.
-      const attempt = (await attempts.findAttempt(tx, attemptId))!;
-      const outcome = await this.settle(tx, attempt, payment, answer);
+      const attempt = (await attempts.findAttempt(tx, s, attemptId))!;
+      const outcome = await this.settle(tx, s, attempt, payment, answer);
       // The operator's and zarpay's own decisions are audited; a provider's notification and a
       // customer's return are the ordinary flow, recorded by the attempt and the payment's event.
       if (outcome !== 'unchanged' && (who.kind === 'operator' || who.kind === 'system')) {
@@ -64,6 +67,7 @@ export class PaymentSettlement {
 
   private async settle(
     tx: Tx,
+    s: PaymentScope,
     attempt: attempts.Attempt,
     payment: NonNullable<Awaited<ReturnType<typeof store.lockPayment>>>,
     answer: Exclude<AttemptState, { status: 'pending' }>,
@@ -74,7 +78,7 @@ export class PaymentSettlement {
         const paymentRef = answer.paymentRef ?? null;
         if (pending) {
           await attempts.resolveAttempt(tx, attempt.id, 'succeeded', paymentRef ? { paymentRef } : {});
-          return (await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'captured')) ? 'captured' : 'unchanged';
+          return (await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'captured')) ? 'captured' : 'unchanged';
         }
         if (attempt.status === 'succeeded') return 'unchanged';
         // The customer paid an attempt that had ended here (cancelled, or superseded). While the
@@ -82,7 +86,7 @@ export class PaymentSettlement {
         if (!isTerminal(payment.status)) {
           await attempts.resolvePendingAttempts(tx, payment.id, 'cancelled', 'an earlier attempt of this payment succeeded');
           await attempts.recordLateSuccess(tx, attempt.id, paymentRef, false);
-          await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'captured');
+          await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'captured');
           return 'captured';
         }
         await attempts.recordLateSuccess(tx, attempt.id, paymentRef, true);
@@ -98,7 +102,7 @@ export class PaymentSettlement {
       }
       case 'failed':
         if (!pending || !(await attempts.resolveAttempt(tx, attempt.id, 'failed', { reason: answer.reason }))) return 'unchanged';
-        return (await this.finish(tx, payment.id, OPEN_PAYMENT_STATUSES, 'failed')) ? 'failed' : 'unchanged';
+        return (await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'failed')) ? 'failed' : 'unchanged';
       case 'expired':
         if (!pending) return 'unchanged';
         await attempts.resolveAttempt(tx, attempt.id, 'expired', { reason: 'the provider no longer takes payment for this attempt' });
@@ -111,9 +115,10 @@ export class PaymentSettlement {
   /**
    * The one way into a terminal state; null when the payment was not in `from` any more. A
    * capture issues the voucher (sealed), credits the balance (auto top-up), queues the customer's
-   * confirmation, and records the event, all in the caller's transaction.
+   * confirmation, and records the event, all in the caller's transaction, which holds the
+   * payment's lock (taken within `s`).
    */
-  async finish(tx: Tx, id: string, from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][], to: PaymentOutcome): Promise<Payment | null> {
+  async finish(tx: Tx, s: PaymentScope, id: string, from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][], to: PaymentOutcome): Promise<Payment | null> {
     const row = await store.finishPayment(tx, id, from, to);
     if (!row) return null;
     if (to === 'cancelled') await attempts.resolvePendingAttempts(tx, id, 'cancelled');
@@ -132,13 +137,14 @@ export class PaymentSettlement {
       }
       if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id);
     }
-    const payment = await this.load(tx, id);
+    const payment = await this.load(tx, s, id);
     await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });
     return payment;
   }
 
-  async load(db: DbOrTx, id: string): Promise<Payment> {
-    const payment = await store.findPayment(db, { all: true }, id);
+  /** One payment within `s`, its voucher code opened; PAYMENT_NOT_FOUND when missing or outside it. */
+  async load(db: DbOrTx, s: PaymentScope, id: string): Promise<Payment> {
+    const payment = await store.findPayment(db, s, id);
     if (!payment) throw paymentNotFound();
     return revealed(keyringOf(this.deps), payment);
   }

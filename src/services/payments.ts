@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
 import type { DbOrTx } from '../db/index.ts';
-import { type Actor, requireMerchant, scope } from '../domain/actor.ts';
+import { type Actor, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -51,11 +51,11 @@ export class PaymentService {
     const requestHash = requestDigest(keyringOf(this.deps), input);
     const result = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.claimIdempotencyKey(tx, merchant.id, idempotencyKey, requestHash, IDEMPOTENCY_TTL_MS))) {
-        const used = await store.usedIdempotencyKey(tx, merchant.id, idempotencyKey);
+        const used = await store.usedIdempotencyKey(tx, oneMerchantScope(actor), idempotencyKey);
         if (!used || used.request_hash !== requestHash || used.payment_id === null) {
           throw new AppError('CONFLICT', 'Idempotency-Key was already used with a different payload');
         }
-        const [payment] = await store.findPayments(tx, { merchantId: merchant.id }, [used.payment_id]);
+        const [payment] = await store.findPayments(tx, scope(actor), [used.payment_id]);
         if (!payment) throw new Error(`Idempotency-Key ${idempotencyKey} names a missing payment`);
         return { payment: this.reveal(payment), created: false };
       }

@@ -3,7 +3,7 @@ import { recordAudit } from '../db/audit.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payouts.ts';
-import { type Actor, actorLabel, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, actorLabel, oneMerchantScope, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -50,9 +50,10 @@ export class PayoutService {
    */
   async create(actor: Actor, input: CreatePayoutInput): Promise<CreatePayoutResult> {
     const { merchant } = requireMerchant(actor);
+    const own = oneMerchantScope(actor);
     const requestHash = requestDigest(keyringOf(this.deps), input);
     if (input.merchantReference !== undefined) {
-      const existing = await store.findByReference(this.deps.db, merchant.id, input.merchantReference);
+      const existing = await store.findByReference(this.deps.db, own, input.merchantReference);
       if (existing) return replay(existing, requestHash);
     }
     if (!Number.isSafeInteger(input.amountCents + merchant.payoutFeeCents)) throw fieldError('VALIDATION_FAILED', ['amountCents'], 'is too large');
@@ -96,14 +97,14 @@ export class PayoutService {
         transactionId: randomUUID(),
       });
       if (!outcome) throw new AppError('NOT_FOUND', 'merchant not found');
-      if ('requiredCents' in outcome) throw await ledger.insufficient(this.deps.db, merchant.id, outcome.requiredCents);
+      if ('requiredCents' in outcome) throw await ledger.insufficient(this.deps.db, own, outcome.requiredCents);
       this.deps.committed?.();
       return { payout: outcome.payout, created: true };
     } catch (e) {
       // Two requests with one new reference raced: the loser's insert hit the unique constraint
       // after the winner committed, and its reservation rolled back with it.
       if (input.merchantReference !== undefined && isUniqueViolation(e)) {
-        const existing = await store.findByReference(this.deps.db, merchant.id, input.merchantReference);
+        const existing = await store.findByReference(this.deps.db, own, input.merchantReference);
         if (existing) return replay(existing, requestHash);
       }
       throw e;
@@ -150,7 +151,7 @@ export class PayoutService {
    */
   async bankAccounts(actor: Actor, ids: readonly string[]): Promise<(MaskedBankAccount | null)[]> {
     requireOperator(actor);
-    const sealed = await store.sealedDetails(this.deps.db, ids.filter(isUuid).map((id) => id.toLowerCase()));
+    const sealed = await store.sealedDetails(this.deps.db, scope(actor), ids.filter(isUuid).map((id) => id.toLowerCase()));
     return ids.map((id) => {
       const found = sealed.get(id.toLowerCase());
       if (!found) return null;
@@ -166,7 +167,7 @@ export class PayoutService {
   async revealBankAccount(actor: Actor, id: string, reason: string): Promise<BankAccount> {
     requireOperator(actor);
     if (!isUuid(id)) throw payoutNotFound();
-    const found = (await store.sealedDetails(this.deps.db, [id.toLowerCase()])).get(id.toLowerCase());
+    const found = (await store.sealedDetails(this.deps.db, scope(actor), [id.toLowerCase()])).get(id.toLowerCase());
     if (!found) throw payoutNotFound();
     const details = this.open(id.toLowerCase(), found.sealed);
     await recordAudit(this.deps.db, {
@@ -224,7 +225,7 @@ export class PayoutService {
     requireOperator(actor);
     if (!isUuid(id)) throw payoutNotFound();
     return withEvents(this.deps, async (tx) => {
-      const current = await store.lockPayout(tx, id.toLowerCase());
+      const current = await store.lockPayout(tx, scope(actor), id.toLowerCase());
       if (!current) throw payoutNotFound();
       const move = planPayoutMove(current.status, action, extra.onlyFrom);
       const payout = await store.movePayout(tx, {

@@ -1,13 +1,13 @@
 import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
-import type { Actor } from '../domain/actor.ts';
+import { type Actor, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { GiveUp, later, type Task } from '../jobs/task.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
 import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
 
-/** The reconciler acts as zarpay itself, and is audited as such. */
+/** The reconciler (and the giving back of money owed) acts as zarpay itself, and is audited as such. */
 const RECONCILER: Actor = Object.freeze({ kind: 'system', task: 'reconciler' });
 
 /** A claim holds an attempt this long: enough for the provider's answer (10 s at most) and the write. */
@@ -41,7 +41,7 @@ export function reconcileTask(deps: ServiceDeps, providers: ReadonlyMap<string, 
     retryDelaysMs: [],
 
     async run(job) {
-      const attempt = await attempts.findAttempt(deps.db, job.payload.attempt);
+      const attempt = await attempts.findAttempt(deps.db, paymentScope(RECONCILER), job.payload.attempt);
       // Finished meanwhile by its notification, the customer's return or the operator.
       if (!attempt || attempt.status !== 'pending') return;
       const provider = providers.get(attempt.provider);
@@ -87,7 +87,7 @@ export function refundOwedTask(deps: ServiceDeps, providers: ReadonlyMap<string,
     retryDelaysMs: [],
 
     async run(job) {
-      const owed = await attempts.refundOwed(deps.db, job.payload.attempt);
+      const owed = await attempts.refundOwed(deps.db, paymentScope(RECONCILER), job.payload.attempt);
       if (!owed || owed.refund_status !== 'pending') return;
       const provider = providers.get(owed.provider);
       if (!provider?.refund) throw new GiveUp(`the ${owed.provider} provider offers no refunds here`);
@@ -112,7 +112,7 @@ export function refundOwedTask(deps: ServiceDeps, providers: ReadonlyMap<string,
     async record(tx, outcomes) {
       for (const o of outcomes) {
         if (o.kind !== 'failed' || !o.held) continue;
-        const owed = await attempts.refundOwed(tx, o.job.key);
+        const owed = await attempts.refundOwed(tx, paymentScope(RECONCILER), o.job.key);
         if (!owed || owed.refund_status !== 'pending') continue;
         await attempts.recordRefund(tx, owed.id, { status: 'failed' });
         await recordAudit(tx, {

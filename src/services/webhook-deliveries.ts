@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { dropJobs } from '../db/jobs.ts';
+import { eventExists } from '../db/event-log.ts';
 import { queueDelivery } from '../db/outbox.ts';
-import { QUEUE } from '../domain/jobs.ts';
+import { attemptsOf, listDeliveries, supersedePending } from '../db/webhook-deliveries.ts';
 import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -48,47 +47,22 @@ export class WebhookDeliveryService {
 
   /** Deliveries within the actor's scope, newest first, each with its attempts in order. */
   async list(actor: Actor, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
-    const merchantId = merchantFilter(scope(actor, filter.merchantId));
+    // An empty merchantId (the operator's) names no merchant: every merchant's deliveries.
+    const s = scope(actor, filter.merchantId || null);
+    const merchantId = merchantFilter(s);
     const limit = filter.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('VALIDATION_FAILED', 'limit: must be 1 to 100');
     if ((filter.eventId && !isUuid(filter.eventId)) || (merchantId && !isUuid(merchantId))) return [];
-    let q = this.deps.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select(['d.id', 'd.event_id', 'e.type', 'd.merchant_id', 'd.url', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.created_at', 'd.completed_at'])
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id')
-      .limit(limit);
-    if (filter.eventId) q = q.where('d.event_id', '=', filter.eventId);
-    if (merchantId) q = q.where('d.merchant_id', '=', merchantId);
-    if (filter.status) q = q.where('d.status', '=', filter.status);
-    const rows = await q.execute();
-    const attempts = rows.length
-      ? await this.deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('id').execute()
-      : [];
-    return rows.map((r) => ({
-      id: r.id,
-      eventId: r.event_id,
-      eventType: r.type,
-      merchantId: r.merchant_id,
-      url: r.url,
-      status: r.status,
-      attempts: r.attempts,
-      nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
-      lastStatusCode: r.last_status_code,
-      lastError: r.last_error,
-      createdAt: r.created_at,
-      completedAt: r.completed_at,
-      attemptLog: attempts
-        .filter((a) => a.delivery_id === r.id)
-        .map((a) => ({
-          attempt: a.attempt,
-          attemptedAt: a.attempted_at,
-          statusCode: a.status_code,
-          durationMs: a.duration_ms,
-          error: a.error,
-          succeeded: a.succeeded,
-        })),
+    const deliveries = await listDeliveries(this.deps.db, s, {
+      eventId: filter.eventId || null,
+      status: filter.status || null,
+      limit,
+    });
+    const attempts = await attemptsOf(this.deps.db, deliveries.map((d) => d.id));
+    return deliveries.map((d) => ({
+      ...d,
+      nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+      attemptLog: attempts.get(d.id) ?? [],
     }));
   }
 
@@ -100,22 +74,12 @@ export class WebhookDeliveryService {
     requireOperator(actor);
     if (!isUuid(eventId)) throw new AppError('NOT_FOUND', 'event not found');
     const deliveryId = await this.deps.db.transaction().execute(async (tx) => {
-      const event = await tx.selectFrom('events').select('id').where('id', '=', eventId.toLowerCase()).executeTakeFirst();
-      if (!event) throw new AppError('NOT_FOUND', 'event not found');
-      const id = await queueDelivery(tx, event.id);
+      if (!(await eventExists(tx, eventId.toLowerCase()))) throw new AppError('NOT_FOUND', 'event not found');
+      const id = await queueDelivery(tx, eventId.toLowerCase());
       if (!id) throw new AppError('VALIDATION_FAILED', 'the merchant has no webhook URL to deliver to');
       // The new delivery supersedes any still retrying: the receiver should get the event from
-      // one delivery, not from both. Their jobs go; an attempt under way still logs what it did,
-      // but no longer moves a delivery that has ended.
-      const superseded = await tx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'failed', last_error: `superseded by redelivery ${id}`, completed_at: sql`now()`, updated_at: sql`now()` })
-        .where('event_id', '=', event.id)
-        .where('status', '=', 'pending')
-        .where('id', '!=', id)
-        .returning('id')
-        .execute();
-      await dropJobs(tx, QUEUE.webhook, superseded.map((d) => d.id));
+      // one delivery, not from both.
+      await supersedePending(tx, eventId.toLowerCase(), id, `superseded by redelivery ${id}`);
       return id;
     });
     const all = await this.list(actor, { eventId, limit: 100 });

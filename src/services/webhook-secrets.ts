@@ -1,12 +1,21 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../db/index.ts';
+import { lockMerchant } from '../db/merchants.ts';
+import {
+  activeSecretKid,
+  disableRotating,
+  insertSecret,
+  listSecrets,
+  signingSecrets,
+  type StoredSecretStatus,
+  startRotation,
+} from '../db/webhook-secrets.ts';
 import { type Actor, covers, oneMerchant, requireMerchant, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { generateWebhookSecret, newWebhookKid, webhookSecretKey } from '../domain/webhook-signature.ts';
 import type { ServiceDeps } from './deps.ts';
 
-export type WebhookSecretStatus = 'active' | 'rotating' | 'disabled';
+export type WebhookSecretStatus = StoredSecretStatus;
 
 /** A webhook secret's metadata; `secret` is present only in the answer that created it. */
 export interface WebhookSecret {
@@ -25,10 +34,6 @@ export interface RotatedWebhookSecret extends WebhookSecret {
   rotatingUntil: Date | null;
 }
 
-// A rotating secret past its window reads as disabled: the state is computed from
-// rotating_until at read and sign time, so no sweeper has to run for it to be correct.
-const effectiveStatus = sql<WebhookSecretStatus>`case when status = 'rotating' and rotating_until <= now() then 'disabled' else status end`;
-
 /**
  * Webhook signing secrets (spec "Webhook secret states", CONTRACT §6). Secrets are stored
  * encrypted with AES-256-GCM under a key derived from SERVICE_SECRET, returned only once, and
@@ -45,9 +50,9 @@ export class WebhookSecretService {
   async create(actor: Actor): Promise<WebhookSecret> {
     const merchantId = requireMerchant(actor).merchant.id;
     return this.deps.db.transaction().execute(async (tx) => {
-      await this.lockMerchant(tx, merchantId);
-      const active = await tx.selectFrom('webhook_secrets').select('kid').where('merchant_id', '=', merchantId).where('status', '=', 'active').executeTakeFirst();
-      if (active) throw new AppError('CONFLICT', `webhook secret ${active.kid} is already active; rotate it instead`);
+      await this.serialise(tx, merchantId);
+      const active = await activeSecretKid(tx, merchantId);
+      if (active) throw new AppError('CONFLICT', `webhook secret ${active} is already active; rotate it instead`);
       return this.insert(tx, merchantId);
     });
   }
@@ -59,45 +64,28 @@ export class WebhookSecretService {
   async rotate(actor: Actor): Promise<RotatedWebhookSecret> {
     const merchantId = requireMerchant(actor).merchant.id;
     return this.deps.db.transaction().execute(async (tx) => {
-      await this.lockMerchant(tx, merchantId);
-      await tx
-        .updateTable('webhook_secrets')
-        .set({ status: 'disabled', disabled_at: sql`least(coalesce(rotating_until, now()), now())`, rotating_until: sql`least(coalesce(rotating_until, now()), now())` })
-        .where('merchant_id', '=', merchantId)
-        .where('status', '=', 'rotating')
-        .execute();
-      const window = this.deps.config.webhookSecretRotationWindowMs;
-      const old = await tx
-        .updateTable('webhook_secrets')
-        .set({ status: 'rotating', rotating_until: sql`now() + ${window} * interval '1 millisecond'` })
-        .where('merchant_id', '=', merchantId)
-        .where('status', '=', 'active')
-        .returning(['kid', 'rotating_until'])
-        .executeTakeFirst();
+      await this.serialise(tx, merchantId);
+      await disableRotating(tx, merchantId);
+      const old = await startRotation(tx, merchantId, this.deps.config.webhookSecretRotationWindowMs);
       const created = await this.insert(tx, merchantId);
-      return { ...created, secret: created.secret!, rotatingKid: old?.kid ?? null, rotatingUntil: old?.rotating_until ?? null };
+      return { ...created, secret: created.secret!, rotatingKid: old?.kid ?? null, rotatingUntil: old?.rotatingUntil ?? null };
     });
   }
 
   /** Every secret of a merchant (its own, or the one the operator names), newest first, with its state as of now; never the secret. */
   async list(actor: Actor, requested?: string | null): Promise<WebhookSecret[]> {
     const merchantId = oneMerchant(actor, requested);
-    const rows = await this.deps.db
-      .selectFrom('webhook_secrets')
-      .select(['id', 'merchant_id', 'kid', 'created_at', 'rotating_until', 'disabled_at', effectiveStatus.as('status')])
-      .where('merchant_id', '=', merchantId)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await listSecrets(this.deps.db, merchantId);
     // A secret disabled by a second rotation stopped signing when it was disabled, before the
     // end of its window: it must not show a window still open.
     const until = (r: (typeof rows)[number]) =>
-      r.status === 'disabled' && r.rotating_until && r.disabled_at && r.disabled_at < r.rotating_until ? r.disabled_at : r.rotating_until;
+      r.status === 'disabled' && r.rotatingUntil && r.disabledAt && r.disabledAt < r.rotatingUntil ? r.disabledAt : r.rotatingUntil;
     return rows.map((r) => ({
       id: r.id,
-      merchantId: r.merchant_id,
+      merchantId: r.merchantId,
       kid: r.kid,
       status: r.status,
-      createdAt: r.created_at,
+      createdAt: r.createdAt,
       rotatingUntil: until(r),
     }));
   }
@@ -110,23 +98,16 @@ export class WebhookSecretService {
   async signingKeys(actor: Actor, merchantIds: readonly string[], db: DbOrTx = this.deps.db): Promise<Map<string, Buffer[] | Error>> {
     const s = scope(actor);
     merchantIds = merchantIds.filter((id) => covers(s, id));
-    const rows = merchantIds.length
-      ? await db
-          .selectFrom('webhook_secrets')
-          .select(['id', 'merchant_id', 'secret_enc', 'status'])
-          .where('merchant_id', 'in', merchantIds)
-          .where((eb) => eb.or([eb('status', '=', 'active'), eb.and([eb('status', '=', 'rotating'), eb('rotating_until', '>', sql<Date>`now()`)])]))
-          .execute()
-      : [];
+    const rows = await signingSecrets(db, merchantIds);
     rows.sort((a, b) => (a.status === b.status ? 0 : a.status === 'active' ? -1 : 1));
     const keys = new Map<string, Buffer[] | Error>(merchantIds.map((id) => [id, []]));
     for (const r of rows) {
-      const mine = keys.get(r.merchant_id);
+      const mine = keys.get(r.merchantId);
       if (mine instanceof Error) continue;
       try {
-        mine!.push(webhookSecretKey(this.decrypt(r.id, r.secret_enc)));
+        mine!.push(webhookSecretKey(this.decrypt(r.id, r.secretEnc)));
       } catch (e) {
-        keys.set(r.merchant_id, e as Error);
+        keys.set(r.merchantId, e as Error);
       }
     }
     return keys;
@@ -135,18 +116,13 @@ export class WebhookSecretService {
   private async insert(tx: Tx, merchantId: string): Promise<WebhookSecret> {
     const id = randomUUID();
     const secret = generateWebhookSecret();
-    const row = await tx
-      .insertInto('webhook_secrets')
-      .values({ id, merchant_id: merchantId, kid: newWebhookKid(), status: 'active', secret_enc: this.encrypt(id, secret) })
-      .returning(['kid', 'created_at'])
-      .executeTakeFirstOrThrow();
-    return { id, merchantId, kid: row.kid, status: 'active', createdAt: row.created_at, rotatingUntil: null, secret };
+    const row = await insertSecret(tx, { id, merchantId, kid: newWebhookKid(), secretEnc: this.encrypt(id, secret) });
+    return { id, merchantId, kid: row.kid, status: 'active', createdAt: row.createdAt, rotatingUntil: null, secret };
   }
 
   /** Serialises secret changes per merchant, so two concurrent rotations cannot leave three signing. */
-  private async lockMerchant(tx: Tx, merchantId: string) {
-    const m = await tx.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
-    if (!m) throw new AppError('NOT_FOUND', 'merchant not found');
+  private async serialise(tx: Tx, merchantId: string) {
+    if (!(await lockMerchant(tx, merchantId))) throw new AppError('NOT_FOUND', 'merchant not found');
   }
 
   private encrypt(id: string, secret: string): Buffer {

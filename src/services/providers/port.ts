@@ -1,4 +1,8 @@
 import { AppError } from '../../domain/errors.ts';
+import type { ProviderNotification } from '../../domain/provider-notification.ts';
+
+// Defined with the provider actor it travels with; the providers name it from here.
+export type { ProviderNotification };
 
 /**
  * What zarpay needs from a payment provider: start an attempt (and send the customer to pay),
@@ -47,17 +51,6 @@ export type AttemptState =
   | { status: 'failed'; reason: string }
   /** The provider no longer accepts payment for it (or never saw it). */
   | { status: 'expired' };
-
-/** A verified notification (webhook) about an attempt's outcome. */
-export interface ProviderNotification {
-  /** The provider's event id: the same event may arrive more than once, so dedupe on it. */
-  eventId: string;
-  /** Which attempt (Yoco: the checkout id). */
-  providerRef: string;
-  outcome: 'succeeded' | 'failed';
-  paymentRef?: string;
-  reason?: string;
-}
 
 /** Request headers with lower-case names, as Node gives them. */
 export type NotificationHeaders = Record<string, string | string[] | undefined>;

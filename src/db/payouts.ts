@@ -116,6 +116,8 @@ export interface NewPayout {
   merchantReference: string | null;
   description: string | null;
   metadata: string | null;
+  /** The bank the branch code belongs to (domain/za-banks.ts). */
+  bank: string;
   requestHash: string;
   createdAt: Date;
   /** The `payout.created` event's data without `fee_cents` and `gross_amount_cents`, which the statement adds. */
@@ -158,9 +160,9 @@ const createStatement = statement<NewPayout, Partial<Row> & { fee: number }>(
   ),
   created as (
     insert into payouts (id, merchant_id, amount_cents, fee_cents, gross_amount_cents, currency, status, payout_method,
-                         payment_details_sealed, merchant_reference, description, metadata, request_hash, created_at, updated_at)
+                         payment_details_sealed, merchant_reference, description, metadata, bank, request_hash, created_at, updated_at)
     select :id::uuid, merchant_id, :amountCents::bigint, fee, gross, 'ZAR', 'pending', 'eft',
-           :paymentDetails::bytea, :merchantReference::text, :description::text, :metadata::jsonb, :requestHash::text,
+           :paymentDetails::bytea, :merchantReference::text, :description::text, :metadata::jsonb, :bank::text, :requestHash::text,
            :createdAt::timestamptz, :createdAt::timestamptz
       from reserved
     returning ${COLUMNS}
@@ -236,17 +238,21 @@ export async function movePayout(tx: Tx, values: PayoutMoveValues): Promise<Payo
   return toPayout(row);
 }
 
-const sealedStatement = statement<{ ids: string[]; merchantId: string | null }, { id: string; merchant_id: string; payment_details_sealed: Buffer }>(
+const sealedStatement = statement<{ ids: string[]; merchantId: string | null }, { id: string; merchant_id: string; payment_details_sealed: Buffer; bank: string | null }>(
   'the sealed bank details of payouts',
-  `select id, merchant_id, payment_details_sealed from payouts where id = any(:ids::uuid[]) and ${SCOPED}`,
+  `select id, merchant_id, payment_details_sealed, bank from payouts where id = any(:ids::uuid[]) and ${SCOPED}`,
 );
 
 /**
  * The sealed bank details of the payouts in the scope (operator views open them; nothing else
  * reads them), by payout id; payouts missing or outside the scope are absent.
  */
-export async function sealedDetails(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<Map<string, { merchantId: string; sealed: Buffer }>> {
+export async function sealedDetails(
+  db: DbOrTx,
+  scope: MerchantScope,
+  ids: readonly string[],
+): Promise<Map<string, { merchantId: string; sealed: Buffer; bank: string | null }>> {
   if (ids.length === 0) return new Map();
   const rows = await sealedStatement.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
-  return new Map(rows.map((r) => [r.id, { merchantId: r.merchant_id, sealed: r.payment_details_sealed }]));
+  return new Map(rows.map((r) => [r.id, { merchantId: r.merchant_id, sealed: r.payment_details_sealed, bank: r.bank }]));
 }

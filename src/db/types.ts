@@ -84,6 +84,8 @@ export interface PayoutsTable {
   external_transfer_id: string | null;
   failure_reason: string | null;
   rejection_reason: string | null;
+  /** The bank its branch code belongs to (domain/za-banks.ts); null for payouts older than the list. */
+  bank: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: Date | null;

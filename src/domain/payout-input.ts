@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAYOUT_STATUSES } from './payout.ts';
+import { bankForBranchCode, UNKNOWN_BRANCH_CODE } from './za-banks.ts';
 import { nonBlank, offsetPage, optional, withCode } from './validation.ts';
 
 /** The inputs of the payout use cases, as both adapters parse them (see validation.ts). */
@@ -8,7 +9,12 @@ export const eftDetailsInput = z
   .strictObject({
     // The length each pattern allows, stated for generated clients (the pattern is the check).
     accountNumber: z.string().regex(/^\d{5,20}$/, 'must be 5 to 20 digits').meta({ example: '62012345678', minLength: 5, maxLength: 20 }),
-    branchCode: z.string().regex(/^\d{6}$/, 'must be exactly 6 digits').meta({ example: '250655', minLength: 6, maxLength: 6 }),
+    branchCode: z
+      .string()
+      .regex(/^\d{6}$/, 'must be exactly 6 digits')
+      // Only after the shape holds, so a malformed code gets one message, not two.
+      .refine((code) => !/^\d{6}$/.test(code) || bankForBranchCode(code) !== undefined, UNKNOWN_BRANCH_CODE)
+      .meta({ example: '250655', minLength: 6, maxLength: 6, description: 'A South African universal branch code (domain/za-banks.ts)' }),
     accountHolder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
     bankName: nonBlank(100).meta({ example: 'First National Bank' }),
   })

@@ -89,6 +89,10 @@ export interface MaskedBankAccount {
   branchCode: string;
   accountHolder: string;
   accountNumberMasked: string;
+  /** The bank the branch code belongs to (domain/za-banks.ts), as recorded at creation; null before the list. */
+  bank: string | null;
+  /** `bankName` names a bank other than `bank`: the money goes to `bank`. */
+  bankNameMismatch: boolean;
 }
 
 /** The full bank account, as the audited operator command reveals it. */

@@ -22,6 +22,8 @@ import {
 import type { CreatePayoutInput, EftDetails, ListPayoutsQuery } from '../domain/payout-input.ts';
 import { maskAccountNumber } from '../domain/sealing.ts';
 import { payoutJson } from '../domain/payout-json.ts';
+import { bankById, bankForBranchCode, bankNameMismatch } from '../domain/za-banks.ts';
+import type { Tx } from '../db/index.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 
 export type CreatePayoutResult = { payout: Payout; created: boolean };
@@ -89,6 +91,8 @@ export class PayoutService {
         merchantReference: input.merchantReference ?? null,
         description: input.description ?? null,
         metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+        // The input's schema refused a code not on the list, so the bank is known here.
+        bank: bankForBranchCode(input.paymentDetails.branchCode)!.id,
         requestHash,
         createdAt,
         eventData: JSON.stringify(eventData),
@@ -156,7 +160,12 @@ export class PayoutService {
       const found = sealed.get(id.toLowerCase());
       if (!found) return null;
       const { accountNumber, ...rest } = this.open(id.toLowerCase(), found.sealed);
-      return { ...rest, accountNumberMasked: maskAccountNumber(accountNumber) };
+      return {
+        ...rest,
+        accountNumberMasked: maskAccountNumber(accountNumber),
+        bank: found.bank === null ? null : (bankById(found.bank)?.name ?? found.bank),
+        bankNameMismatch: bankNameMismatch(rest.bankName, found.bank),
+      };
     });
   }
 
@@ -211,47 +220,63 @@ export class PayoutService {
     return this.move(actor, id, 'fail', { failureReason: reason });
   }
 
-  /**
-   * One operator move: lock the payout, check the state machine, update it, move the money and
-   * write the event, all in one transaction. Locks are taken payout first, then balance, in
-   * every path, so concurrent moves cannot deadlock.
-   */
-  private async move(
-    actor: Actor,
-    id: string,
-    action: PayoutAction,
-    extra: { rejectionReason?: string; failureReason?: string; externalTransferId?: string; onlyFrom?: readonly PayoutStatus[] },
-  ): Promise<Payout> {
+  /** One operator move, in a transaction of its own (see `movePayoutIn`). */
+  private move(actor: Actor, id: string, action: PayoutAction, extra: PayoutMoveExtra): Promise<Payout> {
     requireOperator(actor);
     if (!isUuid(id)) throw payoutNotFound();
-    return withEvents(this.deps, async (tx) => {
-      const current = await store.lockPayout(tx, scope(actor), id.toLowerCase());
-      if (!current) throw payoutNotFound();
-      const move = planPayoutMove(current.status, action, extra.onlyFrom);
-      const payout = await store.movePayout(tx, {
-        id: id.toLowerCase(),
-        to: move.to,
-        rejectionReason: extra.rejectionReason ?? null,
-        failureReason: extra.failureReason ?? null,
-        externalTransferId: extra.externalTransferId ?? null,
-      });
-      const payoutId = payout.id;
-      if (move.effect === 'release') {
-        await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_release', payoutId, legs: releaseLegs(current.gross_amount_cents) });
-      } else if (move.effect === 'deduct') {
-        await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_settle', payoutId, legs: settleLegs(current.amount_cents, current.fee_cents) });
-      }
-      await recordEvent(tx, { merchantId: payout.merchantId, type: PAYOUT_EVENT_FOR[move.to], payoutId, data: payoutJson(payout) });
-      await recordAudit(tx, {
-        actor: actorLabel(actor),
-        action: `payout.${action}`,
-        merchantId: payout.merchantId,
-        payoutId,
-        detail: { from: current.status, to: move.to, ...(extra.externalTransferId && { external_transfer_id: extra.externalTransferId }) },
-      });
-      return payout;
-    });
+    return withEvents(this.deps, async (tx) => (await movePayoutIn(tx, actor, id.toLowerCase(), action, extra)).payout);
   }
+}
+
+export interface PayoutMoveExtra {
+  rejectionReason?: string;
+  failureReason?: string;
+  externalTransferId?: string;
+  onlyFrom?: readonly PayoutStatus[];
+  /** More for the audit entry: the batch or the bank report that made the move. */
+  audit?: Record<string, unknown>;
+}
+
+/**
+ * One operator move inside the caller's transaction: lock the payout, check the state machine,
+ * update it, move the money and write the event and the audit entry. Every move of a payout,
+ * by hand or from a bank file, goes through here, so a completion from a bank report is the same
+ * ledger posting, the same `payout.completed` webhook and the same audit line as one typed in.
+ * Locks are taken payout first, then balance, in every path, so concurrent moves cannot deadlock.
+ */
+export async function movePayoutIn(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  action: PayoutAction,
+  extra: PayoutMoveExtra,
+): Promise<{ payout: Payout; from: PayoutStatus }> {
+  requireOperator(actor);
+  const current = await store.lockPayout(tx, scope(actor), id);
+  if (!current) throw payoutNotFound();
+  const move = planPayoutMove(current.status, action, extra.onlyFrom);
+  const payout = await store.movePayout(tx, {
+    id,
+    to: move.to,
+    rejectionReason: extra.rejectionReason ?? null,
+    failureReason: extra.failureReason ?? null,
+    externalTransferId: extra.externalTransferId ?? null,
+  });
+  const payoutId = payout.id;
+  if (move.effect === 'release') {
+    await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_release', payoutId, legs: releaseLegs(current.gross_amount_cents) });
+  } else if (move.effect === 'deduct') {
+    await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_settle', payoutId, legs: settleLegs(current.amount_cents, current.fee_cents) });
+  }
+  await recordEvent(tx, { merchantId: payout.merchantId, type: PAYOUT_EVENT_FOR[move.to], payoutId, data: payoutJson(payout) });
+  await recordAudit(tx, {
+    actor: actorLabel(actor),
+    action: `payout.${action}`,
+    merchantId: payout.merchantId,
+    payoutId,
+    detail: { from: current.status, to: move.to, ...(extra.externalTransferId && { external_transfer_id: extra.externalTransferId }), ...extra.audit },
+  });
+  return { payout, from: current.status };
 }
 
 function replay(existing: { payout: Payout; requestHash: string }, requestHash: string): CreatePayoutResult {

@@ -15,6 +15,13 @@ const MaskedBankAccountRef = builder.objectRef<MaskedBankAccount>('PayoutBankAcc
     branchCode: t.exposeString('branchCode', { description: 'The 6-digit branch code.' }),
     accountHolder: t.exposeString('accountHolder', { description: 'The account holder\'s full name.' }),
     accountNumberMasked: t.exposeString('accountNumberMasked', { description: '`****` and the last four digits of the account number.' }),
+    bank: t.exposeString('bank', {
+      nullable: true,
+      description: 'The bank the branch code belongs to, recorded when the payout was created: where the money goes, whatever bankName says. Null for payouts older than the branch-code list.',
+    }),
+    bankNameMismatch: t.exposeBoolean('bankNameMismatch', {
+      description: 'True when the merchant\'s bankName names another bank than the one the branch code belongs to: check with the merchant before paying.',
+    }),
   }),
 });
 

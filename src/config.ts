@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { bankForBranchCode } from './domain/za-banks.ts';
 import { dataDir as defaultDataDir, OPERATOR_TOKEN_FILE } from './paths.ts';
 
 export { OPERATOR_TOKEN_FILE };
@@ -80,6 +81,19 @@ export interface Config {
   smtp: SmtpSettings | null;
   /** How far back an event stream may resume (`after`): older positions are refused (docs/graphql.md). */
   eventReplayWindowMs: number;
+  /**
+   * The account payouts are paid from, named in every bank file (`PAYOUT_DEBTOR_*`); null when
+   * unset: payouts are then paid by hand and `zarpay payout batch export` refuses.
+   */
+  payoutDebtor: PayoutDebtor | null;
+}
+
+export interface PayoutDebtor {
+  name: string;
+  accountNumber: string;
+  branchCode: string;
+  /** The bank the branch code belongs to (domain/za-banks.ts). */
+  bankName: string;
 }
 
 export interface YocoSettings {
@@ -204,6 +218,22 @@ function parseSmtp(env: NodeJS.ProcessEnv, publicBaseUrl: string): SmtpSettings 
   return { url, from };
 }
 
+/** `PAYOUT_DEBTOR_NAME`, `PAYOUT_DEBTOR_ACCOUNT` and `PAYOUT_DEBTOR_BRANCH_CODE`: all three or none. */
+function parsePayoutDebtor(env: NodeJS.ProcessEnv): PayoutDebtor | null {
+  const names = ['PAYOUT_DEBTOR_NAME', 'PAYOUT_DEBTOR_ACCOUNT', 'PAYOUT_DEBTOR_BRANCH_CODE'] as const;
+  const set = names.filter((n) => env[n]);
+  if (set.length === 0) return null;
+  if (set.length < names.length) throw new ConfigError(`${names.join(', ')} are set together (missing: ${names.filter((n) => !env[n]).join(', ')})`);
+  const name = env.PAYOUT_DEBTOR_NAME!.trim();
+  const accountNumber = env.PAYOUT_DEBTOR_ACCOUNT!.trim();
+  const branchCode = env.PAYOUT_DEBTOR_BRANCH_CODE!.trim();
+  if (name.length === 0 || name.length > 140) throw new ConfigError('PAYOUT_DEBTOR_NAME must be 1 to 140 characters');
+  if (!/^\d{5,20}$/.test(accountNumber)) throw new ConfigError('PAYOUT_DEBTOR_ACCOUNT must be 5 to 20 digits');
+  const bank = bankForBranchCode(branchCode);
+  if (!bank) throw new ConfigError('PAYOUT_DEBTOR_BRANCH_CODE must be a South African universal branch code (e.g. 250655 for FNB)');
+  return { name, accountNumber, branchCode, bankName: bank.name };
+}
+
 const SERVICE_SECRET_FILE = 'service-secret';
 
 /** Every setting of CONTRACT §1, read once from `env`, validated and typed. */
@@ -258,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const yoco = parsed(() => parseYoco(env)) ?? null;
   const dataKeys = parsed(() => parseDataKeys(env.DATA_KEY)) ?? [];
   const smtp = parsed(() => parseSmtp(env, publicBaseUrl)) ?? null;
+  const payoutDebtor = parsed(() => parsePayoutDebtor(env)) ?? null;
 
   if (serviceEnv === 'prd') {
     const missing = ['OPERATOR_TOKEN', 'SERVICE_SECRET', 'DATABASE_URL', 'PUBLIC_BASE_URL'].filter((name) => !env[name]);
@@ -303,5 +334,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKeys,
     smtp,
     eventReplayWindowMs: replayWindow!,
+    payoutDebtor,
   };
 }

@@ -11,6 +11,7 @@ import { API_KEY, BALANCE, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
 import { merchantCommands } from './merchants.ts';
 import { paymentCommands } from './payments.ts';
+import { payoutBatchCommands } from './payout-batches.ts';
 import { formatOption, op, print } from './output.ts';
 import { payoutTable, statsTable, wantsTable } from './table.ts';
 
@@ -112,7 +113,7 @@ export function buildProgram(): Command {
       print(restShape(data.creditBalance.balance));
     });
 
-  const payout = program.command('payout').description('the payout approval queue: list, approve, reject, process, complete, fail, cancel');
+  const payout = program.command('payout').description('the payout approval queue: list, show, approve, reject, process, complete, fail, cancel; bank files (batch)');
   const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>
     extra(payout.command(name).description(what).argument('<payout-id>', 'the payout', uuid('<payout-id>'))).action(async (id, opts) => {
       const data = await op(
@@ -163,6 +164,8 @@ export function buildProgram(): Command {
       if (wantsTable(opts.format)) process.stdout.write(payoutTable(result.payouts, result.total, opts.offset) + '\n');
       else print(result);
     });
+
+  payoutBatchCommands(payout);
 
   program
     .command('stats')

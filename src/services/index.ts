@@ -23,6 +23,7 @@ import { PaymentFlow } from './payment-flow.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { PaymentSettlement } from './payment-settlement.ts';
 import { PaymentService } from './payments.ts';
+import { PayoutBatchService } from './payout-batches.ts';
 import { PayoutService } from './payouts.ts';
 import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
@@ -54,6 +55,8 @@ export interface Services {
 
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
+  /** Bank files: approved payouts out as pain.001, the bank's camt.054/053 reports in. */
+  payoutBatches: PayoutBatchService;
   balances: BalanceService;
 
   // What happened: events live and stored, and their webhook deliveries.
@@ -192,6 +195,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     paymentLinks,
     providers: providers.all,
     payouts: new PayoutService(deps),
+    payoutBatches: new PayoutBatchService(deps),
     balances: new BalanceService(deps),
     events,
     eventHistory: new EventHistoryService(deps),

@@ -1,0 +1,106 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { uuid, whole } from './args.ts';
+import { CliError, restShape } from './client.ts';
+import { PAYOUT } from './fields.ts';
+import { op, print } from './output.ts';
+
+/**
+ * `zarpay payout show` and `zarpay payout batch export|list|file|import` (issue 25): approved
+ * payouts out to the bank as one pain.001 file, the bank's camt.054/053 reports back in.
+ */
+
+const BATCH = 'id messageId fileSha256 payoutCount totalCents createdBy createdAt';
+
+/** Refuses before anything is exported: a file the operator already has is never overwritten. */
+function outPath(given: string | undefined, fallback: string): string {
+  const path = resolve(given ?? fallback);
+  if (existsSync(path)) throw new CliError('VALIDATION_FAILED', `--out: ${path} exists already (choose another file)`);
+  return path;
+}
+
+/** The file holds full account numbers: readable by its owner only. */
+const writeFile = (path: string, xml: string) => writeFileSync(path, xml, { mode: 0o600, flag: 'wx' });
+
+export function payoutBatchCommands(payout: Command) {
+  payout
+    .command('show')
+    .description('one payout, with its bank account (masked), the bank its branch code belongs to and any bank-name mismatch')
+    .argument('<payout-id>', 'the payout', uuid('<payout-id>'))
+    .action(async (id: string) => {
+      const data = await op(`query($id: UUID!) { payout(id: $id) { ${PAYOUT} } }`, { id }, { id: '<payout-id>' });
+      print(restShape(data.payout));
+    });
+
+  const batch = payout.command('batch').description('bank files: export approved payouts as one pain.001 file, import the bank\'s camt.054/053 reports');
+  batch
+    .command('export')
+    .description('write every approved payout into one ISO 20022 pain.001.001.03 file and move them to processing')
+    .option('--out <file>', 'where to write the file (default: payout-batch-<message id>.xml here); never overwritten')
+    .action(async (opts: { out?: string }) => {
+      const chosen = opts.out === undefined ? undefined : outPath(opts.out, '');
+      const data = await op(`mutation { exportPayoutBatch { batch { ${BATCH} payouts { id } } file } }`);
+      const { batch: b, file } = data.exportPayoutBatch;
+      const path = chosen ?? outPath(undefined, `payout-batch-${b.messageId}.xml`);
+      writeFile(path, file);
+      print({ batch_id: b.id, file: path, payouts: b.payoutCount, total_cents: b.totalCents, message_id: b.messageId, file_sha256: b.fileSha256, payout_ids: b.payouts.map((p: { id: string }) => p.id) });
+    });
+  batch
+    .command('list')
+    .description('payout batches, newest first')
+    .option('--limit <n>', 'at most this many (1 to 100)', whole('--limit', 1, 100), 20)
+    .option('--offset <n>', 'skip this many first', whole('--offset', 0, 1_000_000), 0)
+    .action(async (opts: { limit: number; offset: number }) => {
+      const data = await op(
+        `query($n: Int, $o: Int) { payoutBatches(first: $n, offset: $o) { totalCount batches { ${BATCH} payouts { id status } } } }`,
+        { n: opts.limit, o: opts.offset },
+        { n: '--limit', o: '--offset' },
+      );
+      print({ batches: restShape(data.payoutBatches.batches), total: data.payoutBatches.totalCount });
+    });
+  batch
+    .command('file')
+    .description('write a batch\'s file again, byte for byte as exported')
+    .argument('<batch-id>', 'the batch', uuid('<batch-id>'))
+    .option('--out <file>', 'where to write it (default: payout-batch-<message id>.xml here); never overwritten')
+    .action(async (id: string, opts: { out?: string }) => {
+      const chosen = opts.out === undefined ? undefined : outPath(opts.out, '');
+      const data = await op(`query($id: UUID!) { payoutBatch(id: $id) { ${BATCH} file } }`, { id }, { id: '<batch-id>' });
+      const b = data.payoutBatch;
+      const path = chosen ?? outPath(undefined, `payout-batch-${b.messageId}.xml`);
+      writeFile(path, b.file);
+      print({ batch_id: b.id, file: path, payouts: b.payoutCount, total_cents: b.totalCents, message_id: b.messageId, file_sha256: b.fileSha256 });
+    });
+  batch
+    .command('import')
+    .description('read the bank\'s camt.054 or camt.053 report: complete booked payouts, fail returned ones, report the rest (the same file twice changes nothing)')
+    .argument('<file>', 'the report (XML)')
+    .action(async (file: string) => {
+      let content: Buffer;
+      try {
+        content = readFileSync(file);
+      } catch (e) {
+        throw new CliError('VALIDATION_FAILED', `<file>: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+      const data = await op(
+        `mutation($i: ImportBankReportInput!) { importBankReport(input: $i) {
+          reportId kind messageId alreadyImported completed failed unchanged unmatched
+          entries { position payoutId outcome reference amountCents currency detail } } }`,
+        { i: { contentBase64: content.toString('base64') } },
+        { i: '<file>' },
+      );
+      const r = data.importBankReport;
+      print({
+        completed: r.completed,
+        failed: r.failed,
+        unmatched: r.unmatched,
+        unchanged: r.unchanged,
+        already_imported: r.alreadyImported,
+        report_id: r.reportId,
+        kind: r.kind,
+        message_id: r.messageId,
+        entries: restShape(r.entries),
+      });
+    });
+}

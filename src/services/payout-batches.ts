@@ -1,0 +1,222 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { recordAudit } from '../db/audit.ts';
+import * as batches from '../db/payout-batches.ts';
+import type { EntryRecord, PayoutBatch } from '../db/payout-batches.ts';
+import * as payouts from '../db/payouts.ts';
+import { type Actor, actorLabel, requireOperator, scope } from '../domain/actor.ts';
+import { AppError } from '../domain/errors.ts';
+import { isUuid } from '../domain/ids.ts';
+import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
+import { decimalAmount } from '../domain/iso20022/money-text.ts';
+import { buildPain001, type CreditTransfer } from '../domain/iso20022/pain001.ts';
+import type { EftDetails } from '../domain/payout-input.ts';
+import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
+import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
+import { movePayoutIn } from './payouts.ts';
+
+export type { PayoutBatch };
+
+export interface BatchWithPayouts extends PayoutBatch {
+  payoutIds: string[];
+}
+
+export interface BankReportImport {
+  reportId: string;
+  kind: string;
+  messageId: string;
+  /** The same file was imported in full before: nothing was changed now. */
+  alreadyImported: boolean;
+  completed: number;
+  failed: number;
+  /** Entries that named a payout already where the entry says (a statement after a notification). */
+  unchanged: number;
+  unmatched: number;
+  entries: EntryRecord[];
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const johannesburgDay = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(at);
+
+/**
+ * Bank files for payouts (issue 25): every approved payout leaves in one ISO 20022 `pain.001`
+ * file, and the bank's `camt.054`/`camt.053` reports complete or fail them. Every move is the
+ * operator's move of services/payouts.ts (`movePayoutIn`): the same state machine, ledger
+ * posting, event, webhook and audit entry as `zarpay payout process|complete|fail`.
+ */
+export class PayoutBatchService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * Writes every approved payout into one file and moves each to `processing`, in one
+   * transaction with the batch's record: the file exists exactly when its payouts are processing.
+   */
+  async export(actor: Actor): Promise<{ batch: BatchWithPayouts; file: string }> {
+    requireOperator(actor);
+    const debtor = this.deps.config.payoutDebtor;
+    if (!debtor) {
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'bank files need the account payouts are paid from: set PAYOUT_DEBTOR_NAME, PAYOUT_DEBTOR_ACCOUNT and PAYOUT_DEBTOR_BRANCH_CODE (docs/production.md)',
+      );
+    }
+    const keyring = keyringOf(this.deps);
+    return withEvents(this.deps, async (tx) => {
+      const all = scope(actor);
+      const ids = await batches.lockApprovedPayouts(tx, all);
+      if (ids.length === 0) throw new AppError('NOT_FOUND', 'there are no approved payouts to export');
+      const found = await payouts.findPayouts(tx, all, ids);
+      const sealed = await payouts.sealedDetails(tx, all, ids);
+      const transfers: CreditTransfer[] = found.map((p) => {
+        const s = sealed.get(p!.id)!;
+        const details = JSON.parse(keyring.open('payout-details', p!.id, s.sealed)) as EftDetails;
+        // The bank the branch code belongs to, as recorded at creation: where the money goes.
+        const bank = (s.bank ? bankById(s.bank) : undefined) ?? bankForBranchCode(details.branchCode);
+        return {
+          payoutId: p!.id,
+          amountCents: p!.amountCents,
+          creditor: { name: details.accountHolder, accountNumber: details.accountNumber, branchCode: details.branchCode, bankName: bank?.name ?? details.bankName },
+          reference: p!.merchantReference ?? p!.description ?? `Payout ${p!.id.slice(0, 8)}`,
+        };
+      });
+      const id = randomUUID();
+      const createdAt = new Date();
+      const day = johannesburgDay(createdAt);
+      const messageId = `ZARPAY-${day.replaceAll('-', '')}-${String(await batches.nextBatchNumber(tx)).padStart(6, '0')}`;
+      const file = buildPain001({ messageId, createdAt, executionDate: day, debtor, transfers });
+      const totalCents = transfers.reduce((sum, t) => sum + t.amountCents, 0);
+      for (const payoutId of ids) await movePayoutIn(tx, actor, payoutId, 'start_transfer', { audit: { batch_id: id } });
+      const batch = await batches.recordBatch(tx, {
+        id,
+        messageId,
+        fileSha256: sha256(file),
+        // The file carries full account numbers: sealed like the details it was written from.
+        fileSealed: keyring.seal('payout-batch-file', id, file),
+        totalCents,
+        createdBy: actorLabel(actor),
+        createdAt,
+        payoutIds: ids,
+      });
+      await recordAudit(tx, {
+        actor: actorLabel(actor),
+        action: 'payout_batch.export',
+        detail: { batch_id: id, message_id: messageId, file_sha256: batch.fileSha256, payouts: ids.length, total_cents: totalCents },
+      });
+      return { batch: { ...batch, payoutIds: ids }, file };
+    });
+  }
+
+  /** Batches, newest first, with their payouts in file order. */
+  async list(actor: Actor, page: { limit: number; offset: number }): Promise<{ batches: BatchWithPayouts[]; total: number }> {
+    requireOperator(actor);
+    const { batches: found, total } = await batches.listBatches(this.deps.db, page);
+    const items = await batches.batchPayoutIds(this.deps.db, found.map((b) => b.id));
+    return { batches: found.map((b) => ({ ...b, payoutIds: items.get(b.id) ?? [] })), total };
+  }
+
+  /** A batch's file again, byte for byte as exported (its hash is the batch's `fileSha256`). */
+  async file(actor: Actor, id: string): Promise<{ batch: BatchWithPayouts; file: string }> {
+    requireOperator(actor);
+    const found = isUuid(id) ? await batches.findBatchFile(this.deps.db, id.toLowerCase()) : undefined;
+    if (!found) throw new AppError('NOT_FOUND', 'payout batch not found');
+    const file = keyringOf(this.deps).open('payout-batch-file', found.batch.id, found.sealed);
+    const items = await batches.batchPayoutIds(this.deps.db, [found.batch.id]);
+    return { batch: { ...found.batch, payoutIds: items.get(found.batch.id) ?? [] }, file };
+  }
+
+  /**
+   * Reads the bank's report and applies each entry in a transaction of its own, which also
+   * records the entry: killed halfway, each payout is moved or not, and importing the same file
+   * again applies the rest. A file imported in full before changes nothing.
+   */
+  async import(actor: Actor, content: string): Promise<BankReportImport> {
+    requireOperator(actor);
+    const report = parseBankReport(content);
+    let record = await batches.openBankReport(this.deps.db, {
+      id: randomUUID(),
+      fileSha256: sha256(content),
+      kind: report.kind,
+      messageId: report.messageId,
+      entryCount: report.lines.length,
+      importedBy: actorLabel(actor),
+    });
+    const alreadyImported = record.finishedAt !== null;
+    if (!alreadyImported) {
+      const done = new Set((await batches.reportEntries(this.deps.db, record.id)).map((e) => e.position));
+      for (const line of report.lines) if (!done.has(line.position)) await this.apply(actor, record.id, line);
+      record = await batches.finishBankReport(this.deps.db, record.id);
+    }
+    const entries = await batches.reportEntries(this.deps.db, record.id);
+    const count = (outcome: string) => entries.filter((e) => e.outcome === outcome).length;
+    const result: BankReportImport = {
+      reportId: record.id,
+      kind: record.kind,
+      messageId: record.messageId,
+      alreadyImported,
+      completed: alreadyImported ? 0 : count('completed'),
+      failed: alreadyImported ? 0 : count('failed'),
+      unchanged: alreadyImported ? entries.length : count('unchanged'),
+      unmatched: alreadyImported ? 0 : count('unmatched'),
+      entries,
+    };
+    if (!alreadyImported) {
+      await recordAudit(this.deps.db, {
+        actor: actorLabel(actor),
+        action: 'bank_report.import',
+        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, unchanged: result.unchanged, unmatched: result.unmatched },
+      });
+    }
+    return result;
+  }
+
+  /** One entry: decided under the payout's lock, recorded, and the payout moved, in one transaction. */
+  private async apply(actor: Actor, reportId: string, line: ReportLine): Promise<void> {
+    await withEvents(this.deps, async (tx) => {
+      const payout = line.payoutId ? await batches.lockPayoutForEntry(tx, scope(actor), line.payoutId) : undefined;
+      const entry: EntryRecord = {
+        position: line.position,
+        payoutId: payout ? line.payoutId : null,
+        outcome: 'unmatched',
+        reference: line.reference,
+        amountCents: line.amountCents,
+        currency: line.currency,
+        detail: null,
+      };
+      const decision = decide(line, payout);
+      entry.outcome = decision.outcome;
+      entry.detail = decision.detail;
+      // Recorded before the move: an import of the same file beside this one that recorded the
+      // entry first means this transaction moves nothing.
+      if (!(await batches.recordEntry(tx, reportId, entry))) return;
+      const audit = { bank_report_id: reportId, bank_report_entry: line.position };
+      if (decision.outcome === 'completed') {
+        await movePayoutIn(tx, actor, line.payoutId!, 'complete', { externalTransferId: decision.reference, audit });
+      } else if (decision.outcome === 'failed') {
+        await movePayoutIn(tx, actor, line.payoutId!, 'fail', { failureReason: decision.detail, audit });
+      }
+    });
+  }
+}
+
+type Decision = { outcome: 'completed'; reference: string; detail: null } | { outcome: 'failed' | 'unchanged' | 'unmatched'; detail: string };
+
+/** What an entry means for the payout it names (pure, given the payout as locked). */
+function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lockPayoutForEntry>>): Decision {
+  const unmatched = (detail: string): Decision => ({ outcome: 'unmatched', detail });
+  if (!line.endToEndId) return unmatched('the entry names no end-to-end id');
+  if (!line.payoutId || !payout) return unmatched(`no payout has the end-to-end id ${line.endToEndId}`);
+  if (line.status !== 'BOOK') return unmatched(`not booked (status ${line.status || 'missing'})`);
+  if (line.amountCents === null || line.currency === null) return unmatched('the entry gives no amount for this payout');
+  if (line.amountCents !== payout.amountCents || line.currency !== payout.currency) {
+    return unmatched(`amount ${line.currency} ${decimalAmount(line.amountCents)} differs from the payout's ${payout.currency} ${decimalAmount(payout.amountCents)}`);
+  }
+  if (line.returned) {
+    if (payout.status === 'processing') return { outcome: 'failed', detail: line.returnReason ?? 'returned by the bank' };
+    if (payout.status === 'failed') return { outcome: 'unchanged', detail: 'already failed' };
+    return unmatched(`returned (${line.returnReason ?? 'no reason given'}), but the payout is ${payout.status}`);
+  }
+  if (line.creditDebit !== 'DBIT') return unmatched('a credit to the account that is not a return');
+  const reference = line.reference ?? line.endToEndId;
+  if (payout.status === 'processing') return { outcome: 'completed', reference, detail: null };
+  if (payout.status === 'completed' && payout.externalTransferId === reference) return { outcome: 'unchanged', detail: 'already completed' };
+  return unmatched(`booked by the bank, but the payout is ${payout.status}`);
+}

@@ -71,9 +71,13 @@ export function parseBankReport(xml: string): BankReport {
   }
   const root = doc.Document as Node | undefined;
   if (!root || typeof root !== 'object') throw refused('no Document element');
-  const ns = String(root['@_xmlns'] ?? '');
+  // The parser drops namespace prefixes (a bank may write <ns2:Document>), and their declarations
+  // with them: the message is the camt namespace the document declares.
+  const declared = [...new Set([...xml.matchAll(/xmlns(?::[\w.-]+)?\s*=\s*["'](urn:iso:std:iso:20022:tech:xsd:camt\.[^"']+)["']/g)].map((m) => m[1]!))];
+  if (declared.length !== 1) throw refused(declared.length === 0 ? 'no camt namespace declared' : `several camt namespaces (${declared.join(', ')})`);
+  const ns = declared[0]!;
   const version = /^urn:iso:std:iso:20022:tech:xsd:camt\.(05[34])\.001\.0([2-8])$/.exec(ns);
-  if (!version) throw refused(`unsupported message ${ns || '(no namespace)'}`);
+  if (!version) throw refused(`unsupported message ${ns}`);
   const kind = `camt.${version[1]}` as ReportKind;
   const body = (kind === 'camt.054' ? root.BkToCstmrDbtCdtNtfctn : root.BkToCstmrStmt) as Node | undefined;
   if (!body) throw refused(`no ${kind === 'camt.054' ? 'BkToCstmrDbtCdtNtfctn' : 'BkToCstmrStmt'}`);

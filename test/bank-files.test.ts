@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PayoutBatchService } from '../src/services/payout-batches.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
+import { startApp, type TestApp } from './support/app.ts';
+import { camt053, camt054, schemaErrors } from './support/bank-reports.ts';
+import { createMerchant, credit, eftDetails, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { zarpay } from './support/processes.ts';
+import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
+
+/**
+ * Bank files for payouts (issue 25): approved payouts leave as one pain.001 file, the bank's
+ * camt.054 brings back two bookings, a return and an entry that is not ours, and every move is
+ * the operator's own: payouts, balances, webhooks and the ledger come out exactly right, twice.
+ */
+
+const DEBTOR = { PAYOUT_DEBTOR_NAME: 'Zarpay Payouts (Pty) Ltd', PAYOUT_DEBTOR_ACCOUNT: '62000000001', PAYOUT_DEBTOR_BRANCH_CODE: '250655' };
+const dir = mkdtempSync(join(tmpdir(), 'zarpay-bank-'));
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const e2e = (id: string) => id.replaceAll('-', '');
+
+let t: TestApp;
+let env: Record<string, string>;
+let receiver: Receiver;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  t = await startApp(DEBTOR);
+  env = { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
+  receiver = await startReceiver();
+  shop = await createMerchant(t, { name: 'Bulk Shop', payoutFeeCents: 500, webhookUrl: receiver.url });
+  await credit(t, shop.id, 1_000_000);
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver?.close();
+});
+
+const createPayout = async (amount: number, details: Record<string, string> = {}, extra: Record<string, unknown> = {}) => {
+  const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...payoutBody(amount, extra), payment_details: { ...eftDetails, ...details } } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id as string;
+};
+const approve = (id: string) => op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { status } } }', { id });
+const payout = async (id: string) => (await http(t, 'GET', `/api/v1/payouts/${id}`, { key: shop.key })).body.data;
+const balance = async () => (await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key })).body.data;
+const webhookTypes = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { id: string; status: string } });
+
+describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
+  it('refuses a branch code no bank uses, naming the field, and shows a bank name that names another bank', async () => {
+    const unknown = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...payoutBody(1_000), payment_details: { ...eftDetails, branch_code: '123456' } } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('INVALID_PAYMENT_DETAILS');
+    expect(unknown.body.error.message).toMatch(/payment_details\.branch_code.*not a known South African universal branch code/);
+
+    const gql = await http(t, 'POST', '/graphql', {
+      key: shop.key,
+      body: {
+        query: 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id } } }',
+        variables: { i: { amountCents: 1000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: { accountNumber: '62012345678', branchCode: '999999', accountHolder: 'X', bankName: 'FNB' } } },
+      },
+    });
+    expect(gql.body.errors[0].extensions.code).toBe('INVALID_PAYMENT_DETAILS');
+    expect(gql.body.errors[0].message).toMatch(/branchCode/);
+
+    // FNB's universal code with "Standard Bank" written beside it: accepted, and flagged to the operator.
+    const id = await createPayout(2_000, { bank_name: 'Standard Bank of SA' });
+    const shown = await zarpay(['payout', 'show', id], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.json.bank_account).toMatchObject({ bank_name: 'Standard Bank of SA', branch_code: '250655', bank: 'First National Bank', bank_name_mismatch: true });
+    const listed = await zarpay(['payout', 'list', '--merchant', shop.id, '--status', 'pending'], env);
+    expect(listed.json.payouts.find((p: { id: string }) => p.id === id).bank_account.bank_name_mismatch).toBe(true);
+    const fine = await createPayout(2_000, { bank_name: 'First National Bank' });
+    const both = await op(t, 'query($a: UUID!, $b: UUID!) { a: payout(id: $a) { bankAccount { bank bankNameMismatch } } b: payout(id: $b) { bankAccount { bank bankNameMismatch } } }', { a: id, b: fine });
+    expect(both).toEqual({ a: { bankAccount: { bank: 'First National Bank', bankNameMismatch: true } }, b: { bankAccount: { bank: 'First National Bank', bankNameMismatch: false } } });
+    // Neither is approved: they stay out of the batches below; cancel them so the balance is plain.
+    for (const p of [id, fine]) await op(t, 'mutation($id: UUID!) { cancelPayout(id: $id) { payout { status } } }', { id: p });
+  });
+
+  it('refuses to export without the debtor account settings', async () => {
+    const service = new PayoutBatchService({ db: t.database.db, config: { ...t.config, payoutDebtor: null } });
+    await expect(service.export(OPERATOR)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/PAYOUT_DEBTOR_ACCOUNT/) });
+  });
+
+  it('exports the approved payouts, imports the bank\'s camt.054 twice, and everything adds up', async () => {
+    const received0 = receiver.received.length;
+    const paid = [await createPayout(10_000, {}, { merchant_reference: 'INV-1' }), await createPayout(25_050, { branch_code: '632005', bank_name: 'ABSA' }), await createPayout(7_500, { branch_code: '470010', bank_name: 'Capitec' })];
+    const waiting = await createPayout(3_000);
+    for (const id of paid) await approve(id);
+
+    // Export: one file, every approved payout in it, each now processing.
+    const out = join(dir, 'batch-1.xml');
+    const exported = await zarpay(['payout', 'batch', 'export', '--out', out], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.json).toMatchObject({ batch_id: expect.any(String), file: out, payouts: 3, total_cents: 42_550 });
+    const xml = readFileSync(out, 'utf8');
+    expect(await schemaErrors(xml, 'pain.001.001.03')).toEqual([]);
+    expect(exported.json.file_sha256).toBe(sha256(xml));
+    for (const id of paid) expect(xml).toContain(`<EndToEndId>${e2e(id)}</EndToEndId>`);
+    expect(xml).not.toContain(e2e(waiting));
+    expect(xml).toContain('<CtrlSum>425.50</CtrlSum>');
+    expect(xml).toContain('<Cd>ZANCC</Cd>');
+    expect(xml).toMatch(/<MmbId>632005<\/MmbId>\s*<\/ClrSysMmbId>\s*<Nm>Absa Bank<\/Nm>/);
+    expect(xml).toMatch(/<InstdAmt Ccy="ZAR">250.50<\/InstdAmt>/);
+    for (const id of paid) expect((await payout(id)).status).toBe('processing');
+    expect((await payout(waiting)).status).toBe('pending');
+
+    // Nothing approved is left: a second export has nothing to write, and no payout is in two batches.
+    const again = await zarpay(['payout', 'batch', 'export', '--out', join(dir, 'batch-2.xml')], env);
+    expect(again.json).toMatchObject({ code: 'NOT_FOUND' });
+
+    // Listed, and its file written again byte for byte.
+    const listed = await zarpay(['payout', 'batch', 'list'], env);
+    expect(listed.json.total).toBe(1);
+    expect(listed.json.batches[0]).toMatchObject({ id: exported.json.batch_id, payout_count: 3, total_cents: 42_550, file_sha256: sha256(xml) });
+    const rewritten = await zarpay(['payout', 'batch', 'file', exported.json.batch_id, '--out', join(dir, 'batch-1-again.xml')], env);
+    expect(rewritten.code, rewritten.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'batch-1-again.xml'), 'utf8')).toBe(xml);
+
+    // The bank: two booked, one returned (closed account), one entry that is not ours.
+    const report = camt054('FNB-NTF-20261125-0001', [
+      { endToEndId: e2e(paid[0]!), amount: '100.00', bankRef: 'FNB20261125000000123' },
+      { endToEndId: e2e(paid[1]!), amount: '250.50', bankRef: 'FNB20261125000000124' },
+      { endToEndId: e2e(paid[2]!), amount: '75.00', bankRef: 'FNB20261125000000125', returned: { code: 'AC04', info: 'ACCOUNT CLOSED' } },
+      { endToEndId: 'SALARY-NOV-2026-0042', amount: '1234.00', bankRef: 'FNB20261125000000126' },
+    ]);
+    expect(await schemaErrors(report, 'camt.054.001.02')).toEqual([]);
+    const file = join(dir, 'camt054-1.xml');
+    writeFileSync(file, report);
+
+    const first = await zarpay(['payout', 'batch', 'import', file], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.json).toMatchObject({ completed: 2, failed: 1, unmatched: 1, unchanged: 0, already_imported: false, kind: 'camt.054' });
+    expect(first.json.entries.find((e: { outcome: string }) => e.outcome === 'unmatched')).toMatchObject({ reference: 'FNB20261125000000126', detail: expect.stringMatching(/SALARY-NOV-2026-0042/) });
+
+    const second = await zarpay(['payout', 'batch', 'import', file], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.json).toMatchObject({ completed: 0, failed: 0, unmatched: 0, already_imported: true, report_id: first.json.report_id });
+
+    // Payouts: completed with the bank's reference, failed with the reason in words.
+    expect(await payout(paid[0]!)).toMatchObject({ status: 'completed', external_transfer_id: 'FNB20261125000000123' });
+    expect(await payout(paid[1]!)).toMatchObject({ status: 'completed', external_transfer_id: 'FNB20261125000000124' });
+    expect(await payout(paid[2]!)).toMatchObject({ status: 'failed', failure_reason: 'AC04 closed account (ACCOUNT CLOSED)' });
+
+    // Balance: the two completed payouts left with their fees; the failed one's reserve came back;
+    // the pending one is still reserved. 1 000 000 − (10 000 + 500) − (25 050 + 500) = 963 950.
+    expect(await balance()).toMatchObject({ balance_cents: 963_950, reserved_cents: 3_500, available_cents: 960_450 });
+
+    // Webhooks, exactly: created ×4, approved ×3, processing ×3, completed ×2, failed ×1.
+    await eventually(async () => receiver.received.length >= received0 + 13);
+    const ofBatch = webhookTypes().filter((e) => [...paid, waiting].includes(e.data.id));
+    const count = (type: string) => ofBatch.filter((e) => e.type === type).length;
+    expect({ created: count('payout.created'), approved: count('payout.approved'), processing: count('payout.processing'), completed: count('payout.completed'), failed: count('payout.failed') }).toEqual({
+      created: 4,
+      approved: 3,
+      processing: 3,
+      completed: 2,
+      failed: 1,
+    });
+    expect(ofBatch.find((e) => e.type === 'payout.completed' && e.data.id === paid[0])!.data).toMatchObject({ external_transfer_id: 'FNB20261125000000123' });
+
+    // The audit log says the import did it.
+    const audit = await zarpay(['audit', '--payout', paid[2]!], env);
+    expect(audit.json[0]).toMatchObject({ action: 'payout.fail', detail: { from: 'processing', to: 'failed', bank_report_id: first.json.report_id } });
+
+    const verify = await zarpay(['ledger', 'verify'], env);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.json).toMatchObject({ ok: true, problems: [] });
+
+    // The day's statement repeats the bookings: nothing changes, nothing is double-counted.
+    const statement = camt053('FNB-STM-20261125', [
+      { endToEndId: e2e(paid[0]!), amount: '100.00', bankRef: 'FNB20261125000000123' },
+      { endToEndId: e2e(paid[2]!), amount: '75.00', bankRef: 'FNB20261125000000125', returned: { code: 'AC04' } },
+    ]);
+    expect(await schemaErrors(statement, 'camt.053.001.02')).toEqual([]);
+    const viaGraphQL = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { kind completed failed unchanged unmatched alreadyImported } }', {
+      i: { contentBase64: Buffer.from(statement).toString('base64') },
+    });
+    expect(viaGraphQL.importBankReport).toEqual({ kind: 'camt.053', completed: 0, failed: 0, unchanged: 2, unmatched: 0, alreadyImported: false });
+    expect(await balance()).toMatchObject({ balance_cents: 963_950, reserved_cents: 3_500 });
+  });
+
+  it('completes nothing whose amount or currency differs from the payout, and says so', async () => {
+    const id = await createPayout(5_000);
+    await approve(id);
+    const { exportPayoutBatch } = await op(t, 'mutation { exportPayoutBatch { batch { id payoutCount totalCents } file } }');
+    expect(exportPayoutBatch.batch).toMatchObject({ payoutCount: 1, totalCents: 5_000 });
+    const listed = await op(t, '{ payoutBatches(first: 10) { totalCount batches { id payouts { id status } } } }');
+    expect(listed.payoutBatches.batches[0]).toEqual({ id: exportPayoutBatch.batch.id, payouts: [{ id, status: 'PROCESSING' }] });
+
+    const report = camt054('FNB-NTF-MISMATCH', [
+      { endToEndId: e2e(id), amount: '500.00', bankRef: 'FNB-X-1' },
+      { endToEndId: e2e(id), amount: '50.00', currency: 'USD', bankRef: 'FNB-X-2' },
+      { endToEndId: e2e(id), amount: '50.00', bankRef: 'FNB-X-3', status: 'PDNG' },
+    ]);
+    expect(await schemaErrors(report, 'camt.054.001.02')).toEqual([]);
+    const { importBankReport: r } = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed unmatched entries { outcome detail } } }', { i: { content: report } });
+    expect(r.completed).toBe(0);
+    expect(r.unmatched).toBe(3);
+    expect(r.entries.map((e: { detail: string }) => e.detail)).toEqual([
+      expect.stringMatching(/amount ZAR 500\.00 differs from the payout's ZAR 50\.00/),
+      expect.stringMatching(/amount USD 50\.00 differs/),
+      expect.stringMatching(/not booked \(status PDNG\)/),
+    ]);
+    expect((await payout(id)).status).toBe('processing');
+
+    const bad = await gql(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: '<Document/>' } }, { operator: true });
+    expect(bad.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringMatching(/not an ISO 20022 camt\.054 or camt\.053 report/) });
+  });
+
+  it('is the operator\'s alone', async () => {
+    const res = await http(t, 'POST', '/graphql', { key: shop.key, body: { query: '{ payoutBatches { totalCount } }' } });
+    expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const imp = await http(t, 'POST', '/graphql', { key: shop.key, body: { query: 'mutation { importBankReport(input: { content: "<x/>" }) { completed } }' } });
+    expect(imp.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});

@@ -140,6 +140,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.payment': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { id merchantId } }' },
   'Query.payments': { who: 'both', names: 'many', doc: 'query($m: UUID) { payments(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.payout': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { id merchantId } }' },
+  'Query.payoutBatches': { who: 'operator', doc: '{ payoutBatches { totalCount batches { id payouts { merchantId } } } }' },
   'Query.payouts': { who: 'both', names: 'many', doc: 'query($m: UUID) { payouts(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.stats': { who: 'operator', doc: '{ stats { reservedCents } }' },
   'Query.viewer': { who: 'merchant', doc: '{ viewer { id } }' },

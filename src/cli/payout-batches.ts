@@ -61,15 +61,15 @@ export function payoutBatchCommands(payout: Command) {
     });
   batch
     .command('file')
-    .description('write a batch\'s file again, byte for byte as exported')
+    .description('write a batch\'s file again, byte for byte as exported (audited: it holds full account numbers)')
     .argument('<batch-id>', 'the batch', uuid('<batch-id>'))
     .option('--out <file>', 'where to write it (default: payout-batch-<message id>.xml here); never overwritten')
     .action(async (id: string, opts: { out?: string }) => {
       const chosen = opts.out === undefined ? undefined : outPath(opts.out, '');
-      const data = await op(`query($id: UUID!) { payoutBatch(id: $id) { ${BATCH} file } }`, { id }, { id: '<batch-id>' });
-      const b = data.payoutBatch;
+      const data = await op(`mutation($id: UUID!) { reissuePayoutBatchFile(id: $id) { batch { ${BATCH} } file } }`, { id }, { id: '<batch-id>' });
+      const b = data.reissuePayoutBatchFile.batch;
       const path = chosen ?? outPath(undefined, `payout-batch-${b.messageId}.xml`);
-      writeFile(path, b.file);
+      writeFile(path, data.reissuePayoutBatchFile.file);
       print({ batch_id: b.id, file: path, payouts: b.payoutCount, total_cents: b.totalCents, message_id: b.messageId, file_sha256: b.fileSha256 });
     });
   batch

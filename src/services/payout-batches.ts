@@ -113,12 +113,16 @@ export class PayoutBatchService {
     return { batches: found.map((b) => ({ ...b, payoutIds: items.get(b.id) ?? [] })), total };
   }
 
-  /** A batch's file again, byte for byte as exported (its hash is the batch's `fileSha256`). */
+  /**
+   * A batch's file again, byte for byte as exported (its hash is the batch's `fileSha256`). It
+   * holds full account numbers, so every copy is in the audit log, like a revealed account.
+   */
   async file(actor: Actor, id: string): Promise<{ batch: BatchWithPayouts; file: string }> {
     requireOperator(actor);
     const found = isUuid(id) ? await batches.findBatchFile(this.deps.db, id.toLowerCase()) : undefined;
     if (!found) throw new AppError('NOT_FOUND', 'payout batch not found');
     const file = keyringOf(this.deps).open('payout-batch-file', found.batch.id, found.sealed);
+    await recordAudit(this.deps.db, { actor: actorLabel(actor), action: 'payout_batch.file', detail: { batch_id: found.batch.id, file_sha256: found.batch.fileSha256 } });
     const items = await batches.batchPayoutIds(this.deps.db, [found.batch.id]);
     return { batch: { ...found.batch, payoutIds: items.get(found.batch.id) ?? [] }, file };
   }

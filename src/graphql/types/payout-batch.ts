@@ -19,10 +19,6 @@ const PayoutBatchRef = builder.objectRef<BatchWithPayouts>('PayoutBatch').implem
     createdBy: t.exposeString('createdBy', { description: 'Who exported it.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was exported.' }),
     payouts: t.field({ type: [PayoutRef], description: 'Its payouts, in file order.', resolve: (b) => b.payoutIds }),
-    file: t.string({
-      description: 'The file\'s XML, byte for byte as exported (it carries full account numbers: handle it like the bank details it holds).',
-      resolve: async (b, _a, ctx) => (await ctx.services.payoutBatches.file(actorOf(ctx), b.id)).file,
-    }),
   }),
 });
 
@@ -64,8 +60,8 @@ const BankReportImportRef = builder.objectRef<BankReportImport>('BankReportImpor
   }),
 });
 
-const ExportPayoutBatchPayload = builder.simpleObject('ExportPayoutBatchPayload', {
-  description: 'The batch exported, and its file.',
+const ExportPayoutBatchPayload = builder.simpleObject('PayoutBatchFilePayload', {
+  description: 'A batch and its file (it carries full account numbers: handle it like the bank details it holds).',
   fields: (t) => ({
     batch: t.field({ type: PayoutBatchRef, description: 'The batch.' }),
     file: t.string({ description: 'The pain.001.001.03 XML to send to the bank.' }),
@@ -98,13 +94,6 @@ builder.queryFields((t) => ({
       return { batches, totalCount: total };
     },
   }),
-  payoutBatch: t.field({
-    type: PayoutBatchRef,
-    description: 'One payout batch, with its file (operator only; CLI `zarpay payout batch file`). Errors: NOT_FOUND, FORBIDDEN for a merchant.',
-    authScopes: { operator: true },
-    args: { id: t.arg({ type: 'UUID', required: true, description: 'The batch id.' }) },
-    resolve: async (_r, a, ctx) => (await ctx.services.payoutBatches.file(actorOf(ctx), a.id)).batch,
-  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -114,6 +103,14 @@ builder.mutationFields((t) => ({
       'Writes every approved payout into one pain.001.001.03 file and moves them to processing, in one transaction (operator only; CLI `zarpay payout batch export`). Errors: NOT_FOUND when no payout is approved, SERVICE_UNAVAILABLE when the PAYOUT_DEBTOR_* settings are unset, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     resolve: (_r, _a, ctx) => ctx.services.payoutBatches.export(actorOf(ctx)),
+  }),
+  reissuePayoutBatchFile: t.field({
+    type: ExportPayoutBatchPayload,
+    description:
+      'A batch\'s file again, byte for byte as exported (operator only; CLI `zarpay payout batch file`). It carries full account numbers, so each call is in the audit log, like revealPayoutBankAccount. Errors: NOT_FOUND, FORBIDDEN for a merchant.',
+    authScopes: { operator: true },
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The batch id.' }) },
+    resolve: (_r, a, ctx) => ctx.services.payoutBatches.file(actorOf(ctx), a.id),
   }),
   importBankReport: t.field({
     type: BankReportImportRef,

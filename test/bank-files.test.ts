@@ -3,6 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { parseBankReport } from '../src/domain/iso20022/camt.ts';
+import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
 import { PayoutBatchService } from '../src/services/payout-batches.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
@@ -315,5 +318,48 @@ describe.skipIf(!usingPostgres)('a bank report import across kill -9 (needs Post
 
     const third = await operator(second, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed alreadyImported } }', { i: { content: report } });
     expect(third.importBankReport).toEqual({ completed: 0, alreadyImported: true });
+  });
+});
+
+describe('bank file rules', () => {
+  it('wants the debtor settings together, with a known branch code', () => {
+    expect(() => loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir, PAYOUT_DEBTOR_NAME: 'X' })).toThrow(/PAYOUT_DEBTOR_ACCOUNT, PAYOUT_DEBTOR_BRANCH_CODE/);
+    expect(() => loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir, ...DEBTOR, PAYOUT_DEBTOR_BRANCH_CODE: '123456' })).toThrow(/PAYOUT_DEBTOR_BRANCH_CODE must be a South African universal branch code/);
+    expect(loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir, ...DEBTOR }).payoutDebtor).toEqual({
+      name: 'Zarpay Payouts (Pty) Ltd',
+      accountNumber: '62000000001',
+      branchCode: '250655',
+      bankName: 'First National Bank',
+    });
+    expect(loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir }).payoutDebtor).toBeNull();
+  });
+
+  it('knows which bank a free-text name names', () => {
+    expect(bankNameMismatch('First National Bank', 'fnb')).toBe(false);
+    expect(bankNameMismatch('FNB Business', 'fnb')).toBe(false);
+    expect(bankNameMismatch('Standard Bank', 'fnb')).toBe(true);
+    expect(bankNameMismatch('Standard Chartered', 'standard_chartered')).toBe(false);
+    expect(bankNameMismatch('Capitec Business', 'capitec_business')).toBe(false);
+    expect(bankNameMismatch('Capitec', 'capitec_business')).toBe(true);
+    expect(bankNameMismatch('Cheque account', 'absa')).toBe(false);
+    expect(bankForBranchCode('051001')?.name).toBe('Standard Bank');
+    expect(bankForBranchCode('123456')).toBeUndefined();
+  });
+
+  it('reads a report whose elements carry a namespace prefix, and a return\'s reason in words', () => {
+    const id = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';
+    const plain = camt054('P-1', [{ endToEndId: e2e(id), amount: '12.30', bankRef: 'REF-1', returned: { code: 'MD07' } }]);
+    const prefixed = plain
+      .replace('xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"', 'xmlns:ns2="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"')
+      .replace(/<(\/?)([A-Za-z])/g, '<$1ns2:$2');
+    for (const xml of [plain, prefixed]) {
+      const report = parseBankReport(xml);
+      expect(report).toMatchObject({ kind: 'camt.054', messageId: 'P-1' });
+      expect(report.lines).toEqual([
+        expect.objectContaining({ payoutId: id, amountCents: 1230, currency: 'ZAR', returned: true, reference: 'REF-1', returnReason: 'MD07 account holder deceased', status: 'BOOK' }),
+      ]);
+    }
+    expect(() => parseBankReport('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"/>')).toThrow(/not an ISO 20022 camt\.054 or camt\.053 report/);
+    expect(() => parseBankReport('not xml <')).toThrow(/not an ISO 20022/);
   });
 });

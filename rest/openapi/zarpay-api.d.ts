@@ -251,7 +251,10 @@ export interface components {
         EftPaymentDetails: {
             /** @example 62012345678 */
             account_number: string;
-            /** @example 250655 */
+            /**
+             * @description A South African bank's universal branch code, e.g. 250655 (FNB), 632005 (Absa), 470010 (Capitec); any other is INVALID_PAYMENT_DETAILS
+             * @example 250655
+             */
             branch_code: string;
             /**
              * @description Full name of the account holder

@@ -14,7 +14,7 @@ export const eftDetailsInput = z
       .regex(/^\d{6}$/, 'must be exactly 6 digits')
       // Only after the shape holds, so a malformed code gets one message, not two.
       .refine((code) => !/^\d{6}$/.test(code) || bankForBranchCode(code) !== undefined, UNKNOWN_BRANCH_CODE)
-      .meta({ example: '250655', minLength: 6, maxLength: 6, description: 'A South African universal branch code (domain/za-banks.ts)' }),
+      .meta({ example: '250655', minLength: 6, maxLength: 6, description: 'A South African bank\'s universal branch code, e.g. 250655 (FNB), 632005 (Absa), 470010 (Capitec); any other is INVALID_PAYMENT_DETAILS' }),
     accountHolder: nonBlank(200).meta({ description: 'Full name of the account holder', example: 'Thandi Nkosi' }),
     bankName: nonBlank(100).meta({ example: 'First National Bank' }),
   })

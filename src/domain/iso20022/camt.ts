@@ -108,7 +108,8 @@ function line(position: number, entry: Node, tx: Node, only: boolean): ReportLin
   const returned = Boolean(rtr) || text(entry.RvslInd) === 'true' || subFamily === 'RRTN';
   const endToEndId = text(tx.Refs?.EndToEndId);
   const reasonCode = text(rtr?.Rsn?.Cd) ?? text(rtr?.Rsn?.Prtry);
-  const reasonWords = [...list(rtr?.AddtlInf).map(text), text(entry.AddtlNtryInf)].filter((s): s is string => s !== null && s !== reasonCode);
+  // The return's own words only: an entry's AddtlNtryInf is the bank's label ("EFT RETURN").
+  const reasonWords = list(rtr?.AddtlInf).map(text).filter((s): s is string => s !== null && s !== reasonCode);
   return {
     position,
     status,
@@ -119,6 +120,6 @@ function line(position: number, entry: Node, tx: Node, only: boolean): ReportLin
     amountCents: amount === null ? null : centsOf(amount),
     currency: typeof amountNode === 'object' && amountNode !== null ? (text((amountNode as Node)['@_Ccy']) ?? null) : null,
     reference: text(tx.Refs?.AcctSvcrRef) ?? text(entry.AcctSvcrRef) ?? text(entry.NtryRef),
-    returnReason: returned ? returnReasonText(reasonCode, rtr ? reasonWords.slice(0, 1) : []) : null,
+    returnReason: returned ? returnReasonText(reasonCode, reasonWords.slice(0, 1)) : null,
   };
 }

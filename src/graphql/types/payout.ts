@@ -104,7 +104,7 @@ const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
   description: 'The South African bank account an EFT payout is paid into (spec "Payment details").',
   fields: (t) => ({
     accountNumber: t.string({ required: true, description: '5 to 20 digits.' }),
-    branchCode: t.string({ required: true, description: 'Exactly 6 digits.' }),
+    branchCode: t.string({ required: true, description: 'A South African bank\'s universal branch code (6 digits, e.g. 250655 for FNB); any other is INVALID_PAYMENT_DETAILS.' }),
     accountHolder: t.string({ required: true, description: 'The account holder\'s full name.' }),
     bankName: t.string({ required: true, description: 'The bank, e.g. First National Bank.' }),
   }),

@@ -192,7 +192,15 @@ describe('migration 2026-11-23T0102', () => {
       for (const secret of ['77766655544', 'Old Holder', '1111-2222-3333-4444']) for (const form of forms(secret)) expect(dump).not.toContain(form);
 
       const services = createServices({ ...t.config, dataKeys: [] }, { ...scratch, close: async () => {} });
-      expect((await services.payouts.bankAccounts(OPERATOR, [payout]))[0]).toEqual({ bankName: 'FNB', branchCode: '250655', accountHolder: 'Old Holder', accountNumberMasked: '****5544' });
+      expect((await services.payouts.bankAccounts(OPERATOR, [payout]))[0]).toEqual({
+        bankName: 'FNB',
+        branchCode: '250655',
+        accountHolder: 'Old Holder',
+        accountNumberMasked: '****5544',
+        // Older than the branch-code list: the bank is told by the code.
+        bank: 'First National Bank',
+        bankNameMismatch: false,
+      });
       expect((await services.payments.get(OPERATOR, payment)).voucherCode).toBe('1111-2222-3333-4444');
     } finally {
       await scratch.drop();

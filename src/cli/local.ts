@@ -23,7 +23,7 @@ export function localCommands(program: Command) {
 
   program
     .command('rotate-data-key')
-    .description('seal every bank account and voucher code again under the current data key (the first of DATA_KEY); run with the service\'s settings')
+    .description('seal every bank account, voucher code and payout batch file again under the current data key (the first of DATA_KEY); run with the service\'s settings')
     .option('--dry-run', 'only count what each key seals')
     .action(async (opts: { dryRun?: boolean }) => {
       const { OPERATOR_NAME } = await import('../domain/actor.ts');
@@ -34,7 +34,7 @@ export function localCommands(program: Command) {
       try {
         const before = await services.dataKeys.inventory(operator);
         if (opts.dryRun) {
-          print({ ok: true, current_kid: before.currentKid, payout_details: before.payoutDetails, voucher_codes: before.voucherCodes });
+          print({ ok: true, current_kid: before.currentKid, payout_details: before.payoutDetails, voucher_codes: before.voucherCodes, payout_batch_files: before.payoutBatchFiles });
           return;
         }
         const done = await services.dataKeys.rotate(operator);
@@ -42,9 +42,10 @@ export function localCommands(program: Command) {
         print({
           ok: true,
           current_kid: done.kid,
-          resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes },
+          resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes, payout_batch_files: done.payoutBatchFiles },
           payout_details: after.payoutDetails,
           voucher_codes: after.voucherCodes,
+          payout_batch_files: after.payoutBatchFiles,
         });
       } finally {
         await services.stop();

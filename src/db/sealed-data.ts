@@ -2,7 +2,7 @@ import type { DbOrTx } from './index.ts';
 import { statement } from './statement.ts';
 
 /**
- * The sealed columns (a payout's bank details, a voucher's code) by the data key that sealed
+ * The sealed columns (a payout's bank details, a voucher's code, a payout batch's file) by the data key that sealed
  * them: what the data key's rotation reads and writes. The values are opened and sealed again by
  * the service (domain/sealing.ts); here they are only bytes.
  */
@@ -12,7 +12,7 @@ const kidOf = (column: string) => `convert_from(substring(${column} from 3 for g
 
 interface Sealed {
   /** What the sealed column belongs to. */
-  table: 'payouts' | 'vouchers';
+  table: 'payouts' | 'vouchers' | 'payout_batches';
   /** Its key column. */
   id: string;
   column: string;
@@ -53,3 +53,5 @@ function sealedIn({ table, id, column }: Sealed) {
 export const payoutDetails = sealedIn({ table: 'payouts', id: 'id', column: 'payment_details_sealed' });
 /** Vouchers' codes. */
 export const voucherCodes = sealedIn({ table: 'vouchers', id: 'payment_id', column: 'code_sealed' });
+/** Payout batches' bank files (they hold the bank details of their payouts). */
+export const batchFiles = sealedIn({ table: 'payout_batches', id: 'id', column: 'file_sealed' });

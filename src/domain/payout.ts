@@ -89,7 +89,7 @@ export interface MaskedBankAccount {
   branchCode: string;
   accountHolder: string;
   accountNumberMasked: string;
-  /** The bank the branch code belongs to (domain/za-banks.ts), as recorded at creation; null before the list. */
+  /** The bank the branch code belongs to (domain/za-banks.ts), as recorded at creation (older payouts: by their code); null when not listed. */
   bank: string | null;
   /** `bankName` names a bank other than `bank`: the money goes to `bank`. */
   bankNameMismatch: boolean;

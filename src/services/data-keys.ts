@@ -1,5 +1,5 @@
 import { recordAudit } from '../db/audit.ts';
-import { payoutDetails as sealedDetails, voucherCodes as sealedCodes } from '../db/sealed-data.ts';
+import { batchFiles as sealedFiles, payoutDetails as sealedDetails, voucherCodes as sealedCodes } from '../db/sealed-data.ts';
 import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 
@@ -10,6 +10,7 @@ export interface SealedInventory {
   currentKid: string;
   payoutDetails: Record<string, number>;
   voucherCodes: Record<string, number>;
+  payoutBatchFiles: Record<string, number>;
 }
 
 /**
@@ -27,10 +28,11 @@ export class DataKeyService {
       currentKid: keyringOf(this.deps).currentKid,
       payoutDetails: await sealedDetails.countByKid(this.deps.db),
       voucherCodes: await sealedCodes.countByKid(this.deps.db),
+      payoutBatchFiles: await sealedFiles.countByKid(this.deps.db),
     };
   }
 
-  async rotate(actor: Actor): Promise<{ kid: string; payoutDetails: number; voucherCodes: number }> {
+  async rotate(actor: Actor): Promise<{ kid: string; payoutDetails: number; voucherCodes: number; payoutBatchFiles: number }> {
     requireOperator(actor);
     const { db } = this.deps;
     const keyring = keyringOf(this.deps);
@@ -51,7 +53,20 @@ export class DataKeyService {
       await sealedCodes.reseal(db, rows.map((r) => r.id), resealed);
       voucherCodes += rows.length;
     }
-    await recordAudit(db, { actor: actorLabel(actor), action: 'data_key.rotate', detail: { kid, payout_details: payoutDetails, voucher_codes: voucherCodes } });
-    return { kid, payoutDetails, voucherCodes };
+    let payoutBatchFiles = 0;
+    for (;;) {
+      // Files are large: a few at a time.
+      const rows = await sealedFiles.notUnder(db, kid, 10);
+      if (rows.length === 0) break;
+      const resealed = rows.map((r) => keyring.seal('payout-batch-file', r.id, keyring.open('payout-batch-file', r.id, r.sealed)));
+      await sealedFiles.reseal(db, rows.map((r) => r.id), resealed);
+      payoutBatchFiles += rows.length;
+    }
+    await recordAudit(db, {
+      actor: actorLabel(actor),
+      action: 'data_key.rotate',
+      detail: { kid, payout_details: payoutDetails, voucher_codes: voucherCodes, payout_batch_files: payoutBatchFiles },
+    });
+    return { kid, payoutDetails, voucherCodes, payoutBatchFiles };
   }
 }

@@ -160,11 +160,13 @@ export class PayoutService {
       const found = sealed.get(id.toLowerCase());
       if (!found) return null;
       const { accountNumber, ...rest } = this.open(id.toLowerCase(), found.sealed);
+      // Payouts older than the branch-code list have no bank recorded: their code tells it, if listed.
+      const bank = found.bank ?? bankForBranchCode(rest.branchCode)?.id ?? null;
       return {
         ...rest,
         accountNumberMasked: maskAccountNumber(accountNumber),
-        bank: found.bank === null ? null : (bankById(found.bank)?.name ?? found.bank),
-        bankNameMismatch: bankNameMismatch(rest.bankName, found.bank),
+        bank: bank === null ? null : (bankById(bank)?.name ?? bank),
+        bankNameMismatch: bankNameMismatch(rest.bankName, bank),
       };
     });
   }

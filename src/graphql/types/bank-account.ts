@@ -17,7 +17,7 @@ const MaskedBankAccountRef = builder.objectRef<MaskedBankAccount>('PayoutBankAcc
     accountNumberMasked: t.exposeString('accountNumberMasked', { description: '`****` and the last four digits of the account number.' }),
     bank: t.exposeString('bank', {
       nullable: true,
-      description: 'The bank the branch code belongs to, recorded when the payout was created: where the money goes, whatever bankName says. Null for payouts older than the branch-code list.',
+      description: 'The bank the branch code belongs to, recorded when the payout was created (for older payouts, told by the code): where the money goes, whatever bankName says. Null when the code is not on the list.',
     }),
     bankNameMismatch: t.exposeBoolean('bankNameMismatch', {
       description: 'True when the merchant\'s bankName names another bank than the one the branch code belongs to: check with the merchant before paying.',

@@ -218,6 +218,17 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(bad.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringMatching(/not an ISO 20022 camt\.054 or camt\.053 report/) });
   });
 
+  it('imports a day\'s statement far larger than a request body, through the CLI', async () => {
+    const entries = Array.from({ length: 400 }, (_, i) => ({ endToEndId: `SUPPLIER-RUN-${i}`, amount: `${i + 1}.00`, bankRef: `FNB-BIG-${i}` }));
+    const statement = camt053('FNB-STM-BIG', entries);
+    expect(Buffer.byteLength(statement)).toBeGreaterThan(5 * 64 * 1024);
+    const file = join(dir, 'camt053-big.xml');
+    writeFileSync(file, statement);
+    const imported = await zarpay(['payout', 'batch', 'import', file], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.json).toMatchObject({ completed: 0, failed: 0, unmatched: 400, kind: 'camt.053' });
+  });
+
   it('is the operator\'s alone', async () => {
     const res = await http(t, 'POST', '/graphql', { key: shop.key, body: { query: '{ payoutBatches { totalCount } }' } });
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { EntryRecord } from '../../db/payout-batches.ts';
 import { AppError } from '../../domain/errors.ts';
@@ -69,16 +70,31 @@ const ExportPayoutBatchPayload = builder.simpleObject('PayoutBatchFilePayload', 
 });
 
 const ImportBankReportInput = builder.inputType('ImportBankReportInput', {
-  description: 'A bank report (camt.054 or camt.053 XML), as text or base64: exactly one of them.',
+  description:
+    'A bank report (camt.054 or camt.053 XML): exactly one of its text, its bytes in base64, or its bytes gzipped and in base64. A request body is at most 64 KiB, so larger reports go gzipped (XML shrinks about tenfold; the CLI always sends it so).',
   fields: (t) => ({
     content: t.string({ description: 'The report\'s XML text.' }),
     contentBase64: t.string({ description: 'The report\'s bytes in base64 (UTF-8 XML).' }),
+    contentGzipBase64: t.string({ description: 'The report\'s bytes, gzipped, in base64 (at most 16 MiB once unzipped).' }),
   }),
 });
 
 const importInput = z
-  .object({ content: z.string().min(1).nullish(), contentBase64: z.string().min(1).nullish() })
-  .refine((i) => (i.content ? 1 : 0) + (i.contentBase64 ? 1 : 0) === 1, 'give exactly one of content and contentBase64');
+  .object({ content: z.string().min(1).nullish(), contentBase64: z.string().min(1).nullish(), contentGzipBase64: z.string().min(1).nullish() })
+  .refine((i) => [i.content, i.contentBase64, i.contentGzipBase64].filter(Boolean).length === 1, 'give exactly one of content, contentBase64 and contentGzipBase64');
+
+/** The largest report accepted once unzipped: a day's statement of thousands of entries fits many times. */
+const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+
+function reportText(input: { content?: string | null; contentBase64?: string | null; contentGzipBase64?: string | null }): string {
+  if (input.content) return input.content;
+  if (input.contentBase64) return Buffer.from(input.contentBase64, 'base64').toString('utf8');
+  try {
+    return gunzipSync(Buffer.from(input.contentGzipBase64 ?? '', 'base64'), { maxOutputLength: MAX_REPORT_BYTES }).toString('utf8');
+  } catch {
+    throw new AppError('VALIDATION_FAILED', `input.contentGzipBase64: not gzip in base64, or larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB unzipped`);
+  }
+}
 
 builder.queryFields((t) => ({
   payoutBatches: t.field({
@@ -119,8 +135,8 @@ builder.mutationFields((t) => ({
     authScopes: { operator: true },
     args: { input: t.arg({ type: ImportBankReportInput, required: true, description: 'The report.', validate: validated(importInput) }) },
     resolve: (_r, { input }, ctx) => {
-      const content = input.content ?? Buffer.from(input.contentBase64 ?? '', 'base64').toString('utf8');
-      if (!content) throw new AppError('VALIDATION_FAILED', 'input.content: the report is empty');
+      const content = reportText(input);
+      if (!content.trim()) throw new AppError('VALIDATION_FAILED', 'input.content: the report is empty');
       return ctx.services.payoutBatches.import(actorOf(ctx), content);
     },
   }),

@@ -1,4 +1,5 @@
 import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
+import type { EntryOutcome, EntryRecord, PayoutBatch } from '../domain/payout-batch.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
 
@@ -7,16 +8,6 @@ import { statement } from './statement.ts';
  * Both span merchants and are the operator's alone (the service admits no one else); the payouts
  * they move are locked within the caller's scope like every other payout.
  */
-
-export interface PayoutBatch {
-  id: string;
-  messageId: string;
-  fileSha256: string;
-  payoutCount: number;
-  totalCents: number;
-  createdBy: string;
-  createdAt: Date;
-}
 
 type BatchRow = {
   id: string;
@@ -134,8 +125,6 @@ export async function batchPayoutIds(db: DbOrTx, batchIds: readonly string[]): P
 
 /* ---- the bank's reports ---- */
 
-export type EntryOutcome = 'completed' | 'failed' | 'unchanged' | 'unmatched';
-
 export interface BankReportRecord {
   id: string;
   fileSha256: string;
@@ -193,16 +182,6 @@ export async function openBankReport(
   if (row) return toReport(row);
   const [again] = await openReport.run(db, r);
   return toReport(again!);
-}
-
-export interface EntryRecord {
-  position: number;
-  payoutId: string | null;
-  outcome: EntryOutcome;
-  reference: string | null;
-  amountCents: number | null;
-  currency: string | null;
-  detail: string | null;
 }
 
 const claimEntry = statement<{ reportId: string } & EntryRecord, { position: number }>(

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { recordAudit } from '../db/audit.ts';
 import * as batches from '../db/payout-batches.ts';
-import type { EntryRecord, PayoutBatch } from '../db/payout-batches.ts';
+import type { EntryRecord, PayoutBatch } from '../domain/payout-batch.ts';
 import * as payouts from '../db/payouts.ts';
 import { type Actor, actorLabel, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { EntryRecord } from '../../db/payout-batches.ts';
+import type { EntryRecord } from '../../domain/payout-batch.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { BankReportImport, BatchWithPayouts } from '../../services/payout-batches.ts';
 import { actorOf, builder } from '../builder.ts';

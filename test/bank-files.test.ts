@@ -80,6 +80,8 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(shown.json.bank_account).toMatchObject({ bank_name: 'Standard Bank of SA', branch_code: '250655', bank: 'First National Bank', bank_name_mismatch: true });
     const listed = await zarpay(['payout', 'list', '--merchant', shop.id, '--status', 'pending'], env);
     expect(listed.json.payouts.find((p: { id: string }) => p.id === id).bank_account.bank_name_mismatch).toBe(true);
+    const table = await zarpay(['payout', 'list', '--merchant', shop.id, '--status', 'pending', '--format', 'table'], env);
+    expect(table.stdout).toContain('Standard Bank of SA ****5678 (MISMATCH: code is First National Bank)');
     const fine = await createPayout(2_000, { bank_name: 'First National Bank' });
     const both = await op(t, 'query($a: UUID!, $b: UUID!) { a: payout(id: $a) { bankAccount { bank bankNameMismatch } } b: payout(id: $b) { bankAccount { bank bankNameMismatch } } }', { a: id, b: fine });
     expect(both).toEqual({ a: { bankAccount: { bank: 'First National Bank', bankNameMismatch: true } }, b: { bankAccount: { bank: 'First National Bank', bankNameMismatch: false } } });

@@ -23,7 +23,10 @@ export function payoutTable(payouts: Record<string, any>[], total: number, offse
     fee: formatRand(p.fee_cents),
     gross: formatRand(p.gross_amount_cents),
     reference: p.merchant_reference ?? '',
-    bank: p.bank_account ? `${p.bank_account.bank_name} ${p.bank_account.account_number_masked}` : '',
+    // A bank name that names another bank than the branch code's: the money goes to the code's.
+    bank: p.bank_account
+      ? `${p.bank_account.bank_name} ${p.bank_account.account_number_masked}${p.bank_account.bank_name_mismatch ? ` (MISMATCH: code is ${p.bank_account.bank})` : ''}`
+      : '',
     holder: p.bank_account?.account_holder ?? '',
     created: String(p.created_at).replace('T', ' ').slice(0, 19),
   }));

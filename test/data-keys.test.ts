@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boot } from '../src/boot.ts';
+import { OPERATOR } from '../src/domain/actor.ts';
+import { createKeyring } from '../src/domain/sealing.ts';
+import { proveDataKeys } from '../src/services/data-keys.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, op, type TestMerchant } from './support/client.ts';
+
+/**
+ * Data keys that prove themselves (issue 26): a check value per kid is stored with the data, so
+ * an instance given other key material under a known kid refuses to start and names the kid; a
+ * value that will not open is shown as unreadable, counted, and skipped by the rotation, never a
+ * failed list.
+ */
+const key = () => randomBytes(32).toString('base64');
+const [right, wrong, next] = [key(), key(), key()];
+let t: TestApp;
+let shop: TestMerchant;
+
+beforeAll(async () => {
+  t = await startApp({ DATA_KEY: `k1:${right}` });
+  shop = await createMerchant(t);
+  await credit(t, shop.id, 100_000);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const details = (n: number) => ({ accountNumber: `1231231230${n}`, branchCode: '250655', accountHolder: `Holder ${n}`, bankName: 'FNB' });
+const servicesWith = (dataKey: string) => createServices({ ...t.config, dataKeys: parseKeys(dataKey) }, borrowed(t.database));
+
+function parseKeys(value: string) {
+  return value.split(',').map((entry) => {
+    const [kid, material] = entry.split(':') as [string, string];
+    return { kid, key: Buffer.from(material, 'base64') };
+  });
+}
+
+describe('the check value of a data key', () => {
+  it('is recorded for each kid on first use, and other material under a known kid is refused, naming the kid', async () => {
+    await proveDataKeys(t.database.db, createKeyring(t.config.serviceSecret, parseKeys(`k1:${right}`)));
+    // Again, and with a new kid beside it: fine (the new one is recorded).
+    await proveDataKeys(t.database.db, createKeyring(t.config.serviceSecret, parseKeys(`k2:${next},k1:${right}`)));
+    await expect(proveDataKeys(t.database.db, createKeyring(t.config.serviceSecret, parseKeys(`k1:${wrong}`)))).rejects.toThrow(/DATA_KEY.*\bk1\b/);
+    await expect(proveDataKeys(t.database.db, createKeyring(t.config.serviceSecret, parseKeys(`k3:${key()},k2:${wrong}`)))).rejects.toThrow(/\bk2\b/);
+    // A refused start records nothing of its keys: k3 is still free to be anything.
+    await proveDataKeys(t.database.db, createKeyring(t.config.serviceSecret, parseKeys(`k3:${key()}`)));
+  });
+
+  it('stops start-up (boot) with one line naming the kid', async (ctx) => {
+    if (!t.databaseUrl) ctx.skip(); // boot opens DATABASE_URL: PostgreSQL only
+    const env = { SERVICE_ENV: 'tst', LOG_LEVEL: 'silent', DATABASE_URL: t.databaseUrl!, SERVICE_SECRET: t.config.serviceSecret, DATA_DIR: t.config.dataDir };
+    const ok = await boot('test', { ...env, DATA_KEY: `k1:${right}` });
+    await ok.services.stop();
+    await expect(boot('test', { ...env, DATA_KEY: `k1:${wrong}` })).rejects.toThrow(/k1/);
+  });
+});
+
+describe('a value that will not open', () => {
+  it('is shown as unreadable, counted in stats and /metrics, and skipped by the rotation, which finishes the rest', async () => {
+    const good = servicesWith(`k1:${right}`);
+    const actor = await good.keys.authenticate(shop.key);
+    const readable = await good.payouts.create(actor, { amountCents: 1_000, currency: 'ZAR', payoutMethod: 'eft', paymentDetails: details(1) });
+    // What an instance started with other material under k1 sealed before checks existed.
+    const slip = servicesWith(`k1:${wrong}`);
+    const lost = await slip.payouts.create(actor, { amountCents: 1_100, currency: 'ZAR', payoutMethod: 'eft', paymentDetails: details(2) });
+
+    // The approval queue still lists, the lost one masked as unreadable.
+    const view = await op(t, `{ payouts(first: 10, merchantId: "${shop.id}") { edges { node { id bankAccount { unreadable bankName accountNumberMasked } } } } }`);
+    const shown = Object.fromEntries(view.payouts.edges.map((e: any) => [e.node.id, e.node.bankAccount]));
+    expect(shown[readable.payout.id]).toEqual({ unreadable: false, bankName: 'FNB', accountNumberMasked: '****2301' });
+    expect(shown[lost.payout.id]).toMatchObject({ unreadable: true, accountNumberMasked: 'unreadable' });
+    const one = await op(t, `{ payout(id: "${lost.payout.id}") { id bankAccount { unreadable } } }`);
+    expect(one.payout.bankAccount.unreadable).toBe(true);
+
+    const stats = await op(t, `{ stats { sealedValuesUnreadable { kind count } } }`);
+    expect(stats.stats.sealedValuesUnreadable).toEqual(expect.arrayContaining([{ kind: 'PAYOUT_DETAILS', count: 1 }]));
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/zarpay_sealed_values_unreadable\{kind="payout_details"\} 1/);
+
+    // The dry run finds it too (it used to count it as fine under k1).
+    const both = servicesWith(`k2:${next},k1:${right}`);
+    const dry = await both.dataKeys.scan(OPERATOR);
+    expect(dry.unreadable.payoutDetails).toEqual([lost.payout.id]);
+    expect(dry.toReseal.payoutDetails).toBeGreaterThanOrEqual(1);
+
+    const rotated = await both.dataKeys.rotate(OPERATOR);
+    expect(rotated.kid).toBe('k2');
+    expect(rotated.payoutDetails).toBeGreaterThanOrEqual(1);
+    expect(rotated.unreadable.payoutDetails).toEqual([lost.payout.id]);
+    const after = await both.dataKeys.inventory(OPERATOR);
+    expect(after.payoutDetails).toEqual({ k1: 1, k2: expect.any(Number) });
+    expect((await both.payouts.bankAccounts(OPERATOR, [readable.payout.id]))[0]).toMatchObject({ unreadable: false, accountHolder: 'Holder 1' });
+    // Run again: nothing more to seal, the lost value still reported.
+    expect(await both.dataKeys.rotate(OPERATOR)).toMatchObject({ payoutDetails: 0, unreadable: { payoutDetails: [lost.payout.id] } });
+  });
+});

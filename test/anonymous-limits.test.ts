@@ -244,7 +244,7 @@ describe('the anonymous budget (CONTRACT §9)', () => {
     } finally {
       await logged.close();
     }
-  });
+  }, 120_000); // a second service: on embedded PostgreSQL, a second database to migrate
 });
 
 describe('without a trusted proxy', () => {

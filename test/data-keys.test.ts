@@ -7,6 +7,7 @@ import { proveDataKeys } from '../src/services/data-keys.ts';
 import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, op, type TestMerchant } from './support/client.ts';
+import { zarpay } from './support/processes.ts';
 
 /**
  * Data keys that prove themselves (issue 26): a check value per kid is stored with the data, so
@@ -18,6 +19,7 @@ const key = () => randomBytes(32).toString('base64');
 const [right, wrong, next] = [key(), key(), key()];
 let t: TestApp;
 let shop: TestMerchant;
+let lostId: string | undefined;
 
 beforeAll(async () => {
   t = await startApp({ DATA_KEY: `k1:${right}` });
@@ -95,5 +97,26 @@ describe('a value that will not open', () => {
     expect((await both.payouts.bankAccounts(OPERATOR, [readable.payout.id]))[0]).toMatchObject({ unreadable: false, accountHolder: 'Holder 1' });
     // Run again: nothing more to seal, the lost value still reported.
     expect(await both.dataKeys.rotate(OPERATOR)).toMatchObject({ payoutDetails: 0, unreadable: { payoutDetails: [lost.payout.id] } });
+    lostId = lost.payout.id;
+  });
+
+  it('is listed by `zarpay rotate-data-key` and its dry run, which finish; `zarpay stats` counts it; a wrong key stops `zarpay migrate`', async (ctx) => {
+    if (!t.databaseUrl || !lostId) ctx.skip(); // the CLI opens DATABASE_URL: PostgreSQL only
+    const env = { SERVICE_ENV: 'tst', LOG_LEVEL: 'silent', DATABASE_URL: t.databaseUrl!, SERVICE_SECRET: t.config.serviceSecret, DATA_DIR: t.config.dataDir };
+    const dry = await zarpay(['rotate-data-key', '--dry-run'], { ...env, DATA_KEY: `k2:${next},k1:${right}` });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ ok: false, current_kid: 'k2', unreadable: { payout_details: { count: 1, ids: [lostId] }, voucher_codes: { count: 0 } } });
+    const rotated = await zarpay(['rotate-data-key'], { ...env, DATA_KEY: `k2:${next},k1:${right}` });
+    expect(rotated.code).toBe(1);
+    expect(rotated.stderr).toMatch(/1 sealed value\(s\) will not open/);
+    expect(JSON.parse(rotated.stdout)).toMatchObject({ ok: false, resealed: { payout_details: 0 }, unreadable: { payout_details: { ids: [lostId] } } });
+
+    const stats = await zarpay(['stats', '--format', 'json'], { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(JSON.stringify(stats.json.sealed_values_unreadable)).toMatch(/payout_details"?,"count":1/i);
+
+    const refused = await zarpay(['migrate'], { ...env, DATA_KEY: `k2:${wrong}` });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/DATA_KEY: the key under kid k2 is not the one/);
   });
 });

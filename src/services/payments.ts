@@ -153,7 +153,7 @@ export class PaymentService {
 
   /** The voucher code is sealed at rest; whoever may read the payment reads it in the clear. */
   private reveal(payment: store.StoredPayment): Payment {
-    return revealed(keyringOf(this.deps), payment);
+    return revealed(keyringOf(this.deps), payment, this.deps.db);
   }
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null }): Promise<number> {

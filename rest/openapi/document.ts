@@ -35,7 +35,7 @@ const badQuery = error('A query parameter this operation does not take', ['VALID
 
 /** Errors every authenticated endpoint can give. */
 const common: Record<string, ResponseDoc> = {
-  '401': error('Missing, malformed, unknown or wrong-environment API key', ['UNAUTHORIZED']),
+  '401': error('Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer', ['UNAUTHORIZED']),
   '403': error('API key revoked or expired', ['FORBIDDEN']),
   '429': error(
     "Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds",

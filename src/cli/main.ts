@@ -169,7 +169,7 @@ export function buildProgram(): Command {
     .description('payouts by state, amounts reserved, the approval queue, failing webhooks')
     .addOption(formatOption())
     .action(async (opts) => {
-      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending } }`);
+      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending sealedValuesUnreadable { kind count } } }`);
       const stats = restShape(data.stats) as Record<string, unknown>;
       if (wantsTable(opts.format)) process.stdout.write(statsTable(stats) + '\n');
       else print(stats);

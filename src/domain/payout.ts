@@ -89,7 +89,21 @@ export interface MaskedBankAccount {
   branchCode: string;
   accountHolder: string;
   accountNumberMasked: string;
+  /**
+   * The sealed details would not open under any data key this service holds (other key
+   * material under their kid, or damage): every field above then reads `unreadable`.
+   */
+  unreadable: boolean;
 }
+
+/** What the payout view shows for bank details that will not open. */
+export const UNREADABLE_BANK_ACCOUNT: MaskedBankAccount = Object.freeze({
+  bankName: 'unreadable',
+  branchCode: 'unreadable',
+  accountHolder: 'unreadable',
+  accountNumberMasked: 'unreadable',
+  unreadable: true,
+});
 
 /** The full bank account, as the audited operator command reveals it. */
 export interface BankAccount {

@@ -146,6 +146,6 @@ export class PaymentSettlement {
   async load(db: DbOrTx, s: PaymentScope, id: string): Promise<Payment> {
     const payment = await store.findPayment(db, s, id);
     if (!payment) throw paymentNotFound();
-    return revealed(keyringOf(this.deps), payment);
+    return revealed(keyringOf(this.deps), payment, this.deps.db);
   }
 }

@@ -1,4 +1,5 @@
 import { deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
+import { type SealedPurpose, unreadableCounts } from '../db/sealed-data.ts';
 import { type Actor, requireOperator } from '../domain/actor.ts';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -20,6 +21,13 @@ export interface OperatorStats {
   deliveriesFailed: number;
   /** Webhook deliveries still to be made or retried: the outbox backlog. */
   deliveriesPending: number;
+  /** Sealed values found not to open under the data keys, by kind. */
+  sealedValuesUnreadable: UnreadableCount[];
+}
+
+export interface UnreadableCount {
+  kind: SealedPurpose;
+  count: number;
 }
 
 export interface DeliveryLag {
@@ -53,17 +61,24 @@ export class StatsService {
     return deliveryCounts(this.deps.db);
   }
 
+  /** Sealed values found not to open under the data keys, by kind (both kinds, 0 for none). */
+  async sealedUnreadable(): Promise<UnreadableCount[]> {
+    const counts = await unreadableCounts(this.deps.db);
+    return (Object.keys(counts) as SealedPurpose[]).map((kind) => ({ kind, count: counts[kind] }));
+  }
+
   deliveryLag(): Promise<DeliveryLag> {
     return deliveryLag(this.deps.db);
   }
 
   async overview(actor: Actor): Promise<OperatorStats> {
     requireOperator(actor);
-    const [rows, reserved, oldest, deliveries] = await Promise.all([
+    const [rows, reserved, oldest, deliveries, unreadable] = await Promise.all([
       this.payoutsByState(),
       reservedCents(this.deps.db),
       oldestPendingPayoutAt(this.deps.db),
       this.deliveriesByStatus(),
+      this.sealedUnreadable(),
     ]);
     const byStatus = new Map(rows.map((r) => [r.status, r]));
     const payouts = PAYOUT_STATUSES.map((status) => ({
@@ -78,6 +93,7 @@ export class StatsService {
       oldestPendingPayoutAt: oldest,
       deliveriesFailed: deliveries.failed,
       deliveriesPending: deliveries.pending,
+      sealedValuesUnreadable: unreadable,
     };
   }
 }

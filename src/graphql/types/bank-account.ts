@@ -15,6 +15,10 @@ const MaskedBankAccountRef = builder.objectRef<MaskedBankAccount>('PayoutBankAcc
     branchCode: t.exposeString('branchCode', { description: 'The 6-digit branch code.' }),
     accountHolder: t.exposeString('accountHolder', { description: 'The account holder\'s full name.' }),
     accountNumberMasked: t.exposeString('accountNumberMasked', { description: '`****` and the last four digits of the account number.' }),
+    unreadable: t.exposeBoolean('unreadable', {
+      description:
+        'True when the sealed bank details will not open under any data key of this service (other key material under their kid, or damage); every other field then reads `unreadable`. Counted in stats.sealedValuesUnreadable.',
+    }),
   }),
 });
 

@@ -136,9 +136,11 @@ const requeueJobStatement = statement<{ queue: string; paymentId: string; resend
  * submission); one a runner is sending right now is left to finish. In the caller's transaction.
  */
 export async function requeueConfirmation(tx: Tx, paymentId: string, channel: Channel): Promise<'queued' | 'sending'> {
-  const [row] = await resendRecordStatements[channel].run(tx, { id: randomUUID(), paymentId });
   const queue = CHANNEL_QUEUE[channel];
+  // The job before the record, in the order a runner writes an outcome (jobs, then the record in
+  // the same transaction): the other order deadlocks with a sending that ends just now.
   await dropIdleJobStatement.run(tx, { queue, key: paymentId });
+  const [row] = await resendRecordStatements[channel].run(tx, { id: randomUUID(), paymentId });
   const inserted = await requeueJobStatement.run(tx, { queue, paymentId, resend: row!.resends });
   return inserted.length > 0 ? 'queued' : 'sending';
 }

@@ -41,7 +41,7 @@ export function gsm7(text: string): string {
   return out;
 }
 
-const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}.`);
+const clip = (s: string, max: number) => (s.length <= max ? s : s.slice(0, max).trimEnd());
 
 /**
  * The customer's confirmation of a captured payment by SMS: who was paid, how much, for which

@@ -28,7 +28,7 @@ type Refusal = 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503;
 export async function startBulkSmsDouble(credentials = 'zarpay-token:s3cret-token-value') {
   const received: ReceivedSms[] = [];
   const requests: { status: number; auth: string | undefined }[] = [];
-  const refusals: Refusal[] = [];
+  const refusals: { status: Refusal; to?: string }[] = [];
   const blocked = new Set<string>();
   let unreachable = false;
 
@@ -48,7 +48,16 @@ export async function startBulkSmsDouble(credentials = 'zarpay-token:s3cret-toke
       answer(404);
       return problem(res, 404, 'Not Found', `no such resource: ${req.method} ${req.url}`);
     }
-    const refusal = refusals.shift();
+    // A refusal for one number waits for a submission to it (other tests' retries pass by).
+    let firstTo: unknown;
+    try {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString()) as { to?: unknown } | { to?: unknown }[];
+      firstTo = (Array.isArray(parsed) ? parsed[0] : parsed)?.to;
+    } catch {
+      firstTo = undefined;
+    }
+    const at = refusals.findIndex((r) => r.to === undefined || r.to === firstTo);
+    const refusal = at >= 0 ? refusals.splice(at, 1)[0]!.status : undefined;
     if (refusal) {
       answer(refusal);
       const titles: Record<Refusal, string> = {
@@ -130,9 +139,9 @@ export async function startBulkSmsDouble(credentials = 'zarpay-token:s3cret-toke
     received,
     /** Every answered request's status, in order. */
     requests,
-    /** The next `n` submissions are answered with `status` in BulkSMS's error shape. */
-    refuse(n: number, status: Refusal) {
-      for (let i = 0; i < n; i++) refusals.push(status);
+    /** The next `n` submissions (to `to` only, when given) are answered with `status` in BulkSMS's error shape. */
+    refuse(n: number, status: Refusal, to?: string) {
+      for (let i = 0; i < n; i++) refusals.push({ status, ...(to !== undefined && { to }) });
     },
     block(number: string) {
       blocked.add(number);

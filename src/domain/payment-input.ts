@@ -25,7 +25,7 @@ export const customerInfoInput = z
         .max(32, 'must be at most 32 characters')
         .refine((s) => toE164(s) !== null, `must be a phone number in international (E.164) form, such as ${E164_EXAMPLE}`)
         .transform((s) => toE164(s)!)
-        .meta({ description: 'E.164, such as +27825550123 (spaces allowed); gets the confirmation by SMS', example: E164_EXAMPLE, maxLength: 32 }),
+        .meta({ description: 'E.164, such as +27825550123 (spaces allowed); gets the confirmation by SMS', example: E164_EXAMPLE, maxLength: 32, pattern: '^\\+[0-9 ().-]{6,31}$' }),
     ),
   })
   .refine((c) => c.email !== undefined || c.phone !== undefined, 'needs email and/or phone')

@@ -7,6 +7,7 @@ import { startApp, type TestApp } from './support/app.ts';
 import { startBulkSmsDouble } from './support/bulksms.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment, paymentBody, press, waitForStatus } from './support/payments.ts';
+import { zarpay } from './support/processes.ts';
 import { eventually } from './support/receiver.ts';
 
 /**
@@ -195,6 +196,22 @@ describe('a gateway that fails', () => {
     await capture(noPhone.payment_id);
     const nothing = await gql(t, `mutation($id: UUID!) { notifyPayment(id: $id) { channels { channel } } }`, { id: noPhone.payment_id }, { operator: true });
     expect(nothing.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('nothing to send'), extensions: { code: 'VALIDATION_FAILED' } });
+  });
+});
+
+describe('zarpay payment notify (the operator CLI)', { timeout: 60_000 }, () => {
+  it('sends the SMS again and prints what it queued; a channel that is off is VALIDATION_FAILED', async () => {
+    const env = { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
+    const p = await newPayment(t, shop, { customer_info: { phone: '+27825550140' } });
+    await capture(p.payment_id);
+    await eventually(async () => (textsTo('+27825550140').length === 1 ? true : null), 10_000);
+    const notified = await zarpay(['payment', 'notify', p.payment_id, '--sms'], env);
+    expect(notified.code, notified.stderr).toBe(0);
+    expect(notified.json).toEqual({ payment_id: p.payment_id, channels: [{ channel: 'sms', state: 'queued' }] });
+    await eventually(async () => (textsTo('+27825550140').length === 2 ? true : null), 10_000);
+    const off = await zarpay(['payment', 'notify', p.payment_id, '--email'], env);
+    expect(off.code).toBe(1);
+    expect(off.json).toMatchObject({ code: 'VALIDATION_FAILED', message: 'channels: e-mail is off (SMTP_URL is not set)' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { confirmationFacts, type MessagePayload, recordSendings } from '../db/customer-messages.ts';
 import { confirmationSms } from '../domain/customer-sms.ts';
 import { QUEUE } from '../domain/jobs.ts';
+import { toE164 } from '../domain/phone.ts';
 import { done, GiveUp, type Task } from '../jobs/task.ts';
 import { SmsRefused, type SmsGateway } from '../outside/sms.ts';
 import { CONFIRMATION_RETRY_DELAYS_MS, confirmationFactsOf, outcomesToRecord } from './customer-messages.ts';
@@ -29,10 +30,13 @@ export function customerSmsTask(deps: ServiceDeps, sms: SmsGateway): Task<Messag
     async run(job) {
       const row = await confirmationFacts(deps.db, job.payload.payment);
       if (!row?.customer_phone || !row.completed_at) throw new GiveUp('the payment has no customer phone');
+      // Payments initiated before phones were checked may hold a local or formatted number.
+      const to = toE164(row.customer_phone);
+      if (!to) throw new GiveUp('the customer phone is not an international (E.164) number');
       const body = confirmationSms(confirmationFactsOf(deps, row));
       try {
         // The gateway's reports show this beside the message: the payment, never the customer.
-        const sent = await sms.send({ to: row.customer_phone, body, reference: row.id.replaceAll('-', '').slice(0, 20) }, job.signal);
+        const sent = await sms.send({ to, body, reference: row.id.replaceAll('-', '').slice(0, 20) }, job.signal);
         return done(sent.id);
       } catch (e) {
         if (e instanceof SmsRefused && e.permanent) throw new GiveUp(e.message);

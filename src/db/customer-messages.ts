@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QUEUE } from '../domain/jobs.ts';
 import type { PaymentScope } from '../domain/actor.ts';
+import type { Channel } from '../domain/customer-messages.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { PAYMENT_SCOPED, type PaymentFilter, paymentFilter } from './scope.ts';
 import { statement } from './statement.ts';
@@ -13,9 +14,6 @@ import { statement } from './statement.ts';
  * so no voucher code waits here in the clear. It records how the sending went; the job does the
  * sending (services/customer-email.ts, services/customer-sms.ts).
  */
-
-export type Channel = 'email' | 'sms';
-export const CHANNELS: readonly Channel[] = ['email', 'sms'];
 
 const TABLE: Record<Channel, string> = { email: 'customer_emails', sms: 'customer_sms' };
 export const CHANNEL_QUEUE = { email: QUEUE.customerEmail, sms: QUEUE.customerSms } as const;

@@ -1,7 +1,8 @@
 import { recordAudit } from '../db/audit.ts';
-import { type Channel, CHANNELS, type ConfirmationRow, lockPaymentContacts, requeueConfirmation, type Sending } from '../db/customer-messages.ts';
+import { type ConfirmationRow, lockPaymentContacts, requeueConfirmation, type Sending } from '../db/customer-messages.ts';
 import { type Actor, actorLabel, paymentScope, requireOperator } from '../domain/actor.ts';
 import type { ConfirmationFacts } from '../domain/customer-email.ts';
+import { type Channel, CHANNELS } from '../domain/customer-messages.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { Recorded } from '../jobs/task.ts';

@@ -1,4 +1,4 @@
-import { CHANNELS } from '../../db/customer-messages.ts';
+import { CHANNELS } from '../../domain/customer-messages.ts';
 import type { Notified } from '../../services/customer-messages.ts';
 import { actorOf, builder } from '../builder.ts';
 import { PaymentRef } from './payment.ts';

@@ -282,7 +282,8 @@ describe('settings', () => {
     expect(loadConfig({ ...prd, SMS_URL: 'https://api.bulksms.com/v1/messages', SMS_API_KEY: 'id:secret' }).sms?.url).toBe('https://api.bulksms.com/v1/messages');
   });
 
-  it('without SMS_URL nothing is queued or sent', async () => {
+  // A second service over a fresh database: slow to start on a loaded machine with the embedded one.
+  it('without SMS_URL nothing is queued or sent', { timeout: 60_000 }, async () => {
     const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
     try {
       expect(quiet.app.services.runner.queueNames).not.toContain(QUEUE.customerSms);

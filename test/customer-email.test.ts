@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../src/domain/jobs.ts';
+import { isPermanent } from '../src/outside/mail.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
@@ -239,5 +240,28 @@ describe('mail server failures, tries and resends', () => {
     const merchant = await gql(app, `mutation($id: UUID!) { notifyPayment(id: $id) { channels { channel } } }`, { id }, { key: m.key });
     expect(merchant.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
     expect(to('again@example.co.za')).toHaveLength(2);
+  });
+});
+
+describe('which SMTP failures are final (reply class, command, enhanced code)', () => {
+  it('only a 5xx to RCPT TO about the address itself, or an address that cannot be sent at all', () => {
+    const final = [
+      { message: 'x', code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 5.1.1 No such user here' },
+      { message: 'x', code: 'EENVELOPE', command: 'RCPT TO', responseCode: 552, response: '552 5.2.2 Mailbox full' },
+      { message: 'x', code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 Requested action not taken: mailbox unavailable' },
+      { message: 'x', code: 'EENVELOPE', command: 'API' },
+    ];
+    const retried = [
+      { message: 'x', code: 'EENVELOPE', command: 'RCPT TO', responseCode: 550, response: '550 5.7.1 Relaying denied' },
+      { message: 'x', code: 'EENVELOPE', command: 'RCPT TO', responseCode: 450, response: '450 4.2.1 Try again later' },
+      { message: 'x', code: 'EAUTH', command: 'AUTH PLAIN', responseCode: 535, response: '535 5.7.8 Authentication credentials invalid' },
+      { message: 'x', code: 'ECONNECTION', command: 'CONN', responseCode: 554, response: '554 no SMTP service here' },
+      { message: 'x', code: 'EENVELOPE', command: 'MAIL FROM', responseCode: 553, response: '553 5.1.8 Sender address rejected' },
+      { message: 'x', code: 'EMESSAGE', command: 'DATA', responseCode: 554, response: '554 5.7.1 Message refused' },
+      { message: 'x', code: 'ESOCKET', command: 'CONN' },
+      { message: 'x', code: 'ETIMEDOUT', command: 'CONN' },
+    ];
+    for (const f of final) expect(isPermanent(f), f.response ?? f.command).toBe(true);
+    for (const f of retried) expect(isPermanent(f), f.response ?? f.command).toBe(false);
   });
 });

@@ -70,8 +70,9 @@ export interface SmtpFailure {
  * command it answered, with the enhanced status code (RFC 3463) where the server gives one:
  *
  * - 5xx to RCPT TO: the server refuses this recipient (5.1.x no such address, 5.2.x mailbox
- *   unavailable, 5.0.x unspecified): permanent. Except 5.7.x (relaying denied, authentication required) and 5.3–5.5
- *   (the server's own system or protocol), which are about our account or theirs, not the address.
+ *   unavailable, 5.0.x unspecified): permanent. Except 5.7.x (relaying denied, authentication
+ *   required) and 5.3–5.5 (the server's own system or protocol), which are about our account
+ *   or theirs, not the address.
  * - An address nodemailer will not even send (EENVELOPE before any command): permanent.
  * - Everything else is retried: connection failures and timeouts; every 4xx; and a 5xx at the
  *   greeting, EHLO, AUTH (wrong password), MAIL FROM (a sender the server will not take) or

@@ -272,6 +272,7 @@ const finishStatement = statement<
     fee_cents: number;
     webhook_url: string | null;
     customer_email: string | null;
+    customer_phone: string | null;
     auto_topup: boolean;
   }
 >(
@@ -281,7 +282,7 @@ const finishStatement = statement<
      set status = :to::text, updated_at = now(), completed_at = now()
     from merchants m
    where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
-  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, m.auto_topup`,
+  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, p.customer_phone, m.auto_topup`,
 );
 
 /** The one way into a terminal state; undefined when the payment was not in `from` any more. */

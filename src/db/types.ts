@@ -209,7 +209,23 @@ export interface CustomerEmailsTable {
   payment_id: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: ColumnType<number, number | undefined, number>;
+  /** Times an operator asked for it again (`zarpay payment notify`). */
+  resends: ColumnType<number, number | undefined, number>;
   last_error: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
+/** A payment's confirmation by SMS: one row per payment, as customer_emails. */
+export interface CustomerSmsTable {
+  id: string;
+  payment_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  resends: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  /** The gateway's id of the message it accepted. */
+  gateway_message_id: string | null;
   created_at: Timestamp;
   sent_at: NullableTimestamp;
 }
@@ -222,6 +238,7 @@ export interface PaymentTables {
   'sandbox.checkouts': SandboxCheckoutsTable;
   audit_log: AuditLogTable;
   customer_emails: CustomerEmailsTable;
+  customer_sms: CustomerSmsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

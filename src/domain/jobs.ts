@@ -9,6 +9,8 @@ export const QUEUE = {
   webhook: 'webhook.deliver',
   /** A customer's payment confirmation by e-mail. */
   customerEmail: 'customer.email',
+  /** A customer's payment confirmation by SMS (CONTRACT §10). */
+  customerSms: 'customer.sms',
   /** Ask a provider how an attempt went, once its notification is late (RECONCILE_AFTER_MS). */
   reconcile: 'payment.reconcile',
   /** Give back money that arrived for a payment that had already ended. */

@@ -6,10 +6,13 @@ import { JobRunner } from '../jobs/runner.ts';
 import type { Task } from '../jobs/task.ts';
 import type { CounterStore } from '../outside/counters.ts';
 import { type MailTransport, smtpMail } from '../outside/mail.ts';
+import { bulkSms, type SmsGateway } from '../outside/sms.ts';
 import { httpTransport, type WebhookTransport } from '../outside/webhook-http.ts';
 import { AuditService } from './audit.ts';
 import { BalanceService } from './balances.ts';
 import { customerEmailTask } from './customer-email.ts';
+import { CustomerMessageService } from './customer-messages.ts';
+import { customerSmsTask } from './customer-sms.ts';
 import { DataKeyService } from './data-keys.ts';
 import type { ServiceDeps } from './deps.ts';
 import { EventBus } from './event-bus.ts';
@@ -71,6 +74,8 @@ export interface Services {
   dataKeys: DataKeyService;
   /** Background work: the queues in figures, failed jobs and their retry. */
   jobs: JobService;
+  /** Customers' payment confirmations (e-mail, SMS), sent again on the operator's word. */
+  customerMessages: CustomerMessageService;
 
   // Limits.
   rateLimits: RateLimitService;
@@ -84,6 +89,8 @@ export interface Outside {
   webhooks: WebhookTransport;
   /** Null without SMTP_URL: nothing is sent. */
   mail: MailTransport | null;
+  /** Null without SMS_URL: nothing is sent. */
+  sms: SmsGateway | null;
   /** Where rate-limit windows are counted; null: in this process's memory (or rate limiting is off). */
   counters: CounterStore | null;
 }
@@ -128,7 +135,7 @@ export function serviceQueues(config: Config): Queue[] {
 
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
-  dispatcher: [QUEUE.webhook, QUEUE.customerEmail],
+  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms],
   reconciler: [QUEUE.reconcile, QUEUE.refundOwed],
 };
 
@@ -136,6 +143,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const ports: Outside = {
     webhooks: outside.webhooks ?? httpTransport,
     mail: outside.mail !== undefined ? outside.mail : config.smtp ? smtpMail(config.smtp) : null,
+    sms: outside.sms !== undefined ? outside.sms : config.sms ? bulkSms(config.sms) : null,
     counters: outside.counters !== undefined ? outside.counters : counterStoreFor(config),
   };
   const notifications = new Notifications(notificationSource(config, database));
@@ -178,6 +186,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     ...providers.tasks,
   ];
   if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail));
+  if (ports.sms && config.sms) tasks.push(customerSmsTask(deps, ports.sms));
   if (rateLimits.needsSweeping) tasks.push(rateLimitSweepTask(rateLimits));
   runner = new JobRunner({ db: database.db, tasks, onError: reportError });
   // Another process committed (events, jobs): its work may be ours to run.
@@ -200,6 +209,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     stats: new StatsService(deps),
     dataKeys: new DataKeyService(deps),
     jobs: new JobService(deps, runner),
+    customerMessages: new CustomerMessageService(deps),
     rateLimits,
   };
 

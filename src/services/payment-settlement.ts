@@ -1,6 +1,6 @@
 import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
-import { queueConfirmation } from '../db/customer-emails.ts';
+import { queueConfirmation } from '../db/customer-messages.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
 import { enqueue } from '../db/jobs.ts';
 import * as ledger from '../db/ledger.ts';
@@ -135,7 +135,8 @@ export class PaymentSettlement {
       if (row.auto_topup) {
         await ledger.post(tx, { merchantId: row.merchant_id, kind: 'payment_capture', paymentId: id, legs: captureLegs(row.amount_cents, row.fee_cents) });
       }
-      if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id);
+      if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id, 'email');
+      if (row.customer_phone && this.deps.config.sms) await queueConfirmation(tx, id, 'sms');
     }
     const payment = await this.load(tx, s, id);
     await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });

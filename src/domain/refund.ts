@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors.ts';
-import { optional } from './validation.ts';
+import { offsetPage, optional } from './validation.ts';
 
 /**
  * Refunds (CONTRACT §10): money of a captured payment given back to its customer, in full or in
@@ -83,3 +83,7 @@ export function refundJson(r: Refund): z.input<typeof refundJsonSchema> {
 
 /** What a provider says about one refund it was asked for. */
 export type RefundOutcome = { status: 'succeeded' } | { status: 'failed'; reason: string };
+
+/** `GET /api/v1/payments/{id}/refunds`: offset paging like every REST list. */
+export const listRefundsQuery = z.strictObject({ ...offsetPage });
+export type ListRefundsQuery = z.output<typeof listRefundsQuery>;

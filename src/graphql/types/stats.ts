@@ -20,6 +20,11 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
     oldestPendingPayoutAt: t.expose('oldestPendingPayoutAt', { type: 'DateTime', nullable: true, description: 'The oldest payout awaiting approval.' }),
     deliveriesFailed: t.exposeInt('deliveriesFailed', { description: 'Webhook deliveries that gave up after every retry.' }),
     deliveriesPending: t.exposeInt('deliveriesPending', { description: 'Webhook deliveries still to be made or retried.' }),
+    mismatchedNotifications: t.exposeInt('mismatchedNotifications', {
+      description: 'Provider "paid" notifications whose amount or currency did not match their attempt: nothing was captured and the money goes back (audit log `payment.notification_mismatch`).',
+    }),
+    refundsPending: t.exposeInt('refundsPending', { description: 'Refunds waiting for their provider\'s outcome.' }),
+    refundsFailed: t.exposeInt('refundsFailed', { description: 'Refunds the provider failed or refused.' }),
   }),
 });
 

@@ -153,6 +153,8 @@ describe('parseNotification', () => {
       providerRef: paid.id,
       outcome: 'succeeded',
       paymentRef: paid.paymentId,
+      amountCents: paid.amount,
+      currency: 'ZAR',
     });
   });
 
@@ -184,13 +186,11 @@ describe('parseNotification', () => {
       const { body, headers } = signed(JSON.stringify({ id: `evt_${type}`, type, createdDate: new Date().toISOString(), payload }));
       return yoco.parseNotification(body, headers);
     };
-    expect(ignored('refund.succeeded', { id: 'rfd_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } })).toBeNull();
-    expect(ignored('refund.failed')).toBeNull();
     expect(ignored('checkout.created')).toBeNull();
     // Undocumented, and not final: Yoco's page lets the customer try another card.
     expect(ignored('payment.failed', { id: 'p_1', status: 'failed', metadata: { checkoutId: 'ch_1' } })).toBeNull();
     // A test-mode payment never settles a live attempt, and the other way round.
-    const live = { id: 'p_2', status: 'succeeded', mode: 'live', metadata: { checkoutId: 'ch_1' } };
+    const live = { id: 'p_2', status: 'succeeded', mode: 'live', amount: 6_000, currency: 'ZAR', metadata: { checkoutId: 'ch_1' } };
     expect(ignored('payment.succeeded', live)).toBeNull();
     expect(ignored('payment.succeeded', { ...live, mode: 'test' })).toMatchObject({ providerRef: 'ch_1' });
   });
@@ -341,9 +341,9 @@ describe('refund', () => {
     expect(req).toMatchObject({ method: 'POST', path: `/api/checkouts/${providerRef}/refund`, body: { amount: 12_345 } });
     expect(req.headers['idempotency-key']).toBe(key);
 
-    // Its outcome arrives as a refund event, which is not an attempt's outcome.
+    // Its outcome arrives as a refund event, naming the refund by Yoco's id.
     const { body, headers } = live.signedEvent(providerRef, { event: 'refund.succeeded' });
-    expect(provider.parseNotification(body, headers)).toBeNull();
+    expect(provider.parseNotification(body, headers)).toMatchObject({ about: 'refund', providerRef, refundRef, outcome: 'succeeded', amountCents: 12_345 });
     // A new key for a refunded checkout is refused with Yoco's reason.
     await expect(provider.refund(providerRef, 12_345, randomUUID())).rejects.toThrow(/already been refunded/);
   });

@@ -23,7 +23,7 @@ BalanceRef.implement({
   fields: (t) => ({
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose balance.' }),
     balanceCents: t.expose('balanceCents', { type: 'Money', description: 'The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents.' }),
-    reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts.' }),
+    reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts and pending refunds.' }),
     availableCents: t.expose('availableCents', { type: 'Money', description: 'What a new payout may reserve, in cents: balanceCents − reservedCents, never below 0.' }),
     totals: t.expose('totals', { type: TotalsRef, description: 'Cumulative totals.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),

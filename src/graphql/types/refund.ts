@@ -28,6 +28,7 @@ export const RefundRef = builder.objectRef<Refund>('Refund').implement({
   fields: (t) => ({
     id: t.expose('id', { type: 'UUID', description: 'The refund id (REST refund_id).' }),
     paymentId: t.expose('paymentId', { type: 'UUID', description: 'The payment refunded.' }),
+    merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose payment it refunds.' }),
     status: t.expose('status', { type: RefundStatusEnum, description: 'Where the refund is in its life.' }),
     amountCents: t.expose('amountCents', { type: 'Money', description: 'What goes back, in cents.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),

@@ -121,8 +121,8 @@ const paymentPayload = z.object({
   status: z.string().optional(),
   mode: z.string().optional(),
   // Documented on every payment event: what was taken, checked against the attempt (CONTRACT §10).
-  amount: z.number().int(),
-  currency: z.string().min(1),
+  amount: z.number().int().optional(),
+  currency: z.string().min(1).optional(),
   metadata: z.object({ checkoutId: z.string().min(1) }),
 });
 const refundPayload = z.object({
@@ -265,6 +265,8 @@ export class YocoProvider implements PaymentProvider {
       throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payment status is not succeeded');
     }
     if (this.mode && mode && mode !== this.mode) return null;
+    // Without them the amount cannot be checked, and an unchecked "paid" must not capture.
+    if (amount === undefined || currency === undefined) throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payload without amount or currency');
     return { eventId: parsed.data.id, providerRef: metadata.checkoutId, outcome: 'succeeded', paymentRef, amountCents: amount, currency };
   }
 

@@ -185,7 +185,7 @@ describe('refunds that fail', () => {
     expect(audit.auditLog.map((a: any) => a.action)).toContain('refund.failed');
     // Decided once: a second outcome changes nothing.
     const again = await gql(t, 'mutation($id: UUID!) { settleRefund(id: $id, outcome: SUCCEEDED) { refund { status } } }', { id: r.refund_id }, { operator: true });
-    expect(again.body.errors![0]!.extensions.code).toBe('INVALID_STATUS_TRANSITION');
+    expect(again.body.errors![0]!.extensions!.code).toBe('INVALID_STATUS_TRANSITION');
     // What was released is refundable again.
     expect((await refund(id, { amount_cents: 7_000 })).status).toBe(201);
     await expectLedgerOk(t);
@@ -219,9 +219,9 @@ describe('refunds over GraphQL and the CLI', () => {
     const replay = await gql(t, doc, { in: { paymentId: id, amountCents: 1_500, reason: 'late delivery', merchantReference: 'GQ-1', idempotencyKey: `gq-${id}` } }, { key: shop.key });
     expect(replay.body.data.refundPayment.refund.id).toBe(r.id);
     const over = await gql(t, doc, { in: { paymentId: id, amountCents: 5_000 } }, { key: shop.key });
-    expect(over.body.errors![0]!.extensions.code).toBe('VALIDATION_FAILED');
+    expect(over.body.errors![0]!.extensions!.code).toBe('VALIDATION_FAILED');
     const operatorTry = await gql(t, doc, { in: { paymentId: id } }, { operator: true });
-    expect(operatorTry.body.errors![0]!.extensions.code).toBe('FORBIDDEN');
+    expect(operatorTry.body.errors![0]!.extensions!.code).toBe('FORBIDDEN');
 
     await op(t, 'mutation($id: UUID!) { settleRefund(id: $id, outcome: SUCCEEDED) { refund { id } } }', { id: r.id });
     const read = await gql(t, 'query($id: UUID!, $r: UUID!) { payment(id: $id) { refundedCents refunds { id status } } refund(id: $r) { status completedAt } }', { id, r: r.id }, { key: shop.key });

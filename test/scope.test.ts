@@ -146,7 +146,10 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.payout': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { id merchantId } }' },
   'Query.payouts': { who: 'both', names: 'many', doc: 'query($m: UUID) { payouts(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.refund': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { id merchantId } }' },
-  'Query.refunds': { who: 'both', names: 'many', doc: 'query($m: UUID) { refunds(merchantId: $m, limit: 100) { total refunds { id merchantId } } }' },
+  'Query.refunds': [
+    { who: 'both', names: 'many', doc: 'query($m: UUID) { refunds(merchantId: $m, limit: 100) { total refunds { id merchantId } } }' },
+    { who: 'both', id: { of: 'refunded' }, doc: 'query($id: UUID) { refunds(paymentId: $id) { total refunds { id merchantId } } }' },
+  ],
   'Query.stats': { who: 'operator', doc: '{ stats { reservedCents } }' },
   'Query.viewer': { who: 'merchant', doc: '{ viewer { id } }' },
   'Query.webhookDeliveries': [

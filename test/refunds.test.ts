@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../src/domain/jobs.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment } from './support/payments.ts';
+import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
 import { zarpay } from './support/processes.ts';
 import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
+import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
 
 /**
  * Refunds (CONTRACT §10) through the sandbox provider, over REST, GraphQL and the CLI: the
@@ -266,4 +268,92 @@ describe('ledger verify', () => {
     await t.database.db.updateTable('refunds').set({ status: 'pending' }).where('payment_id', '=', id).execute();
     await expectLedgerOk(t);
   });
+});
+
+/**
+ * kill -9 in the middle of a refund: Yoco made it, zarpay died before it heard so. The next
+ * process asks again under the same key once the dead one's claim has run out, learns Yoco's
+ * refund id from the replayed answer, and Yoco's notification settles the refund once.
+ */
+describe.skipIf(!usingPostgres)('a refund across kill -9 (needs PostgreSQL: set DATABASE_URL)', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let yoco: YocoDouble;
+  const running: ServiceProcess[] = [];
+  const service = async () => {
+    const s = await spawnService({
+      DATABASE_URL: db.url!,
+      YOCO_SECRET_KEY: yoco.secretKey,
+      YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
+      YOCO_API_URL: yoco.apiUrl,
+      RECONCILE_AFTER_MS: '1000',
+    });
+    running.push(s);
+    return s;
+  };
+  beforeAll(async () => {
+    db = await freshDatabase();
+    yoco = await startYocoDouble({ secretKey: `sk_live_${'c'.repeat(24)}` });
+  });
+  afterAll(async () => {
+    for (const s of running) await s.stop();
+    await yoco?.close();
+    await db?.handle.close();
+    await db?.drop();
+  });
+  const call = async (s: ServiceProcess, path: string, init: RequestInit & { key?: string } = {}) => {
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+    if (init.key) headers['x-api-key'] = init.key;
+    const res = await fetch(s.url + path, { ...init, headers, redirect: 'manual' });
+    const text = await res.text();
+    return { status: res.status, text, json: () => JSON.parse(text) };
+  };
+  const operator = async (s: ServiceProcess, query: string) =>
+    (await call(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` }, body: JSON.stringify({ query }) })).json().data;
+
+  it('Yoco made the refund, zarpay died before it heard: the next process finishes it once', async () => {
+    const first = await service();
+    const key = (await operator(first, 'mutation { createMerchant(input: { name: "Crash Kettles", autoTopup: true }) { fullKey } }')).createMerchant.fullKey as string;
+    const init = await call(first, '/api/v1/payments/init', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 30_000, currency: 'ZAR', merchant_order_id: 'KILL-1', intent_type: 'purchase' }),
+    });
+    const id = init.json().data.payment_id as string;
+    const token = /name="token" value="([0-9a-f]{64})"/.exec((await call(first, `/pay/${id}`)).text)![1]!;
+    await call(first, `/pay/${id}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${token}` });
+    const checkoutId = [...yoco.checkouts.values()].find((c) => c.metadata?.paymentId === id)!.id;
+    yoco.pay(checkoutId);
+    expect(await yoco.notify(checkoutId, { to: `${first.url}/providers/yoco/webhook` })).toEqual([{ status: 200 }]);
+
+    // Yoco will make the refund and keep its answer for the key; the answer never comes back.
+    yoco.failNext(1, 'processed-timeout');
+    const refundId = (
+      await call(first, `/api/v1/payments/${id}/refunds`, { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount_cents: 12_000 }) })
+    ).json().data.refund_id as string;
+    await eventually(async () => (yoco.checkout(checkoutId).refunds.length === 1 ? true : null));
+    await first.kill9();
+    // Yoco tells the dead process; that is lost.
+    expect((await yoco.notify(checkoutId, { to: `${first.url}/providers/yoco/webhook`, event: 'refund.succeeded' }))[0]!.error).toBeDefined();
+
+    const second = await service();
+    // Once the claim has run out, the same key again: Yoco replays its answer, nothing new is made.
+    await eventually(async () => {
+      const [row] = await db.handle.db.selectFrom('refunds').select('provider_refund_ref').where('id', '=', refundId).execute();
+      return row?.provider_refund_ref ?? null;
+    }, 60_000);
+    expect(yoco.checkout(checkoutId).refunds).toHaveLength(1);
+    const keys = yoco.requests.filter((r) => r.path === `/api/checkouts/${checkoutId}/refund`).map((r) => r.headers['idempotency-key']);
+    expect(keys).toEqual([refundId, refundId]);
+    // Yoco's retry of the notification reaches the live process, twice.
+    expect(await yoco.notify(checkoutId, { to: `${second.url}/providers/yoco/webhook`, event: 'refund.succeeded', times: 2 })).toEqual([{ status: 200 }, { status: 200 }]);
+    const refund = (await call(second, `/api/v1/refunds/${refundId}`, { key })).json().data;
+    expect(refund).toMatchObject({ status: 'succeeded', amount_cents: 12_000 });
+    const postings = await db.handle.db.selectFrom('ledger_transactions').select('kind').where('payment_id', '=', id).execute();
+    expect(postings.map((p) => p.kind).sort()).toEqual(['payment_capture', 'refund_reserve', 'refund_settle']);
+    const events = await db.handle.db.selectFrom('events').select('type').where('payment_id', '=', id).orderBy('seq').execute();
+    expect(events.map((e) => e.type)).toEqual(['payment.captured', 'refund.succeeded']);
+    expect((await operator(second, '{ ledgerVerification }')).ledgerVerification).toMatchObject({ ok: true });
+    await second.stop();
+  }, 150_000);
 });

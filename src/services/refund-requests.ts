@@ -10,7 +10,8 @@ import type { RefundService } from './refunds.ts';
 /** Refund requests act as zarpay itself, and are audited as such. */
 const REFUNDER: Actor = Object.freeze({ kind: 'system', task: 'refunds' });
 
-const LEASE_MS = 60_000;
+/** A claim holds a refund this long: the provider's answer (10 s at most) and the writes, with room to spare. */
+const LEASE_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** After this many tries without an outcome an operator is told (and told again every so many). */
 const ALERT_EVERY = 12;

@@ -68,7 +68,7 @@ export interface RecordedRequest {
  * stored and replayed, as Yoco does; `processed: true` does the work first (a 5xx after the
  * refund was made: the answer is lost, not the refund).
  */
-export type Fault = number | { status: number; body?: unknown; retryAfter?: number; processed?: boolean } | 'timeout' | 'reset';
+export type Fault = number | { status: number; body?: unknown; retryAfter?: number; processed?: boolean } | 'timeout' | 'processed-timeout' | 'reset';
 
 export type EventType = 'payment.succeeded' | 'refund.succeeded' | 'refund.failed';
 
@@ -164,6 +164,12 @@ export async function startYocoDouble(options: StartOptions = {}) {
     if (seen && now() - seen.at >= IDEMPOTENCY_TTL_MS) idempotent.delete(key!);
     const fault = faults.shift();
     if (fault === 'timeout') return void held.add(res);
+    if (fault === 'processed-timeout') {
+      // Yoco did the work and stored its answer for the key, which never reaches the caller.
+      const [status, done] = route(req.method ?? '', path, body);
+      if (key !== undefined && !idempotent.has(key)) idempotent.set(key, { payload: `${path} ${text}`, status, body: done, at: now() });
+      return void held.add(res);
+    }
     if (fault === 'reset') return void req.socket.destroy();
     if (fault !== undefined) {
       const f = typeof fault === 'number' ? { status: fault } : fault;

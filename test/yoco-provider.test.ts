@@ -259,6 +259,9 @@ describe('when Yoco is down', () => {
     const replayed = await yoco.startAttempt(a).catch((e: unknown) => e);
     expect(replayed).toMatchObject({ reason: 'server_error', status: 500, createdNothing: true });
     expect(double.requests.filter((r) => r.headers['idempotency-key'] === a.attemptId)).toHaveLength(2);
+    // After 24 hours Yoco has forgotten the key: the same request is new again.
+    double.advance(24 * 60 * 60 * 1000);
+    expect(double.checkouts.has((await yoco.startAttempt(a)).providerRef)).toBe(true);
 
     // A gateway's page (not Yoco's problem body) is not stored for the key: the retry creates.
     const b = attempt();

@@ -70,6 +70,10 @@
  *   request's outcome, so a fresh key is then safe and the only way forward. ASSUMPTION: Yoco
  *   stores a failure only when the operation did not happen; its documents say failures are
  *   replayed, not what a replayed failure did.
+ * - A `payment.succeeded` carries what was taken (`amount` in cents, `currency`), as every sample
+ *   event of Yoco's shows; zarpay compares them with the attempt (CONTRACT §10: a mismatch
+ *   captures nothing). One without them is refused (VALIDATION_FAILED, so Yoco sends it again)
+ *   rather than trusted. ASSUMPTION: Yoco always sends both.
  * - Refund outcomes: Yoco's Checkout API documents no way to read a refund (the refund read it
  *   documents lives on another API with other credentials), so this provider has no
  *   `queryRefund`: a refund's outcome is known from `refund.succeeded` / `refund.failed` only,

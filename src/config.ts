@@ -18,6 +18,7 @@ export const RATE_LIMITED_OPERATIONS = [
   'payout_status',
   'balance',
   'credentials',
+  'refund',
 ] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
@@ -37,6 +38,7 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, number> = {
   payout_status: 300,
   balance: 60,
   credentials: 10,
+  refund: 50,
   anonymous: 300,
 };
 

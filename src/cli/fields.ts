@@ -4,4 +4,4 @@ export const PAYOUT = `id merchantId amountCents feeCents grossAmountCents curre
   bankAccount { bankName branchCode accountHolder accountNumberMasked unreadable }`;
 export const MERCHANT = `id name webhookUrl supportContact paymentFeeBps paymentFeeFixedCents payoutFeeCents autoTopup redirectDomains createdAt updatedAt`;
 export const API_KEY = `id kid env type status createdAt displayMask expiresAt revokedAt`;
-export const BALANCE = `merchantId balanceCents reservedCents totals { grossCents feesCents withdrawalsCents } availableCents currency`;
+export const BALANCE = `merchantId balanceCents reservedCents totals { grossCents feesCents withdrawalsCents refundsCents } availableCents currency`;

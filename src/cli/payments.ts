@@ -5,7 +5,7 @@ import { op, print } from './output.ts';
 
 /** The payment status object of REST (`GET /api/v1/payments/{id}`) plus merchant_order_id. */
 export const PAYMENT = `paymentId status amount currency feeCents netAmountCents
-  latestAttempt { status provider providerRef createdAt } voucherCode voucherRedeemed merchantOrderId`;
+  latestAttempt { status provider providerRef createdAt } voucherCode voucherRedeemed refundedCents merchantOrderId`;
 
 /** restShape leaves nulls out; the payment object keeps `net_amount_cents` and `voucher_code` as REST does. */
 function paymentShape(p: Record<string, unknown>) {

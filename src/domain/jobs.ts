@@ -15,6 +15,8 @@ export const QUEUE = {
   reconcile: 'payment.reconcile',
   /** Give back money that arrived for a payment that had already ended. */
   refundOwed: 'payment.refund_owed',
+  /** Ask a refund's provider to make it, and how it went when its notification is late (CONTRACT §10). */
+  refund: 'refund.request',
   /** The sandbox provider's side: tell zarpay how a sandbox checkout went. */
   sandboxConfirm: 'sandbox.confirm',
   /** Forget idempotency keys past their 24 hours (hourly). */

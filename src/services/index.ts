@@ -31,6 +31,8 @@ import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
+import { refundRequestTask } from './refund-requests.ts';
+import { RefundService } from './refunds.ts';
 import { StatsService } from './stats.ts';
 import { webhookTask } from './webhook-dispatch.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
@@ -54,6 +56,8 @@ export interface Services {
   paymentLinks: PaymentLinks;
   /** Every payment provider of this environment, by name (a notification is verified by its own). */
   providers: ReadonlyMap<string, PaymentProvider>;
+  /** Money back: refunds of captured payments, and their outcomes. */
+  refunds: RefundService;
 
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
@@ -136,7 +140,7 @@ export function serviceQueues(config: Config): Queue[] {
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
   dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms],
-  reconciler: [QUEUE.reconcile, QUEUE.refundOwed],
+  reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund],
 };
 
 export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
@@ -177,11 +181,13 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const settlement = new PaymentSettlement(deps);
   const payments = new PaymentService(deps, paymentLinks);
   const rateLimits = new RateLimitService(deps, ports.counters);
+  const refunds = new RefundService(deps);
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
+    refundRequestTask(deps, providers.all, refunds, reportError),
     purgeTask(payments),
     ...providers.tasks,
   ];
@@ -197,9 +203,10 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     keys,
     webhookSecrets,
     payments,
-    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement),
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, refunds),
     paymentLinks,
     providers: providers.all,
+    refunds,
     payouts: new PayoutService(deps),
     balances: new BalanceService(deps),
     events,

@@ -1,4 +1,4 @@
-import { deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
+import { auditCount, deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, refundCounts, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
 import { type SealedPurpose, unreadableCounts } from '../db/sealed-data.ts';
 import { type Actor, requireOperator } from '../domain/actor.ts';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout.ts';
@@ -21,6 +21,12 @@ export interface OperatorStats {
   deliveriesFailed: number;
   /** Webhook deliveries still to be made or retried: the outbox backlog. */
   deliveriesPending: number;
+  /** Provider "paid" notifications whose amount or currency did not match their attempt (nothing captured; the money goes back). */
+  mismatchedNotifications: number;
+  /** Refunds waiting for their provider's outcome. */
+  refundsPending: number;
+  /** Refunds the provider failed or refused. */
+  refundsFailed: number;
   /** Sealed values found not to open under the data keys, by kind. */
   sealedValuesUnreadable: UnreadableCount[];
 }
@@ -73,12 +79,14 @@ export class StatsService {
 
   async overview(actor: Actor): Promise<OperatorStats> {
     requireOperator(actor);
-    const [rows, reserved, oldest, deliveries, unreadable] = await Promise.all([
+    const [rows, reserved, oldest, deliveries, unreadable, mismatched, refunds] = await Promise.all([
       this.payoutsByState(),
       reservedCents(this.deps.db),
       oldestPendingPayoutAt(this.deps.db),
       this.deliveriesByStatus(),
       this.sealedUnreadable(),
+      auditCount(this.deps.db, 'payment.notification_mismatch'),
+      refundCounts(this.deps.db),
     ]);
     const byStatus = new Map(rows.map((r) => [r.status, r]));
     const payouts = PAYOUT_STATUSES.map((status) => ({
@@ -94,6 +102,9 @@ export class StatsService {
       deliveriesFailed: deliveries.failed,
       deliveriesPending: deliveries.pending,
       sealedValuesUnreadable: unreadable,
+      mismatchedNotifications: mismatched,
+      refundsPending: refunds.pending,
+      refundsFailed: refunds.failed,
     };
   }
 }

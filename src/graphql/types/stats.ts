@@ -37,6 +37,11 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
       type: [UnreadableCountRef],
       description: 'Bank details and voucher codes found not to open under the data keys, by kind (`zarpay rotate-data-key --dry-run` looks at every one).',
     }),
+    mismatchedNotifications: t.exposeInt('mismatchedNotifications', {
+      description: 'Provider "paid" notifications whose amount or currency did not match their attempt: nothing was captured and the money goes back (audit log `payment.notification_mismatch`).',
+    }),
+    refundsPending: t.exposeInt('refundsPending', { description: 'Refunds waiting for their provider\'s outcome.' }),
+    refundsFailed: t.exposeInt('refundsFailed', { description: 'Refunds the provider failed or refused.' }),
   }),
 });
 

@@ -7,6 +7,7 @@ import { merchantRoutes } from './merchant.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
+import { refundRoutes } from './refunds.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { merchantOf } from './request.ts';
 import { restField } from './wire.ts';
@@ -44,6 +45,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
   });
   payoutRoutes(app, services);
   paymentRoutes(app, services);
+  refundRoutes(app, services);
   merchantRoutes(app, services);
   webhookRoutes(app, services);
 }

@@ -19,6 +19,7 @@ export const RATE_LIMITED_OPERATIONS = [
   'payout_status',
   'balance',
   'credentials',
+  'refund',
 ] as const;
 export type RateLimitedOperation = (typeof RATE_LIMITED_OPERATIONS)[number];
 
@@ -38,6 +39,7 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitBudget, number> = {
   payout_status: 300,
   balance: 60,
   credentials: 10,
+  refund: 50,
   anonymous: 300,
 };
 
@@ -79,6 +81,8 @@ export interface Config {
   dataKeys: DataKey[];
   /** Customer confirmations by e-mail; null when `SMTP_URL` is unset (nothing is sent). */
   smtp: SmtpSettings | null;
+  /** Customer confirmations by SMS (BulkSMS); null when `SMS_URL` is unset (nothing is sent). */
+  sms: SmsSettings | null;
   /** How far back an event stream may resume (`after`): older positions are refused (docs/graphql.md). */
   eventReplayWindowMs: number;
   /**
@@ -111,6 +115,13 @@ export interface SmtpSettings {
   /** `smtp://` or `smtps://`, credentials included when the server needs them: never log it whole. */
   url: string;
   from: string;
+}
+
+export interface SmsSettings {
+  /** The gateway's send-messages address (BulkSMS: https://api.bulksms.com/v1/messages). */
+  url: string;
+  /** `SMS_API_KEY`: the BulkSMS API token as `token-id:token-secret` (HTTP Basic): never log it. */
+  apiKey: string;
 }
 
 export interface GraphQLLimits {
@@ -234,6 +245,26 @@ function parsePayoutDebtor(env: NodeJS.ProcessEnv): PayoutDebtor | null {
   return { name, accountNumber, branchCode, bankName: bank.name };
 }
 
+function parseSms(env: NodeJS.ProcessEnv, serviceEnv: string | undefined): SmsSettings | null {
+  const url = env.SMS_URL || undefined;
+  const apiKey = env.SMS_API_KEY || undefined;
+  if (!url && !apiKey) return null;
+  if (!url || !apiKey) throw new ConfigError('SMS_URL and SMS_API_KEY are set together');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('SMS_URL must be an http(s) address, such as https://api.bulksms.com/v1/messages');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError('SMS_URL must be an http(s) address, such as https://api.bulksms.com/v1/messages');
+  // The API token travels in every request's Authorization header.
+  if (serviceEnv === 'prd' && parsed.protocol !== 'https:') throw new ConfigError('SMS_URL must be an https address in prd');
+  if (parsed.username || parsed.password) throw new ConfigError('SMS_URL must not carry credentials: put them in SMS_API_KEY');
+  // Messages name the setting, never its value.
+  if (!/^[^:\s]+:\S+$/.test(apiKey)) throw new ConfigError('SMS_API_KEY must be the BulkSMS API token as token-id:token-secret');
+  return { url, apiKey };
+}
+
 const SERVICE_SECRET_FILE = 'service-secret';
 
 /** Every setting of CONTRACT §1, read once from `env`, validated and typed. */
@@ -288,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const yoco = parsed(() => parseYoco(env)) ?? null;
   const dataKeys = parsed(() => parseDataKeys(env.DATA_KEY)) ?? [];
   const smtp = parsed(() => parseSmtp(env, publicBaseUrl)) ?? null;
+  const sms = parsed(() => parseSms(env, serviceEnv)) ?? null;
   const payoutDebtor = parsed(() => parsePayoutDebtor(env)) ?? null;
 
   if (serviceEnv === 'prd') {
@@ -333,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runReconciler: env.RUN_RECONCILER !== 'false',
     dataKeys,
     smtp,
+    sms,
     eventReplayWindowMs: replayWindow!,
     payoutDebtor,
   };

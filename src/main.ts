@@ -3,6 +3,7 @@ import { boot } from './boot.ts';
 import { type Config, OPERATOR_TOKEN_FILE } from './config.ts';
 import { exitOnSignal } from './lifecycle.ts';
 import { smtpTarget } from './outside/mail.ts';
+import { smsTarget } from './outside/sms.ts';
 import { createApp } from './server.ts';
 import type { ServiceRuntime } from './services/index.ts';
 import { dataDir } from './paths.ts';
@@ -54,6 +55,8 @@ function logPayments(config: Config, services: ServiceRuntime, log: { info(o: ob
   log.info({ data_key: services.keyring.currentKid }, 'bank details and voucher codes sealed at rest');
   if (config.smtp) log.info({ smtp: smtpTarget(config.smtp.url), from: config.smtp.from }, 'customer e-mail confirmations: on');
   else log.info({}, 'customer e-mail confirmations: off (SMTP_URL is not set), nothing is sent');
+  if (config.sms) log.info({ sms: smsTarget(config.sms.url) }, 'customer SMS confirmations: on');
+  else log.info({}, 'customer SMS confirmations: off (SMS_URL is not set), nothing is sent');
 }
 
 await main();

@@ -90,6 +90,16 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
   });
 
   new Gauge({
+    name: 'zarpay_sealed_values_unreadable',
+    help: 'Bank details (payout_details) and voucher codes (voucher_code) found not to open under the data keys',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      for (const { kind, count } of await stats.sealedUnreadable()) this.set({ kind: kind.replace('-', '_') }, count);
+    },
+  });
+
+  new Gauge({
     name: 'zarpay_webhook_attempts',
     help: 'Webhook delivery attempts ever made, by outcome (succeeded, failed)',
     labelNames: ['outcome'] as const,

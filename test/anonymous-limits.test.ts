@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checksum, generateKey } from '../src/domain/api-key.ts';
 import { addressKey } from '../src/http/anonymous.ts';
@@ -203,6 +204,47 @@ describe('the anonymous budget (CONTRACT §9)', () => {
     expect(addressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
     expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
   });
+
+  it('parses the address before any budget: a port, brackets or a mapped form is the same client', async () => {
+    const statuses = [];
+    for (const address of ['198.51.100.250:1234', '198.51.100.250:5678', '[::ffff:198.51.100.250]:443', '::ffff:c633:64fa']) {
+      statuses.push((await http(t, 'GET', '/api/v1/payouts', { headers: from(address) })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401]);
+    expectRefused(await http(t, 'GET', '/api/v1/payouts', { headers: from('198.51.100.250') }));
+    for (const address of ['[2001:db8:9:9::1]:8443', '[2001:db8:9:9::2]', '2001:db8:9:9::3', '[2001:db8:9:9:a:b:c:d]:1']) {
+      expect((await http(t, 'GET', '/api/v1/payouts', { headers: from(address) })).status).toBe(401);
+    }
+    expectRefused(await http(t, 'GET', '/api/v1/payouts', { headers: from('2001:db8:9:9::99') }));
+
+    expect(addressKey('203.0.113.9:80')).toBe('203.0.113.9');
+    expect(addressKey('[::ffff:203.0.113.9]:80')).toBe('203.0.113.9');
+    expect(addressKey('[2001:db8::1]')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+
+  it('gives everything unparseable one shared budget, "unparseable", and logs it', async () => {
+    const junk = ['unknown', 'not-an-ip', '127.1', '0x7f.0.0.1', '999.1.2.3', '1.2.3.4:99999', '[1.2.3.4]', 'a'.repeat(300)];
+    for (const raw of junk) expect(addressKey(raw), raw).toBe('unparseable');
+    const statuses = [];
+    for (const address of junk.slice(0, BUDGET)) statuses.push((await http(t, 'GET', '/api/v1/payouts', { headers: from(address) })).status);
+    expect(statuses).toEqual([401, 401, 401, 401]);
+    expectRefused(await http(t, 'GET', '/api/v1/payouts', { headers: from(junk[BUDGET]!) }));
+  });
+
+  it('logs an unparseable address, at most once a minute', async () => {
+    let logs = '';
+    const logStream = new PassThrough();
+    logStream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const logged = await startApp({ RATE_LIMITS: `anonymous=${BUDGET}`, TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' }, { logStream });
+    try {
+      for (const address of ['junk-1', 'junk-2', '10.0.0.1:99999']) await http(logged, 'GET', '/api/v1/payouts', { headers: from(address) });
+      await vi.waitFor(() => expect(logs).toContain('"address":"junk-1"'));
+      expect(logs.match(/not an IP address/g)).toHaveLength(1);
+    } finally {
+      await logged.close();
+    }
+  }, 120_000); // a second service: on embedded PostgreSQL, a second database to migrate
 });
 
 describe('without a trusted proxy', () => {

@@ -321,3 +321,46 @@ describe('KeyCache', () => {
     expect(reads).toBe(2);
   });
 });
+
+describe('what a 401 says (issue 26)', () => {
+  const q = '{ balance { availableCents } }';
+
+  it('names the X-API-Key header on REST, and says so when an API key came as a Bearer token', async () => {
+    for (const res of [await balanceWith(), await balanceWith('hello'), await balanceWith(forge('tst', 'aaaaaaaaaaaa', 'x'.repeat(43)))]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.message).toMatch(/X-API-Key/);
+    }
+    const bearer = await balanceWith(undefined, { authorization: `Bearer ${shop.key}` });
+    expect(bearer.status).toBe(401);
+    expect(bearer.body.error.code).toBe('UNAUTHORIZED');
+    expect(bearer.body.error.message).toMatch(/Authorization: Bearer/);
+    expect(bearer.body.error.message).toMatch(/X-API-Key/);
+    // Something else as a Bearer token is not called an API key.
+    const other = await balanceWith(undefined, { authorization: 'Bearer abc' });
+    expect(other.body.error.message).not.toMatch(/Bearer/);
+  });
+
+  it('says the same on GraphQL', async () => {
+    const none = await gql(t, q);
+    expect(none.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    expect(none.body.errors?.[0]?.message).toMatch(/X-API-Key/);
+    const bad = await gql(t, q, {}, { key: 'nope' });
+    expect(bad.body.errors?.[0]?.message).toMatch(/X-API-Key/);
+    const bearer = await http(t, 'POST', '/graphql', { body: { query: q }, headers: { authorization: `Bearer ${shop.key}` } });
+    expect(bearer.status).toBe(401);
+    expect(bearer.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    expect(bearer.body.errors?.[0]?.message).toMatch(/Authorization: Bearer/);
+    expect(bearer.body.errors?.[0]?.message).toMatch(/X-API-Key/);
+    const wrongToken = await http(t, 'POST', '/graphql', { body: { query: q }, headers: { authorization: 'Bearer not-the-token' } });
+    expect(wrongToken.body.errors?.[0]?.message).toMatch(/operator token/);
+  });
+
+  it('takes an empty X-API-Key (GraphiQL\'s template) as no key: public fields answer, REST still asks for one', async () => {
+    const empty = await http(t, 'POST', '/graphql', { body: { query: '{ __typename }' }, headers: { 'x-api-key': '' } });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ data: { __typename: 'Query' } });
+    const rest = await balanceWith('');
+    expect(rest.status).toBe(401);
+    expect(rest.body.error.message).toMatch(/X-API-Key/);
+  });
+});

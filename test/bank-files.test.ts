@@ -6,12 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseBankReport } from '../src/domain/iso20022/camt.ts';
 import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
+import { unreadableCounts } from '../src/db/sealed-data.ts';
+import { createKeyring } from '../src/domain/sealing.ts';
 import { DataKeyService } from '../src/services/data-keys.ts';
+import { createServices } from '../src/services/index.ts';
 import { PayoutBatchService } from '../src/services/payout-batches.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { borrowed, freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { camt053, camt054, schemaErrors } from './support/bank-reports.ts';
 import { createMerchant, credit, eftDetails, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { zarpay } from './support/processes.ts';
@@ -259,6 +262,46 @@ describe('payout batch files and the data key', () => {
     expect((await keys.inventory(OPERATOR)).payoutBatchFiles).toEqual({ k2: before.total });
     const underK2 = new PayoutBatchService({ db: t.database.db, config: k2 });
     for (const [id, file] of files) expect((await underK2.file(OPERATOR, id)).file).toBe(file);
+  });
+
+  it('lists a batch file that will not open and reseals the rest; refuses to export a payout whose details will not open', async () => {
+    const [k2, k3, wrong] = [{ kid: 'k2', key: Buffer.alloc(32, 7) }, { kid: 'k3', key: Buffer.alloc(32, 9) }, { kid: 'k2', key: Buffer.alloc(32, 8) }];
+    const right = { ...t.config, dataKeys: [k3, k2] };
+    const { batches } = await new PayoutBatchService({ db: t.database.db, config: right }).list(OPERATOR, { limit: 100, offset: 0 });
+    const lost = batches[0]!.id;
+    // What other material under k2 sealed (a slip before keys proved themselves).
+    const slip = createKeyring(t.config.serviceSecret, [wrong]);
+    await sql`update payout_batches set file_sealed = ${slip.seal('payout-batch-file', lost, '<Document/>')} where id = ${lost}::uuid`.execute(t.database.db);
+
+    const keys = new DataKeyService({ db: t.database.db, config: right });
+    const dry = await keys.scan(OPERATOR);
+    expect(dry.unreadable.payoutBatchFiles).toEqual([lost]);
+    expect(dry.toReseal.payoutBatchFiles).toBe(batches.length - 1);
+    const rotated = await keys.rotate(OPERATOR);
+    expect(rotated).toMatchObject({ kid: 'k3', payoutBatchFiles: batches.length - 1, unreadable: { payoutBatchFiles: [lost] } });
+    expect((await keys.inventory(OPERATOR)).payoutBatchFiles.k2).toBe(1);
+    const files = new PayoutBatchService({ db: t.database.db, config: right });
+    await expect(files.file(OPERATOR, lost)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringMatching(/\bk2\b/) });
+    for (const b of batches.slice(1)) expect((await files.file(OPERATOR, b.id)).file).toContain('pain.001.001.03');
+
+    // A payout whose bank details will not open cannot be paid: nothing is exported, it is named and counted.
+    const good = createServices(right, borrowed(t.database));
+    const actor = await good.keys.authenticate(shop.key);
+    const details = { accountNumber: '12312312301', branchCode: '250655', accountHolder: 'Holder', bankName: 'FNB' };
+    const fine = await good.payouts.create(actor, { amountCents: 1_000, currency: 'ZAR', payoutMethod: 'eft', paymentDetails: details });
+    const bad = await createServices({ ...t.config, dataKeys: [wrong] }, borrowed(t.database)).payouts.create(actor, {
+      amountCents: 1_100,
+      currency: 'ZAR',
+      payoutMethod: 'eft',
+      paymentDetails: details,
+    });
+    for (const p of [fine, bad]) await good.payouts.approve(OPERATOR, p.payout.id);
+    await expect(files.export(OPERATOR)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(bad.payout.id) });
+    expect((await good.payouts.get(OPERATOR, fine.payout.id)).status).toBe('approved');
+    expect((await unreadableCounts(t.database.db))['payout-details']).toBe(1);
+    await good.payouts.reject(OPERATOR, bad.payout.id, 'bank details lost');
+    const exported = await files.export(OPERATOR);
+    expect(exported.batch.payoutIds).toEqual([fine.payout.id]);
   });
 });
 

@@ -148,7 +148,7 @@ describe('settings (CONTRACT §1)', () => {
     const c = loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anonymous=1200,balance=90' });
     expect(c.rateLimits).toEqual({ ...DEFAULT_RATE_LIMITS, anonymous: 1200, balance: 90 });
     expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anonymous=0' })).toThrow(/RATE_LIMITS: anonymous needs a positive whole number/);
-    expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anon=5' })).toThrow(/known: .*credentials, anonymous/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), RATE_LIMITS: 'anon=5' })).toThrow(/known: .*credentials, refund, anonymous/);
   });
 
   it('derives PUBLIC_BASE_URL from PORT unless given', () => {

@@ -160,9 +160,11 @@ describe('the data key', () => {
     expect(await both.dataKeys.rotate(OPERATOR)).toMatchObject({ payoutDetails: 0, voucherCodes: 0 });
 
     const onlyNew = servicesWith(`k2:${k2}`);
-    expect((await onlyNew.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ accountHolder: 'Rotating Holder', accountNumberMasked: '****2399' });
+    expect((await onlyNew.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ accountHolder: 'Rotating Holder', accountNumberMasked: '****2399', unreadable: false });
     const onlyOld = servicesWith(`k1:${k1}`);
-    await expect(onlyOld.payouts.bankAccounts(OPERATOR, [payout.id])).rejects.toThrow(/key k2/);
+    // Without k2 the details are shown as unreadable, never a failed view.
+    expect((await onlyOld.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ unreadable: true, accountNumberMasked: 'unreadable' });
+    await expect(onlyOld.payouts.revealBankAccount(OPERATOR, payout.id, 'check')).rejects.toThrow(/key k2/);
     const audit = await op(t, `{ auditLog(first: 5) { action detail } }`);
     expect(audit.auditLog.find((e: { action: string }) => e.action === 'data_key.rotate')).toMatchObject({ detail: { kid: 'k2' } });
   });
@@ -200,6 +202,7 @@ describe('migration 2026-11-23T0102', () => {
         // Older than the branch-code list: the bank is told by the code.
         bank: 'First National Bank',
         bankNameMismatch: false,
+        unreadable: false,
       });
       expect((await services.payments.get(OPERATOR, payment)).voucherCode).toBe('1111-2222-3333-4444');
     } finally {

@@ -100,4 +100,5 @@ it('webhooks deliveries filters by status and limit, and shows one row per deliv
   } finally {
     await slow.close();
   }
-});
+  // A second service and five CLI processes: on a busy two-core machine, well past the default.
+}, 120_000);

@@ -96,6 +96,25 @@ describe.skipIf(!existsSync(CHROMIUM))(`GraphiQL at /graphql in headless Chromiu
     await context.close();
   });
 
+  it('opens on a working screen: the schema loads with the template headers, and the Docs pane shows it', async () => {
+    const context = await offlineContext();
+    const page = await context.newPage();
+    const seen: string[] = [];
+    context.on('console', (msg) => seen.push(msg.text()));
+    const introspected = page.waitForResponse((r) => r.url().startsWith(`${t.url}/graphql`) && r.request().method() === 'POST', { timeout: 30_000 });
+    await page.goto(`${t.url}/graphql`);
+    await page.locator('.graphiql-query-editor .view-lines').filter({ hasText: 'query Dashboard' }).waitFor({ timeout: 30_000 });
+    // The first thing the page does is fetch the schema, with the headers shown: that must work.
+    const first = await introspected;
+    expect(first.status()).toBe(200);
+    expect(JSON.stringify(await first.json())).toContain('__schema');
+    await page.getByRole('button', { name: /Show Documentation Explorer/i }).click();
+    await expect.poll(() => page.locator('.graphiql-doc-explorer').innerText(), { timeout: 15_000 }).toMatch(/Root Types/i);
+    expect(await page.locator('body').innerText()).not.toMatch(/Error fetching schema/i);
+    expect(seen.filter((m) => /ISO-8859-1|Failed to execute 'fetch'|Error fetching schema/i.test(m))).toEqual([]);
+    await context.close();
+  });
+
   it('runs a subscription over SSE: a payout created elsewhere appears in the response pane', async () => {
     const context = await offlineContext();
     const page = await context.newPage();

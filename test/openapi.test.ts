@@ -106,6 +106,33 @@ describe('the OpenAPI document', () => {
     await call('GET', all, all, {});
     await call('GET', all, all, { key: revoked.key });
 
+    // Refunds of a captured payment.
+    const captured = (await call('POST', init, init, { key: shop.key, body: { ...order, merchant_order_id: 'OA-REF-1' } })).body.data.payment_id;
+    await op(t, `mutation { settlePayment(id: "${captured}", outcome: CAPTURED) { payment { id } } }`);
+    const refundsDoc = '/api/v1/payments/{payment_id}/refunds';
+    const refundsUrl = `/api/v1/payments/${captured}/refunds`;
+    const refundBody = { amount_cents: 1_000, reason: 'returned' };
+    const refunded = await call('POST', refundsDoc, refundsUrl, { key: shop.key, body: refundBody, headers: { 'idempotency-key': 'oa-ref-1' } });
+    await call('POST', refundsDoc, refundsUrl, { key: shop.key, body: refundBody, headers: { 'idempotency-key': 'oa-ref-1' } });
+    await call('POST', refundsDoc, refundsUrl, { key: shop.key, body: { ...refundBody, amount_cents: 1_001 }, headers: { 'idempotency-key': 'oa-ref-1' } });
+    await call('POST', refundsDoc, refundsUrl, { key: shop.key, body: { amount_cents: 0 } });
+    await call('POST', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { key: shop.key, body: refundBody });
+    await call('POST', refundsDoc, refundsUrl, { key: shop.key, body: { ...refundBody, reason: 'x'.repeat(70_000) } });
+    await call('POST', refundsDoc, refundsUrl, { body: refundBody });
+    await call('POST', refundsDoc, refundsUrl, { key: revoked.key, body: refundBody });
+    await call('GET', refundsDoc, refundsUrl, { key: shop.key });
+    await call('GET', refundsDoc, `${refundsUrl}?limit=0`, { key: shop.key });
+    await call('GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { key: shop.key });
+    await call('GET', refundsDoc, refundsUrl, {});
+    await call('GET', refundsDoc, refundsUrl, { key: revoked.key });
+    const refundDoc = '/api/v1/refunds/{refund_id}';
+    const refundUrl = `/api/v1/refunds/${refunded.body.data.refund_id}`;
+    await call('GET', refundDoc, refundUrl, { key: shop.key });
+    await call('GET', refundDoc, `${refundUrl}?foo=1`, { key: shop.key });
+    await call('GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, { key: shop.key });
+    await call('GET', refundDoc, refundUrl, {});
+    await call('GET', refundDoc, refundUrl, { key: revoked.key });
+
     const secretPath = '/api/v1/merchant/webhooks/secret';
     const rotatePath = '/api/v1/merchant/webhooks/secret/rotate';
     await call('POST', secretPath, secretPath, { key: shop.key });
@@ -128,6 +155,9 @@ describe('the OpenAPI document', () => {
       ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, services.payouts, 'get', {}],
       ['POST', '/api/v1/payouts', '/api/v1/payouts', services.payouts, 'create', { body: payoutBody() }],
       ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', services.keys, 'regenerate', {}],
+      ['POST', refundsDoc, refundsUrl, services.refunds, 'create', { body: refundBody }],
+      ['GET', refundsDoc, refundsUrl, services.refunds, 'ofPayment', {}],
+      ['GET', refundDoc, refundUrl, services.refunds, 'get', {}],
     ] as const) {
       failOnce(target as any, fn, new Error('unexpected'));
       await call(method, path, url, { key: shop.key, ...opts });
@@ -155,7 +185,7 @@ describe('the OpenAPI document', () => {
     shop = { ...shop, key: regenerated.body.data.full_key };
 
     // 429: a second service whose every budget is one request a minute.
-    const limited = await startApp({ RATE_LIMITS: 'payment_init=1,payment_status=1,payout_create=1,payout_status=1,balance=1,credentials=1' });
+    const limited = await startApp({ RATE_LIMITS: 'payment_init=1,payment_status=1,payout_create=1,payout_status=1,balance=1,credentials=1,refund=1' });
     try {
       const m = await createMerchant(limited);
       for (const [method, docPath, url, body] of [
@@ -166,6 +196,9 @@ describe('the OpenAPI document', () => {
         ['POST', init, init, { ...order, merchant_order_id: 'OA-429' }],
         ['GET', one, `/api/v1/payments/${crypto.randomUUID()}`, undefined],
         ['GET', all, all, undefined],
+        ['POST', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { amount_cents: 100 }],
+        ['GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, undefined],
+        ['GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, undefined],
         ['POST', secretPath, secretPath, undefined],
         ['POST', rotatePath, rotatePath, undefined],
         ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', undefined],

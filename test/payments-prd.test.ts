@@ -60,6 +60,26 @@ describe('payments in prd', () => {
     expect((await prdHttp('POST', '/api/v1/payments/init', { key: shop.key, body: paymentBody() })).status).toBe(401);
   });
 
+  it('refuses a payment webhook_url the merchant webhook URL would be refused for: loopback, private, credentials (REST and GraphQL)', async () => {
+    const { fullKey } = await prd.services.keys.issue(OPERATOR, shop.id);
+    for (const url of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost/hook', 'https://user:pw@shop.example/hook', 'https://[::ffff:192.168.0.1]/hook']) {
+      const res = await prdHttp('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ webhook_url: url }) });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code, url).toBe('VALIDATION_FAILED');
+      expect(JSON.stringify(res.body.error), url).toContain('webhook_url');
+    }
+    const viaGraphql = await prdHttp('POST', '/graphql', {
+      key: fullKey,
+      body: {
+        query: `mutation($i: InitiatePaymentInput!) { initiatePayment(input: $i) { payment { id } } }`,
+        variables: { i: { merchantOrderId: 'hook-gql', intentType: 'PURCHASE', amount: 10_000, currency: 'ZAR', webhookUrl: 'https://192.168.1.10/hook' } },
+      },
+    });
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    const ok = await prdHttp('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ webhook_url: 'https://hooks.shop.example/zarpay' }) });
+    expect(ok.status).toBe(200);
+  });
+
   it('has no decline control, and redirects only to https on port 443 of an allow-listed domain', async () => {
     const cases = [
       { url: 'https://shop.example/thanks', redirect: true },

@@ -40,6 +40,7 @@ describe('payment initiation', () => {
       net_amount_cents: 11_936,
       voucher_code: null,
       voucher_redeemed: false,
+      refunded_cents: 0,
     });
     const row = await t.database.db.selectFrom('payments').selectAll().where('id', '=', data.payment_id).executeTakeFirstOrThrow();
     expect(row.intent_type).toBe('purchase_and_redeem');

@@ -1,7 +1,7 @@
 import { OPERATOR } from '../src/domain/actor.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirBusy, LOCK_FILE, lockDataDir } from '../src/db/data-dir-lock.ts';
 import { freshDatabase, PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
-import { ROOT, startService, zarpay } from './support/processes.ts';
+import { freePort, ROOT, startService, zarpay } from './support/processes.ts';
 
 describe('the service process (npm start)', () => {
   it('refuses to start in prd without its required settings, naming them', () => {
@@ -91,6 +91,55 @@ describe('the service process (npm start)', () => {
     }
   }, 240_000);
 });
+
+describe('npm start as a person runs it', () => {
+  /** Whether something still accepts connections on the port. */
+  const listening = (port: string) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+
+  it('stops the service when the PID npm start gave is signalled: nothing is left listening', async () => {
+    const port = String(await freePort());
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: mkdtempSync(join(tmpdir(), 'zp-npm-')), PORT: port, LOG_LEVEL: 'silent' },
+    });
+    let output = '';
+    npm.stderr.on('data', (d) => (output += d));
+    try {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 90_000, () => output);
+      npm.kill('SIGTERM');
+      await once(npm, 'exit');
+      // The service behind the wrapper ends too, within its 5 s (CONTRACT §1), not only npm.
+      await waitFor(async () => !(await listening(port)), 15_000, () => `still listening on ${port}`);
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node']
+    .map((path) => ({ path, version: existsSync(path) ? spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout.trim() : '' }))
+    .find((n) => /^v(1\d|2[01])\./.test(n.version));
+  it.skipIf(!oldNode)(`refuses a Node.js older than 22 in one line, at start and in the CLI (needs an old node at /usr/bin/node)`, () => {
+    for (const entry of ['bin/start.js', 'bin/zarpay.js']) {
+      const r = spawnSync(oldNode!.path, [entry, '--help'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`zarpay: Node.js ${oldNode!.version.slice(1)} is not supported; use Node.js 22 (22.15 or newer) or 24 (see .nvmrc)\n`);
+    }
+  });
+});
+
+/** Waits until `check` holds, asking again every 50 ms; fails with `why()` after `ms`. */
+async function waitFor(check: () => Promise<boolean>, ms: number, why: () => string) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('one process per embedded database (CONTRACT §9)', () => {
   const oneLine = (stderr: string) => {

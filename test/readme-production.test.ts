@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, usingPostgres } from './support/app.ts';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from './support/app.ts';
 import { freePort, ROOT } from './support/processes.ts';
 
 /**
@@ -12,59 +14,71 @@ import { freePort, ROOT } from './support/processes.ts';
  * refuses to start without a provider; then, with the Yoco double as its own process and the TLS
  * front end stand-in, a payment goes from initiation through Yoco's checkout and signed webhook to
  * captured, and its credited amount is paid out. Every `sh prd` block runs as written, in order,
- * in one shell, in a scratch directory, with PORT, FRONT_PORT and YOCO_PORT set to free ports.
+ * in one shell, in a scratch checkout, with PORT, FRONT_PORT and YOCO_PORT set to free ports, twice.
  */
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh prd\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 describe.skipIf(!usingPostgres)('the README production walk (needs PostgreSQL: prd requires DATABASE_URL)', () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  beforeAll(async () => {
-    db = await freshDatabase();
-  });
+  // The walk makes its own database, new each run; this one's name is the test's own.
+  const admin = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const dbName = `zarpay_prd_walk_${process.pid}_${Date.now()}`;
   afterAll(async () => {
-    await db?.handle.close();
-    await db?.drop();
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`drop database if exists ${dbName} with (force)`);
+    await client.end();
   });
 
   it('has its blocks', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(6);
   });
 
-  it('walks a payment through Yoco\'s checkout and signed webhook to captured, and pays the credited amount out', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'zarpay-prd-walk-'));
-    const [zarpay, front, yoco] = [await freePort(), await freePort(), await freePort()];
-    // The walk runs from the repository root; here it runs in a scratch directory, so the
-    // project's own commands are run from the root and `npx zarpay` is the checkout's bin.
-    const shims = [
-      `npm() { (cd ${JSON.stringify(ROOT)} && command npm "$@"); }`,
-      `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else (cd ${JSON.stringify(ROOT)} && command npx "$@"); fi; }`,
-    ];
-    const script = ['set -euo pipefail', ...shims, ...blocks].join('\n');
-    const child = spawn('bash', ['-c', script], {
-      cwd: dir,
-      detached: true,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PORT: String(zarpay),
-        FRONT_PORT: String(front),
-        YOCO_PORT: String(yoco),
-        DATABASE_URL: db.url!,
-      },
+  /** Whether anything accepts connections on the port. */
+  const listening = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
     });
+
+  it('walks a payment through Yoco\'s checkout and signed webhook to captured, and pays the credited amount out; twice, leaving nothing running', async () => {
+    // A scratch checkout: the repository's files linked into a new directory, so the walk runs
+    // as written (npm start, npx zarpay, node --import tsx) and its files land in the scratch.
+    const dir = mkdtempSync(join(tmpdir(), 'zarpay-prd-walk-'));
+    for (const entry of ['package.json', 'package-lock.json', 'node_modules', 'bin', 'src', 'rest', 'migrations', 'test', 'tsconfig.json', 'build']) {
+      if (existsSync(join(ROOT, entry))) symlinkSync(join(ROOT, entry), join(dir, entry));
+    }
+    const [zarpay, front, yoco] = [await freePort(), await freePort(), await freePort()];
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    try {
-      const [code] = (await once(child, 'exit')) as [number];
-      expect(code, out).toBe(0);
-    } finally {
-      // Whatever the walk left running (it kills its background jobs itself when it succeeds).
+    for (const run of [1, 2]) {
+      const child = spawn('bash', ['-c', ['set -euo pipefail', ...blocks].join('\n')], {
+        cwd: dir,
+        detached: true,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          PORT: String(zarpay),
+          FRONT_PORT: String(front),
+          YOCO_PORT: String(yoco),
+          WALK_DB: dbName,
+        },
+      });
+      out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
       try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
+        const [code] = (await once(child, 'exit')) as [number];
+        expect(code, `run ${run}: ${out}`).toBe(0);
+        // The walk stopped the service and both stand-ins itself: the next run finds its ports free.
+        for (const port of [zarpay, front, yoco]) expect(await listening(port), `run ${run}: port ${port}`).toBe(false);
+      } finally {
+        // Whatever a failed walk left running.
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
       }
     }
     // prd without a provider: one line naming the missing settings, exit 1.
@@ -87,5 +101,5 @@ describe.skipIf(!usingPostgres)('the README production walk (needs PostgreSQL: p
     expect(log).toContain('customer e-mail confirmations: off (SMTP_URL is not set), nothing is sent');
     expect(log).toContain('"provider":"yoco","providers":["yoco"]');
     expect(log).not.toContain('62012345678');
-  }, 240_000);
+  }, 480_000);
 });

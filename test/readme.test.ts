@@ -9,18 +9,20 @@ import { freePort, ROOT, startService } from './support/processes.ts';
 /**
  * The README's walks are documentation a merchant follows step by step, so they must work as
  * written: every `sh` block runs here, in order, in one shell, against a freshly started service
- * on PORT=18080 (not the default 8080: the README's commands must follow PORT and ZARPAY_URL).
+ * on a free port (never the default 8080: the README's commands must follow PORT and ZARPAY_URL;
+ * and never a fixed one, so that two runs on one machine do not collide).
  * Nothing in the blocks is rewritten; the shell only gets PORT and RECEIVER_PORT, as a reader
  * who chose other ports would have them.
  */
-const PORT = '18080';
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 describe('the README walk', () => {
   let service: Awaited<ReturnType<typeof startService>>;
   let dataDir: string;
+  let PORT: string;
   beforeAll(async () => {
+    PORT = String(await freePort());
     dataDir = mkdtempSync(join(tmpdir(), 'zarpay-readme-'));
     service = await startService({ DATA_DIR: dataDir, SANDBOX_CONFIRM_DELAY_MS: '100', PORT });
   });

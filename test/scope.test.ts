@@ -31,11 +31,12 @@ afterAll(() => t.close());
 let a: TestMerchant;
 let b: TestMerchant;
 const MISSING = '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e';
-type Resource = 'merchant' | 'payout' | 'payment' | 'event';
+/** `refunded`: a captured payment with a refund; `refund`: that refund. */
+type Resource = 'merchant' | 'payout' | 'payment' | 'event' | 'refunded' | 'refund';
 type Whose = 'a' | 'b';
 const ids: Record<Whose, Record<Resource, string>> = {
-  a: { merchant: '', payout: '', payment: '', event: '' },
-  b: { merchant: '', payout: '', payment: '', event: '' },
+  a: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '' },
+  b: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '' },
 };
 /** Ids that appear in an answer only if it shows that merchant's data. */
 const markers: Record<Whose, string[]> = { a: [], b: [] };
@@ -54,8 +55,11 @@ beforeAll(async () => {
     // Audited operator actions that change nothing, so that the audit log has entries of each merchant's.
     await op(t, 'mutation($id: UUID!) { reconcilePayment(id: $id) { payment { id } } }', { id: payment });
     await op(t, 'mutation($id: UUID!) { revealPayoutBankAccount(id: $id, reason: "scope test") { bankAccount { bankName } } }', { id: payout });
-    ids[whose] = { merchant: m.id, payout, payment, event: event.id };
-    markers[whose].push(m.id, payout, payment, event.id, secret);
+    const refunded = (await newPayment(t, m, { amount: 6_222 })).payment_id;
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: refunded });
+    const refund = (await http(t, 'POST', `/api/v1/payments/${refunded}/refunds`, { key: m.key, body: { amount_cents: 100 } })).body.data.refund_id;
+    ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund };
+    markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund);
   }
   const bRef = (await http(t, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(100, { merchant_reference: taken.reference }) })).body.data.id;
   const bOrder = (await newPayment(t, b, { merchant_order_id: taken.orderId })).payment_id;
@@ -142,6 +146,11 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.payout': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { id merchantId } }' },
   'Query.payoutBatches': { who: 'operator', doc: '{ payoutBatches { totalCount batches { id payouts { merchantId } } } }' },
   'Query.payouts': { who: 'both', names: 'many', doc: 'query($m: UUID) { payouts(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
+  'Query.refund': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { id merchantId } }' },
+  'Query.refunds': [
+    { who: 'both', names: 'many', doc: 'query($m: UUID) { refunds(merchantId: $m, limit: 100) { total refunds { id merchantId } } }' },
+    { who: 'both', id: { of: 'refunded' }, doc: 'query($id: UUID) { refunds(paymentId: $id) { total refunds { id merchantId } } }' },
+  ],
   'Query.stats': { who: 'operator', doc: '{ stats { reservedCents } }' },
   'Query.viewer': { who: 'merchant', doc: '{ viewer { id } }' },
   'Query.webhookDeliveries': [
@@ -157,6 +166,8 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Merchant.balance': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId } } } }' },
   'Merchant.webhookSecrets': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { webhookSecrets { id } } } }' },
   'Payment.latestAttempt': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId latestAttempt { provider } } }' },
+  'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },
+  'Refund.payment': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { payment { id merchantId } } }' },
   'PaymentEvent.payment': { who: 'both', names: 'many', stream: 'payment', doc: 'subscription($m: UUID) { paymentEvents(merchantId: $m) { payment { merchantId } } }' },
   'Payout.bankAccount': { who: 'operator', id: { of: 'payout' }, doc: 'query($id: UUID!) { payout(id: $id) { merchantId bankAccount { bankName } } }' },
   'Payout.events': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { events { id } } }' },
@@ -337,7 +348,7 @@ function routesOf(app: FastifyInstance): string[] {
 
 type RouteProbe =
   /** A merchant's resource by id: B's is answered exactly as a missing one. */
-  | { kind: 'byId'; of: Resource; missing: string }
+  | { kind: 'byId'; of: Resource; missing: string; status?: number }
   /** The calling merchant's own data, in a list. */
   | { kind: 'list' }
   /**
@@ -359,6 +370,10 @@ const ownerOf = (table: 'payments' | 'webhook_secrets' | 'api_keys') => async (i
 const ROUTES: Record<string, RouteProbe> = {
   'GET /api/v1/payouts/:id': { kind: 'byId', of: 'payout', missing: 'PAYOUT_NOT_FOUND' },
   'GET /api/v1/payments/:id': { kind: 'byId', of: 'payment', missing: 'PAYMENT_NOT_FOUND' },
+  'GET /api/v1/payments/:id/refunds': { kind: 'byId', of: 'refunded', missing: 'PAYMENT_NOT_FOUND' },
+  // No body: a full refund of what is left of A's payment.
+  'POST /api/v1/payments/:id/refunds': { kind: 'byId', of: 'refunded', missing: 'PAYMENT_NOT_FOUND', status: 201 },
+  'GET /api/v1/refunds/:id': { kind: 'byId', of: 'refund', missing: 'REFUND_NOT_FOUND' },
   'GET /api/v1/payouts': { kind: 'list' },
   'GET /api/v1/payments': { kind: 'list' },
   'GET /api/v1/payouts/balance': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
@@ -426,7 +441,7 @@ describe('every HTTP route', () => {
         expect(codeOf(theirs)).toBe(probe.missing);
         expectHides(theirs, 'b', 'B\'s id, as A');
         const own = await at(ids.a[probe.of]);
-        expect(own.status, 'A\'s own id').toBe(200);
+        expect(own.status, 'A\'s own id').toBe(probe.status ?? 200);
         expectShows(own, 'a', 'A\'s own id');
         return;
       }

@@ -307,3 +307,156 @@ describe('the reconciler', () => {
     expect(merchant.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });
+
+/** A payment paid through Yoco and captured by its notification. */
+async function paidWithYoco(amount = 20_000): Promise<{ id: string; checkout: DoubleCheckout }> {
+  const started = await startCheckout({ amount });
+  yoco.pay(started.checkout.id);
+  expect(await yoco.notify(started.checkout.id, { to: webhook() })).toEqual([{ status: 200 }]);
+  expect((await getPayment(t, shop, started.id)).body.data.status).toBe('captured');
+  return started;
+}
+const refundOf = async (refundId: string) => (await http(t, 'GET', `/api/v1/refunds/${refundId}`, { key: shop.key })).body.data;
+const refundCalls = (checkoutId: string) => yoco.requests.filter((r) => r.path === `/api/checkouts/${checkoutId}/refund`);
+/** Runs the refund requests that are due, making every one due first (their backoff is not what these tests are about). */
+const requestRefunds = async () => {
+  await t.database.db.updateTable('jobs').set({ run_at: new Date(0) }).where('queue', '=', QUEUE.refund).where('status', '=', 'queued').execute();
+  await t.app.services.runner.runDue([QUEUE.refund, QUEUE.refundOwed]);
+};
+const auditOf = async (paymentId: string) => (await op(t, `{ auditLog(paymentId: "${paymentId}") { actor action detail } }`)).auditLog as { actor: string; action: string; detail: any }[];
+
+describe('refunds through Yoco', () => {
+  it('asks Yoco with the amount and the refund id as key; refund.succeeded settles it once, however often, late or out of order', async () => {
+    const { id, checkout } = await paidWithYoco(20_000);
+    const before = await balance();
+    const r = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 5_000 } })).body.data;
+    await requestRefunds();
+    const [call] = refundCalls(checkout.id);
+    expect(call).toMatchObject({ method: 'POST', body: { amount: 5_000 } });
+    expect(call!.headers['idempotency-key']).toBe(r.refund_id);
+    const [made] = yoco.checkout(checkout.id).refunds;
+    expect(made).toEqual({ refundId: expect.stringMatching(/^rfd_/), amount: 5_000 });
+    expect((await refundOf(r.refund_id)).status).toBe('pending');
+
+    // Yoco tells us twice (a retry), racing; then a contradicting refund.failed arrives late.
+    const sent = await Promise.all([yoco.notify(checkout.id, { to: webhook(), event: 'refund.succeeded' }), yoco.notify(checkout.id, { to: webhook(), event: 'refund.succeeded', times: 2 })]);
+    expect(sent.flat()).toEqual([{ status: 200 }, { status: 200 }, { status: 200 }]);
+    expect(await yoco.notify(checkout.id, { to: webhook(), event: 'refund.failed', delayMs: 20 })).toEqual([{ status: 200 }]);
+    expect(await refundOf(r.refund_id)).toMatchObject({ status: 'succeeded', amount_cents: 5_000 });
+    const after = await balance();
+    expect(after.balance_cents).toBe(before.balance_cents - 5_000);
+    expect(after.totals.refunds_cents - before.totals.refunds_cents).toBe(5_000);
+    expect((await getPayment(t, shop, id)).body.data).toMatchObject({ status: 'captured', refunded_cents: 5_000 });
+    expect(await eventsOf(id)).toEqual(['payment.captured', 'refund.succeeded']);
+    expect(await postingsOf(id)).toEqual(['payment_capture', 'refund_reserve', 'refund_settle']);
+    const audit = await auditOf(id);
+    expect(audit.map((a) => a.action)).toEqual(['refund.outcome_ignored', 'refund.succeeded', 'refund.requested']);
+    expect(audit[1]).toMatchObject({ actor: 'provider:yoco', detail: { refund_id: r.refund_id, provider_refund_ref: made!.refundId } });
+    // The job, asked again, finds it done and asks Yoco nothing more.
+    await requestRefunds();
+    expect(refundCalls(checkout.id)).toHaveLength(1);
+    await expectLedgerOk(t);
+  });
+
+  it('a notification that overtakes the lost answer is matched by checkout and amount; the retried request, same key, makes nothing new', async () => {
+    const { id, checkout } = await paidWithYoco(20_000);
+    const r = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 20_000 } })).body.data;
+    // Yoco makes the refund, but its answer is lost on the way back (a gateway's 502).
+    yoco.failNext(1, { status: 502, body: 'Bad Gateway', processed: true });
+    await requestRefunds();
+    expect(yoco.checkout(checkout.id).refunds).toHaveLength(1);
+    expect((await refundOf(r.refund_id)).status).toBe('pending');
+    expect(await yoco.notify(checkout.id, { to: webhook(), event: 'refund.succeeded' })).toEqual([{ status: 200 }]);
+    expect((await refundOf(r.refund_id)).status).toBe('succeeded');
+    await requestRefunds();
+    expect(yoco.checkout(checkout.id).refunds).toHaveLength(1);
+    expect(refundCalls(checkout.id).map((c) => c.headers['idempotency-key'])).toEqual([r.refund_id]);
+    await expectLedgerOk(t);
+  });
+
+  it('Yoco down: asked again with the same key; a 5xx Yoco replays for it proves nothing was made, and only then a fresh key', async () => {
+    const { id, checkout } = await paidWithYoco(20_000);
+    const r = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 7_000 } })).body.data;
+    yoco.failNext(1, 'reset');
+    await requestRefunds(); // nothing known: same key next time
+    yoco.failNext(1, 503);
+    await requestRefunds(); // Yoco's own 503, stored for the key
+    await requestRefunds(); // replayed: nothing was made under it
+    await requestRefunds(); // a fresh key
+    const keys = refundCalls(checkout.id).map((c) => c.headers['idempotency-key']);
+    expect(keys).toEqual([r.refund_id, r.refund_id, r.refund_id, `${r.refund_id}.1`]);
+    expect(yoco.checkout(checkout.id).refunds).toEqual([{ refundId: expect.any(String), amount: 7_000 }]);
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(['refund.requested', 'refund.rekeyed']);
+    await yoco.notify(checkout.id, { to: webhook(), event: 'refund.succeeded' });
+    expect((await refundOf(r.refund_id)).status).toBe('succeeded');
+    await expectLedgerOk(t);
+  });
+
+  it('a refund Yoco refuses outright fails at once: the reservation is released, refund.failed sent, the audit log says why', async () => {
+    const { id, checkout } = await paidWithYoco(20_000);
+    const before = await balance();
+    const r = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 3_000 } })).body.data;
+    yoco.failNext(1, { status: 400, body: { type: 'https://developer.yoco.com/docs/api/error-codes/invalid-request', title: 'Bad Request', detail: 'The refund amount exceeds the balance.', status: 400, code: 'invalid_request' } });
+    await requestRefunds();
+    const failed = await refundOf(r.refund_id);
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('The refund amount exceeds the balance.') });
+    expect(await balance()).toEqual(before);
+    expect(await eventsOf(id)).toEqual(['payment.captured', 'refund.failed']);
+    const audit = await auditOf(id);
+    expect(audit).toContainEqual(expect.objectContaining({ actor: 'system:refunds', action: 'refund.failed', detail: expect.objectContaining({ provider_status: 400, provider_code: 'invalid_request' }) }));
+    expect(yoco.checkout(checkout.id).refunds).toEqual([]);
+    await expectLedgerOk(t);
+  });
+});
+
+describe('notifications must match', () => {
+  it('a signed "paid" for another amount captures nothing: the payment fails, Yoco refunds what it took, the operator is told', async () => {
+    const before = await balance();
+    const statsBefore = (await op(t, '{ stats { mismatchedNotifications } }')).stats.mismatchedNotifications;
+    const { id, checkout } = await startCheckout({ amount: 10_000 });
+    yoco.pay(checkout.id);
+    expect(await yoco.notify(checkout.id, { to: webhook(), amount: 1 })).toEqual([{ status: 200 }]);
+    const payment = (await getPayment(t, shop, id)).body.data;
+    expect(payment).toMatchObject({ status: 'failed', net_amount_cents: null, voucher_code: null, latest_attempt: { status: 'failed' } });
+    expect(await balance()).toEqual(before);
+    expect(await postingsOf(id)).toEqual([]);
+    expect(await eventsOf(id)).toEqual(['payment.failed']);
+    // The matching notification arriving afterwards (or the same one again) changes nothing.
+    expect(await yoco.notify(checkout.id, { to: webhook() })).toEqual([{ status: 200 }]);
+    expect(await yoco.notify(checkout.id, { to: webhook(), amount: 1 })).toEqual([{ status: 200 }]);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('failed');
+    // What Yoco took goes back through Yoco.
+    await requestRefunds();
+    expect(yoco.checkout(checkout.id).refunds).toEqual([{ refundId: expect.any(String), amount: 1 }]);
+    const audit = await auditOf(id);
+    expect(audit.map((a) => a.action)).toEqual(['payment.refund_requested', 'payment.notification_mismatch']);
+    expect(audit[1]!.detail).toMatchObject({ expected_amount_cents: 10_000, reported_amount_cents: 1, reported_currency: 'ZAR', result: 'payment failed; the money goes back' });
+    expect((await op(t, '{ stats { mismatchedNotifications } }')).stats.mismatchedNotifications).toBe(statsBefore + 1);
+    await expectLedgerOk(t);
+  });
+
+  it('another currency captures nothing either', async () => {
+    const { id, checkout } = await startCheckout({ amount: 10_000 });
+    yoco.pay(checkout.id);
+    expect(await yoco.notify(checkout.id, { to: webhook(), currency: 'USD' })).toEqual([{ status: 200 }]);
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('failed');
+    const [entry] = (await auditOf(id)).filter((a) => a.action === 'payment.notification_mismatch');
+    expect(entry!.detail).toMatchObject({ expected_currency: 'ZAR', reported_currency: 'USD', reported_amount_cents: 10_000 });
+    await requestRefunds();
+    expect(yoco.checkout(checkout.id).refunds).toEqual([{ refundId: expect.any(String), amount: 10_000 }]);
+  });
+});
+
+// Last: Yoco's Retry-After quiets this service's whole Yoco adapter for its duration.
+describe('Retry-After', () => {
+  it('honours Retry-After: a 429 puts the request off at least that long', async () => {
+    const { id, checkout } = await paidWithYoco(20_000);
+    const r = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 1_000 } })).body.data;
+    yoco.failNext(1, { status: 429, retryAfter: 30 });
+    await requestRefunds();
+    const job = await t.database.db.selectFrom('jobs').select(['run_at']).where('queue', '=', QUEUE.refund).where('key', '=', r.refund_id).executeTakeFirstOrThrow();
+    expect(new Date(job.run_at).getTime() - Date.now()).toBeGreaterThan(25_000);
+    expect(refundCalls(checkout.id)).toHaveLength(1);
+    expect((await refundOf(r.refund_id)).status).toBe('pending');
+  });
+});

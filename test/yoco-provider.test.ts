@@ -153,6 +153,8 @@ describe('parseNotification', () => {
       providerRef: paid.id,
       outcome: 'succeeded',
       paymentRef: paid.paymentId,
+      amountCents: paid.amount,
+      currency: 'ZAR',
     });
   });
 
@@ -179,18 +181,29 @@ describe('parseNotification', () => {
     expect(outcome(() => yoco.parseNotification(body, { 'webhook-id': '', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }))).toBe('UNAUTHORIZED');
   });
 
+  it('parses refund events by Yoco\'s refund id, and refuses a paid event without amount or currency', () => {
+    const event = (type: string, payload: unknown) => signed(JSON.stringify({ id: `evt_${type}`, type, createdDate: new Date().toISOString(), payload }));
+    const refundPayload = { id: 'rfd_1', type: 'refund', amount: 900, currency: 'ZAR', paymentId: 'p_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } };
+    const ok = event('refund.succeeded', refundPayload);
+    expect(yoco.parseNotification(ok.body, ok.headers)).toEqual({ about: 'refund', eventId: 'evt_refund.succeeded', providerRef: 'ch_1', refundRef: 'rfd_1', outcome: 'succeeded', amountCents: 900 });
+    const failed = event('refund.failed', { ...refundPayload, status: 'failed' });
+    expect(yoco.parseNotification(failed.body, failed.headers)).toMatchObject({ about: 'refund', refundRef: 'rfd_1', outcome: 'failed', reason: expect.any(String) });
+    const bare = event('refund.failed', {});
+    expect(outcome(() => yoco.parseNotification(bare.body, bare.headers))).toBe('VALIDATION_FAILED');
+    const unpriced = event('payment.succeeded', { id: 'p_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } });
+    expect(outcome(() => yoco.parseNotification(unpriced.body, unpriced.headers))).toBe('VALIDATION_FAILED');
+  });
+
   it('returns null for verified events that are not about an outcome', () => {
     const ignored = (type: string, payload: unknown = {}) => {
       const { body, headers } = signed(JSON.stringify({ id: `evt_${type}`, type, createdDate: new Date().toISOString(), payload }));
       return yoco.parseNotification(body, headers);
     };
-    expect(ignored('refund.succeeded', { id: 'rfd_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } })).toBeNull();
-    expect(ignored('refund.failed')).toBeNull();
     expect(ignored('checkout.created')).toBeNull();
     // Undocumented, and not final: Yoco's page lets the customer try another card.
     expect(ignored('payment.failed', { id: 'p_1', status: 'failed', metadata: { checkoutId: 'ch_1' } })).toBeNull();
     // A test-mode payment never settles a live attempt, and the other way round.
-    const live = { id: 'p_2', status: 'succeeded', mode: 'live', metadata: { checkoutId: 'ch_1' } };
+    const live = { id: 'p_2', status: 'succeeded', mode: 'live', amount: 6_000, currency: 'ZAR', metadata: { checkoutId: 'ch_1' } };
     expect(ignored('payment.succeeded', live)).toBeNull();
     expect(ignored('payment.succeeded', { ...live, mode: 'test' })).toMatchObject({ providerRef: 'ch_1' });
   });
@@ -235,16 +248,76 @@ describe('parseNotification', () => {
 });
 
 describe('when Yoco is down', () => {
-  it('a 500 is unavailable, and a retry with the same attemptId then creates the checkout', async () => {
+  it('a 500 is unavailable; Yoco replays it for the same key (proof that nothing was made), and a gateway\'s 502 proves nothing', async () => {
     const a = attempt();
     double.failNext(1, 500);
     const err = await yoco.startAttempt(a).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderUnavailableError);
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'server_error', status: 500, provider: 'yoco' });
+    expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'server_error', status: 500, provider: 'yoco', createdNothing: false });
+    // Yoco stored its 500 as the request's outcome: the same key gets it again, marked replayed.
+    const replayed = await yoco.startAttempt(a).catch((e: unknown) => e);
+    expect(replayed).toMatchObject({ reason: 'server_error', status: 500, createdNothing: true });
+    expect(double.requests.filter((r) => r.headers['idempotency-key'] === a.attemptId)).toHaveLength(2);
+    // After 24 hours Yoco has forgotten the key: the same request is new again.
+    double.advance(24 * 60 * 60 * 1000);
+    expect(double.checkouts.has((await yoco.startAttempt(a)).providerRef)).toBe(true);
 
-    const started = await yoco.startAttempt(a);
+    // A gateway's page (not Yoco's problem body) is not stored for the key: the retry creates.
+    const b = attempt();
+    double.failNext(1, { status: 502, body: 'Bad Gateway' });
+    expect(await yoco.startAttempt(b).catch((e: unknown) => e)).toMatchObject({ status: 502, createdNothing: false });
+    const started = await yoco.startAttempt(b);
     expect(double.checkouts.has(started.providerRef)).toBe(true);
+  });
+
+  it('a 429 carries Retry-After and Yoco\'s rate_limited body; the adapter sends nothing until it has passed', async () => {
+    const quiet = providerFor(double);
+    double.failNext(1, { status: 429, retryAfter: 1 });
+    const err = await quiet.queryAttempt('ch_any').catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: 'rate_limited', status: 429 });
+    expect((err as ProviderUnavailableError).retryAfterMs).toBeGreaterThan(900);
+    expect(double.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/checkouts/ch_any' });
+    const sent = double.requests.length;
+    const waiting = await quiet.queryAttempt('ch_any').catch((e: unknown) => e);
+    expect(waiting).toMatchObject({ reason: 'rate_limited' });
+    expect((waiting as ProviderUnavailableError).retryAfterMs).toBeLessThanOrEqual(1_000);
+    expect(double.requests.length, 'nothing sent while Yoco asked us to wait').toBe(sent);
+    const { startedAt } = { startedAt: Date.now() };
+    const created = await eventually(async () => quiet.startAttempt(attempt()).catch(() => null), 5_000);
+    expect(created.providerRef).toMatch(/^ch_/);
+    expect(Date.now() - startedAt).toBeGreaterThan(500);
+  });
+
+  it('the double gives each registered webhook a secret of its own, and signs its deliveries with it', async () => {
+    const register = (name: string) =>
+      fetch(`${double.apiUrl}/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${double.secretKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, url: `http://127.0.0.1:9/${name}` }) }).then((r) => r.json());
+    const one = await register('one');
+    const two = await register('two');
+    expect(one.secret).toMatch(/^whsec_/);
+    expect(two.secret).not.toBe(one.secret);
+    expect(one.secret).not.toBe(double.webhookSecret);
+    expect(double.secretOf(two.id)).toBe(two.secret);
+    // What one webhook's secret signed, another's does not verify.
+    const { providerRef } = await yoco.startAttempt(attempt());
+    const paid = double.pay(providerRef);
+    const { body, headers } = double.signedEvent(paid.id, { secret: one.secret });
+    expect(() => createYocoProvider({ secretKey: double.secretKey, webhookSecret: one.secret, apiUrl: double.apiUrl }).parseNotification(body, headers)).not.toThrow();
+    expect(() => createYocoProvider({ secretKey: double.secretKey, webhookSecret: two.secret, apiUrl: double.apiUrl }).parseNotification(body, headers)).toThrow(/invalid webhook signature/);
+  });
+
+  it('the double answers 429 as Yoco documents it', async () => {
+    double.failNext(1, { status: 429, retryAfter: 7 });
+    const res = await fetch(`${double.apiUrl}/checkouts/ch_any`, { headers: { authorization: `Bearer ${double.secretKey}` } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('7');
+    expect(await res.json()).toEqual({
+      type: 'https://developer.yoco.com/docs/api/error-codes/rate-limited',
+      title: 'Too Many Requests',
+      detail: 'You have exceeded the rate limit for this API end-point.',
+      status: 429,
+      code: 'rate_limited',
+    });
   });
 
   it('an answer that never comes is a timeout, within the configured limit', async () => {
@@ -271,7 +344,7 @@ describe('when Yoco is down', () => {
 
   it('503, 429 and 409 (same key still in progress) all mean "try again later"', async () => {
     double.failNext(1, 503);
-    double.failNext(1, 429);
+    double.failNext(1, { status: 429, retryAfter: 0 });
     double.failNext(1, 409);
     await expect(yoco.queryAttempt('ch_any')).rejects.toMatchObject({ reason: 'server_error', status: 503 });
     await expect(yoco.queryAttempt('ch_any')).rejects.toMatchObject({ reason: 'rate_limited' });
@@ -341,9 +414,9 @@ describe('refund', () => {
     expect(req).toMatchObject({ method: 'POST', path: `/api/checkouts/${providerRef}/refund`, body: { amount: 12_345 } });
     expect(req.headers['idempotency-key']).toBe(key);
 
-    // Its outcome arrives as a refund event, which is not an attempt's outcome.
+    // Its outcome arrives as a refund event, naming the refund by Yoco's id.
     const { body, headers } = live.signedEvent(providerRef, { event: 'refund.succeeded' });
-    expect(provider.parseNotification(body, headers)).toBeNull();
+    expect(provider.parseNotification(body, headers)).toMatchObject({ about: 'refund', providerRef, refundRef, outcome: 'succeeded', amountCents: 12_345 });
     // A new key for a refunded checkout is refused with Yoco's reason.
     await expect(provider.refund(providerRef, 12_345, randomUUID())).rejects.toThrow(/already been refunded/);
   });

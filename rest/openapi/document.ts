@@ -8,6 +8,7 @@ import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '..
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
+import { createRefundInput, listRefundsQuery, refundJsonSchema } from '../../src/domain/refund.ts';
 import { wire } from '../wire.ts';
 import { errorSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
 
@@ -35,7 +36,7 @@ const badQuery = error('A query parameter this operation does not take', ['VALID
 
 /** Errors every authenticated endpoint can give. */
 const common: Record<string, ResponseDoc> = {
-  '401': error('Missing, malformed, unknown or wrong-environment API key', ['UNAUTHORIZED']),
+  '401': error('Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer', ['UNAUTHORIZED']),
   '403': error('API key revoked or expired', ['FORBIDDEN']),
   '429': error(
     "Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds",
@@ -47,6 +48,8 @@ const common: Record<string, ResponseDoc> = {
 
 const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id', example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' }) });
 const paymentId = z.object({ payment_id: z.uuid().meta({ description: 'The payment id', example: '9b2e4c1a-6d0f-4e3b-8a71-2c5d9f04e6b8' }) });
+
+const refundId = z.object({ refund_id: z.uuid().meta({ description: 'The refund id', example: '7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11' }) });
 
 const eft = { account_number: '62012345678', branch_code: '250655', account_holder: 'Thandi Nkosi', bank_name: 'FNB' };
 
@@ -131,6 +134,77 @@ export const OPERATIONS = {
         '200': { description: 'The payment', schema: successOf(paymentJsonSchema) },
         '400': badQuery,
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYMENT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payments/{payment_id}/refunds': {
+    post: {
+      operationId: 'createRefund',
+      summary: 'Refund a captured payment, in full or in part',
+      description:
+        'Gives back `amount_cents` of a captured payment (default: all that is still refundable, the amount less its pending and succeeded refunds) through the provider that took it. ' +
+        'The amount is reserved on the balance at once (like a payout: INSUFFICIENT_BALANCE when it is not available) and leaves it when the provider confirms the refund (`refund.succeeded`); ' +
+        'if the provider fails or refuses it the refund is `failed` with a `failure_reason`, the reservation is released and `refund.failed` is sent. The payment fee is not returned, and the payment stays `captured` ' +
+        '(its `refunded_cents` grows). A repeat with the same `Idempotency-Key` and an equal body returns the first refund (200). The body may be left out: a full refund. Rate limit: refund.',
+      tags: ['Refunds'],
+      body: wire(createRefundInput),
+      bodyOptional: true,
+      headers: z.object({
+        'Idempotency-Key': idempotencyKeyInput.optional().meta({ description: 'Kept 24 hours, as for payments', example: 'RET-1001-1795316000-a1' }),
+      }),
+      path: paymentId,
+      responses: {
+        '201': { description: 'The refund, pending', schema: successOf(refundJsonSchema) },
+        '200': { description: 'Replayed by Idempotency-Key: the refund as it is now', schema: successOf(refundJsonSchema) },
+        '400': error('Invalid request; an amount below 1 or above what is still refundable; a payment that is not captured; not enough available balance', [
+          'INVALID_INPUT',
+          'VALIDATION_FAILED',
+          'INVALID_STATUS_TRANSITION',
+          'INSUFFICIENT_BALANCE',
+        ]),
+        '404': error('Unknown, malformed or another merchant\'s payment', ['PAYMENT_NOT_FOUND']),
+        '409': error('Idempotency-Key reused with another payload', ['CONFLICT']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
+        ...common,
+      },
+    },
+    get: {
+      operationId: 'listRefunds',
+      summary: 'List a payment\'s refunds, newest first',
+      description: 'A page of the payment\'s refunds (newest first, `limit` 1 to 100, default 50) and how many it has. Rate limit: payment status.',
+      tags: ['Refunds'],
+      path: paymentId,
+      query: listRefundsQuery,
+      responses: {
+        '200': {
+          description: 'A page of refunds and the number the payment has',
+          schema: successOf(
+            z
+              .object({
+                refunds: z.array(refundJsonSchema).max(100),
+                total: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'Refunds of the payment' }),
+              })
+              .strict(),
+          ),
+        },
+        '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
+        '404': error('Unknown, malformed or another merchant\'s payment', ['PAYMENT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/refunds/{refund_id}': {
+    get: {
+      operationId: 'getRefund',
+      summary: 'Read a refund',
+      description: 'The refund as it is now: `pending` until the provider says how it went, then `succeeded` or `failed` (with `failure_reason`) and `completed_at`. Rate limit: payment status.',
+      tags: ['Refunds'],
+      path: refundId,
+      responses: {
+        '200': { description: 'The refund', schema: successOf(refundJsonSchema) },
+        '400': badQuery,
+        '404': error('Unknown, malformed or another merchant\'s refund', ['REFUND_NOT_FOUND']),
         ...common,
       },
     },
@@ -285,6 +359,8 @@ interface OperationDoc {
   description: string;
   tags: string[];
   body?: z.ZodType;
+  /** A body the caller may leave out (every field has a default). */
+  bodyOptional?: boolean;
   examples?: Record<string, ExampleDoc>;
   query?: z.ZodObject;
   path?: z.ZodObject;
@@ -350,7 +426,7 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
         }),
         ...(op.body && {
           requestBody: {
-            required: true,
+            required: !op.bodyOptional,
             content: {
               'application/json': {
                 schema: op.body,
@@ -391,6 +467,7 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
       security: [{ ApiKey: [] }],
       tags: [
         { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
+        { name: 'Refunds', description: 'Money of captured payments given back to customers, in full or in part' },
         { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
         { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
       ],

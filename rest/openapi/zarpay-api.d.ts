@@ -61,6 +61,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments/{payment_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment's refunds, newest first
+         * @description A page of the payment's refunds (newest first, `limit` 1 to 100, default 50) and how many it has. Rate limit: payment status.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a captured payment, in full or in part
+         * @description Gives back `amount_cents` of a captured payment (default: all that is still refundable, the amount less its pending and succeeded refunds) through the provider that took it. The amount is reserved on the balance at once (like a payout: INSUFFICIENT_BALANCE when it is not available) and leaves it when the provider confirms the refund (`refund.succeeded`); if the provider fails or refuses it the refund is `failed` with a `failure_reason`, the reservation is released and `refund.failed` is sent. The payment fee is not returned, and the payment stays `captured` (its `refunded_cents` grows). A repeat with the same `Idempotency-Key` and an equal body returns the first refund (200). The body may be left out: a full refund. Rate limit: refund.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a refund
+         * @description The refund as it is now: `pending` until the provider says how it went, then `succeeded` or `failed` (with `failure_reason`) and `completed_at`. Rate limit: payment status.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts/balance": {
         parameters: {
             query?: never;
@@ -221,6 +265,11 @@ export interface components {
             email?: string | null;
             phone?: string | null;
         };
+        CreateRefundRequest: {
+            amount_cents?: number | null;
+            reason?: string | null;
+            merchant_reference?: string | null;
+        };
         CreatePayoutRequest: {
             /**
              * Format: int64
@@ -306,7 +355,7 @@ export interface components {
             status: "error";
             error: {
                 /** @enum {string} */
-                code: "INVALID_INPUT" | "VALIDATION_FAILED" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_PAYOUT_METHOD" | "INVALID_PAYMENT_DETAILS" | "INVALID_STATUS_TRANSITION" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "PAYMENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DUPLICATE_ORDER_ID" | "CONFLICT" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_INPUT" | "VALIDATION_FAILED" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_PAYOUT_METHOD" | "INVALID_PAYMENT_DETAILS" | "INVALID_STATUS_TRANSITION" | "INSUFFICIENT_BALANCE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "PAYMENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "REFUND_NOT_FOUND" | "DUPLICATE_ORDER_ID" | "CONFLICT" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @example amount_cents: must be greater than 0 */
                 message: string;
                 /** @description Every problem of a refused input (validation errors only); message is the first */
@@ -375,6 +424,49 @@ export interface components {
             voucher_code: string | null;
             /** @description Whether the voucher was redeemed (purchase_and_redeem redeems it at capture) */
             voucher_redeemed: boolean;
+            /**
+             * Format: int64
+             * @description The sum of the succeeded refunds of the payment; the status stays captured
+             * @example 0
+             */
+            refunded_cents: number;
+        };
+        Refund: {
+            /**
+             * Format: uuid
+             * @example 7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11
+             */
+            refund_id: string;
+            /**
+             * Format: uuid
+             * @example 7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11
+             */
+            payment_id: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: int64
+             * @description Cents given back
+             * @example 2500
+             */
+            amount_cents: number;
+            /** @constant */
+            currency: "ZAR";
+            reason: string | null;
+            merchant_reference: string | null;
+            /** @description Why the refund failed; only when `failed` */
+            failure_reason?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:15:30.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it succeeded or failed; absent while `pending`
+             * @example 2026-11-25T10:15:30.000Z
+             */
+            completed_at?: string;
         };
         Balance: {
             /** Format: uuid */
@@ -387,7 +479,7 @@ export interface components {
             balance_cents: number;
             /**
              * Format: int64
-             * @description Reserved for pending, approved and processing payouts
+             * @description Reserved for pending, approved and processing payouts and pending refunds
              * @example 25500
              */
             reserved_cents: number;
@@ -410,6 +502,12 @@ export interface components {
                  * @example 25000
                  */
                 withdrawals_cents: number;
+                /**
+                 * Format: int64
+                 * @description amount_cents of succeeded refunds
+                 * @example 0
+                 */
+                refunds_cents: number;
             };
             /**
              * Format: int64
@@ -912,6 +1010,458 @@ export interface operations {
                 };
             };
             /** @description Unknown, malformed or another merchant's id. Codes: PAYMENT_NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description How many to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The payment id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds and the number the payment has */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            refunds: components["schemas"]["Refund"][];
+                            /**
+                             * Format: int64
+                             * @description Refunds of the payment
+                             */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description A query parameter out of range or not taken here. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's payment. Codes: PAYMENT_NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Kept 24 hours, as for payments */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The payment id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Replayed by Idempotency-Key: the refund as it is now */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description The refund, pending */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description Invalid request; an amount below 1 or above what is still refundable; a payment that is not captured; not enough available balance. Codes: INVALID_INPUT, VALIDATION_FAILED, INVALID_STATUS_TRANSITION, INSUFFICIENT_BALANCE. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's payment. Codes: PAYMENT_NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another payload. Codes: CONFLICT. */
+            409: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The refund id */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Refund"];
+                    };
+                };
+            };
+            /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's refund. Codes: REFUND_NOT_FOUND. */
             404: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { print } from './output.ts';
+import type { UnreadableValues } from '../services/data-keys.ts';
 
 /** Boots zarpay in this process (loaded only here: the other commands go through the running service). */
 async function bootHere(command: string) {
@@ -33,22 +34,48 @@ export function localCommands(program: Command) {
       const operator = OPERATOR_NAME.test(name) ? ({ kind: 'operator', name } as const) : ({ kind: 'operator' } as const);
       try {
         const before = await services.dataKeys.inventory(operator);
+        // Both open every value: what will not open under any key is listed, never counted as fine.
         if (opts.dryRun) {
-          print({ ok: true, current_kid: before.currentKid, payout_details: before.payoutDetails, voucher_codes: before.voucherCodes, payout_batch_files: before.payoutBatchFiles });
+          const scan = await services.dataKeys.scan(operator);
+          print({
+            ok: unreadableCount(scan.unreadable) === 0,
+            current_kid: before.currentKid,
+            payout_details: before.payoutDetails,
+            voucher_codes: before.voucherCodes,
+            payout_batch_files: before.payoutBatchFiles,
+            to_reseal: { payout_details: scan.toReseal.payoutDetails, voucher_codes: scan.toReseal.voucherCodes, payout_batch_files: scan.toReseal.payoutBatchFiles },
+            unreadable: unreadableReport(scan.unreadable),
+          });
           return;
         }
         const done = await services.dataKeys.rotate(operator);
         const after = await services.dataKeys.inventory(operator);
+        const skipped = unreadableCount(done.unreadable);
         print({
-          ok: true,
+          ok: skipped === 0,
           current_kid: done.kid,
           resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes, payout_batch_files: done.payoutBatchFiles },
           payout_details: after.payoutDetails,
           voucher_codes: after.voucherCodes,
           payout_batch_files: after.payoutBatchFiles,
+          unreadable: unreadableReport(done.unreadable),
         });
+        if (skipped > 0) {
+          process.stderr.write(`zarpay: ${skipped} sealed value(s) will not open under any key of DATA_KEY and were left as they are (listed under "unreadable"); everything else is under ${done.kid}\n`);
+          process.exitCode = 1;
+        }
       } finally {
         await services.stop();
       }
     });
+}
+
+/** Values that will not open, by kind: how many, and (up to 100) which. */
+function unreadableReport(u: UnreadableValues) {
+  const of = (ids: string[]) => ({ count: ids.length, ids: ids.slice(0, 100) });
+  return { payout_details: of(u.payoutDetails), voucher_codes: of(u.voucherCodes), payout_batch_files: of(u.payoutBatchFiles) };
+}
+
+function unreadableCount(u: UnreadableValues): number {
+  return u.payoutDetails.length + u.voucherCodes.length + u.payoutBatchFiles.length;
 }

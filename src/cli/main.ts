@@ -12,6 +12,7 @@ import { localCommands } from './local.ts';
 import { merchantCommands } from './merchants.ts';
 import { paymentCommands } from './payments.ts';
 import { payoutBatchCommands } from './payout-batches.ts';
+import { refundCommands } from './refunds.ts';
 import { formatOption, op, print } from './output.ts';
 import { payoutTable, statsTable, wantsTable } from './table.ts';
 
@@ -172,7 +173,7 @@ export function buildProgram(): Command {
     .description('payouts by state, amounts reserved, the approval queue, failing webhooks')
     .addOption(formatOption())
     .action(async (opts) => {
-      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending } }`);
+      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending mismatchedNotifications refundsPending refundsFailed sealedValuesUnreadable { kind count } } }`);
       const stats = restShape(data.stats) as Record<string, unknown>;
       if (wantsTable(opts.format)) process.stdout.write(statsTable(stats) + '\n');
       else print(stats);
@@ -211,6 +212,7 @@ export function buildProgram(): Command {
 
   localCommands(program);
   paymentCommands(program);
+  refundCommands(program);
   eventCommands(program);
   return program;
 }

@@ -5,7 +5,7 @@ import { op, print } from './output.ts';
 
 /** The payment status object of REST (`GET /api/v1/payments/{id}`) plus merchant_order_id. */
 export const PAYMENT = `paymentId status amount currency feeCents netAmountCents
-  latestAttempt { status provider providerRef createdAt } voucherCode voucherRedeemed merchantOrderId`;
+  latestAttempt { status provider providerRef createdAt } voucherCode voucherRedeemed refundedCents merchantOrderId`;
 
 /** restShape leaves nulls out; the payment object keeps `net_amount_cents` and `voucher_code` as REST does. */
 function paymentShape(p: Record<string, unknown>) {
@@ -46,5 +46,22 @@ export function paymentCommands(program: Command) {
     .action(async (id: string) => {
       const data = await op(`mutation($id: UUID!) { reconcilePayment(id: $id) { payment { ${PAYMENT} } } }`, { id }, FLAGS);
       print(paymentShape(data.reconcilePayment.payment));
+    });
+  payment
+    .command('notify')
+    .description("send a captured payment's confirmation to its customer again (e-mail and/or SMS; audited)")
+    .argument('<payment-id>', 'the payment', uuid('<payment-id>'))
+    .option('--email', 'by e-mail only (with --sms: both)')
+    .option('--sms', 'by SMS only (with --email: both)')
+    .addHelpText('after', '\nWithout --email or --sms: every channel that is on (SMTP_URL, SMS_URL) and that the customer gave an address for.')
+    .action(async (id: string, opts: { email?: boolean; sms?: boolean }) => {
+      const channels = [...(opts.email ? ['EMAIL'] : []), ...(opts.sms ? ['SMS'] : [])];
+      const data = await op(
+        `mutation($id: UUID!, $channels: [CustomerChannel!]) { notifyPayment(id: $id, channels: $channels) { payment { paymentId } channels { channel state } } }`,
+        { id, channels: channels.length > 0 ? channels : null },
+        FLAGS,
+      );
+      const { payment, channels: queued } = data.notifyPayment as { payment: { paymentId: string }; channels: { channel: string; state: string }[] };
+      print({ payment_id: payment.paymentId, channels: queued.map((c) => ({ channel: c.channel.toLowerCase(), state: c.state })) });
     });
 }

@@ -47,6 +47,8 @@ export function statsTable(stats: Record<string, any>): string {
   if (stats.oldest_pending_payout_at) lines.push(`oldest pending:     ${stats.oldest_pending_payout_at}`);
   lines.push(`webhooks failing:   ${stats.deliveries_failed} (redeliver with: zarpay webhooks redeliver EVENT_ID)`);
   lines.push(`webhooks pending:   ${stats.deliveries_pending}`);
+  const unreadable = ((stats.sealed_values_unreadable ?? []) as { kind: string; count: number }[]).filter((u) => u.count > 0);
+  if (unreadable.length > 0) lines.push(`unreadable sealed:  ${unreadable.map((u) => `${u.count} ${u.kind.toLowerCase()}`).join(', ')} (see zarpay rotate-data-key --dry-run)`);
   return lines.join('\n');
 }
 

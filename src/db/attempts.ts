@@ -128,12 +128,13 @@ export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provi
 const owedStatement = statement<{ id: string } & PaymentFilter, OwedRefund>(
   'a refund owed, with the amount taken',
   `
-  select a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, p.amount_cents
+  select a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status,
+         coalesce(a.refund_amount_cents, p.amount_cents) as amount_cents
     from payment_attempts a join payments p on p.id = a.payment_id
    where a.id = :id::uuid and ${ATTEMPT_SCOPED}`,
 );
 
-/** The attempt whose money must go back, and how much was taken; undefined when missing or outside the scope. */
+/** The attempt whose money must go back, and how much was taken (what the provider said, when it did not match); undefined when missing or outside the scope. */
 export async function refundOwed(db: DbOrTx, scope: PaymentScope, attemptId: string): Promise<OwedRefund | undefined> {
   const [row] = await owedStatement.run(db, { id: attemptId, ...paymentFilter(scope) });
   return row;
@@ -151,4 +152,25 @@ export async function recordRefund(db: DbOrTx, attemptId: string, outcome: { sta
     .where('id', '=', attemptId)
     .where('refund_status', '=', 'pending')
     .execute();
+}
+
+const mismatchStatement = statement<{ id: string; paymentRef: string | null; taken: number; why: string }, { id: string }>(
+  'an attempt whose provider reported another amount or currency',
+  `
+  update payment_attempts
+     set status = case when status = 'pending' then 'failed' else status end,
+         failure_reason = case when status = 'pending' then :why::text else failure_reason end,
+         payment_ref = coalesce(:paymentRef::text, payment_ref),
+         refund_status = 'pending', refund_amount_cents = :taken::bigint, updated_at = now()
+   where id = :id::uuid and refund_status is null
+  returning id`,
+);
+
+/**
+ * The provider says it took money for this attempt, but not the attempt's amount or currency
+ * (CONTRACT §10): nothing is captured, the attempt (if still pending) has failed, and what was
+ * taken is owed back. False when money was already owed back for it (a repeat).
+ */
+export async function recordMismatch(tx: Tx, attemptId: string, m: { paymentRef: string | null; takenCents: number; why: string }): Promise<boolean> {
+  return (await mismatchStatement.run(tx, { id: attemptId, paymentRef: m.paymentRef, taken: m.takenCents, why: m.why.slice(0, 500) })).length > 0;
 }

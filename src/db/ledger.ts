@@ -14,18 +14,18 @@ import type { BalanceRow } from './types.ts';
  * caller's scope (never optional); a posting names the merchant whose money it moves.
  */
 
-export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents'>): Balance {
+export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents' | 'refunds_cents'>): Balance {
   return {
     merchantId: row.merchant_id,
     balanceCents: row.balance_cents,
     reservedCents: row.reserved_cents,
     availableCents: row.balance_cents - row.reserved_cents,
-    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents },
+    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents, refundsCents: row.refunds_cents },
     currency: 'ZAR',
   };
 }
 
-const BALANCE_COLUMNS = 'merchant_id, balance_cents, reserved_cents, gross_cents, fees_cents, withdrawals_cents';
+const BALANCE_COLUMNS = 'merchant_id, balance_cents, reserved_cents, gross_cents, fees_cents, withdrawals_cents, refunds_cents';
 
 /**
  * One posting, in one statement: the balance row moves (only if the available amount covers
@@ -41,11 +41,13 @@ const postStatement = statement<
     gross: number;
     fees: number;
     withdrawals: number;
+    refunds: number;
     requiredAvailable: number;
     transactionId: string;
     kind: string;
     payoutId: string | null;
     paymentId: string | null;
+    refundId: string | null;
     memo: string | null;
     accounts: string[];
     amounts: number[];
@@ -61,14 +63,15 @@ const postStatement = statement<
            gross_cents       = gross_cents + :gross::bigint,
            fees_cents        = fees_cents + :fees::bigint,
            withdrawals_cents = withdrawals_cents + :withdrawals::bigint,
+           refunds_cents     = refunds_cents + :refunds::bigint,
            updated_at        = now()
      where merchant_id = :merchantId::uuid
        and balance_cents - reserved_cents >= :requiredAvailable::bigint
     returning ${BALANCE_COLUMNS}
   ),
   journal as (
-    insert into ledger_transactions (id, merchant_id, kind, payout_id, payment_id, memo)
-    select :transactionId::uuid, merchant_id, :kind::text, :payoutId::uuid, :paymentId::uuid, :memo::text
+    insert into ledger_transactions (id, merchant_id, kind, payout_id, payment_id, refund_id, memo)
+    select :transactionId::uuid, merchant_id, :kind::text, :payoutId::uuid, :paymentId::uuid, :refundId::uuid, :memo::text
       from moved
     returning id, merchant_id
   ),
@@ -93,11 +96,13 @@ export async function post(tx: Tx, posting: Posting): Promise<Balance> {
     gross: d.gross,
     fees: d.fees,
     withdrawals: d.withdrawals,
+    refunds: d.refunds,
     requiredAvailable: d.requiredAvailable,
     transactionId: randomUUID(),
     kind: posting.kind,
     payoutId: posting.payoutId ?? null,
     paymentId: posting.paymentId ?? null,
+    refundId: posting.refundId ?? null,
     memo: posting.memo ?? null,
     accounts: posting.legs.map((l) => l.account),
     amounts: posting.legs.map((l) => l.amountCents),
@@ -164,7 +169,8 @@ export interface VerifyReport {
 /**
  * Recomputes the scope's balances from the journal and the payouts (CONTRACT §5): each
  * transaction sums to zero; the projection equals the journal; balance = gross − fees −
- * withdrawals; reserved = gross amounts of pending, approved and processing payouts; available ≥ 0.
+ * withdrawals − refunds; reserved = gross amounts of pending, approved and processing payouts plus
+ * the amounts of pending refunds (CONTRACT §10); available ≥ 0.
  */
 export async function verifyLedger(db: Db, scope: MerchantScope): Promise<VerifyReport> {
   const merchantId = merchantFilter(scope);
@@ -194,11 +200,15 @@ export async function verifyLedger(db: Db, scope: MerchantScope): Promise<Verify
         'b.gross_cents',
         'b.fees_cents',
         'b.withdrawals_cents',
+        'b.refunds_cents',
         journal('merchant_available').as('j_available'),
         journal('merchant_reserved').as('j_reserved'),
         journal('funding').as('j_funding'),
         journal('fees').as('j_fees'),
         journal('bank_transfers').as('j_transfers'),
+        journal('refunds').as('j_refunds'),
+        sql<number>`(select coalesce(sum(r.amount_cents), 0) from refunds r
+                      where r.merchant_id = b.merchant_id and r.status = 'pending')`.as('r_reserved'),
         sql<number>`(select coalesce(sum(p.gross_amount_cents), 0) from payouts p
                       where p.merchant_id = b.merchant_id and p.status = any(${[...RESERVED_STATUSES]}::text[]))`.as('p_reserved'),
       ])
@@ -216,8 +226,9 @@ export async function verifyLedger(db: Db, scope: MerchantScope): Promise<Verify
       check('gross_cents equals the journal', -n(r.j_funding), r.gross_cents);
       check('fees_cents equals the journal', n(r.j_fees), r.fees_cents);
       check('withdrawals_cents equals the journal', n(r.j_transfers), r.withdrawals_cents);
-      check('balance_cents = gross - fees - withdrawals', r.gross_cents - r.fees_cents - r.withdrawals_cents, r.balance_cents);
-      check('reserved_cents = gross of pending, approved, processing payouts', n(r.p_reserved), r.reserved_cents);
+      check('refunds_cents equals the journal', n(r.j_refunds), r.refunds_cents);
+      check('balance_cents = gross - fees - withdrawals - refunds', r.gross_cents - r.fees_cents - r.withdrawals_cents - r.refunds_cents, r.balance_cents);
+      check('reserved_cents = gross of pending, approved, processing payouts + pending refunds', n(r.p_reserved) + n(r.r_reserved), r.reserved_cents);
       if (r.balance_cents - r.reserved_cents < 0) {
         problems.push({ merchant_id: m, check: 'available_cents >= 0', expected: 0, actual: r.balance_cents - r.reserved_cents });
       }

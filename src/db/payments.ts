@@ -15,7 +15,8 @@ import type { PaymentRow } from './types.ts';
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
-  p.created_at, p.updated_at, p.completed_at`;
+  p.created_at, p.updated_at, p.completed_at,
+  (select coalesce(sum(r.amount_cents), 0) from refunds r where r.payment_id = p.id and r.status = 'succeeded')::bigint as refunded_cents`;
 
 /** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
 const VOUCHER = `left join vouchers v on v.payment_id = p.id`;
@@ -34,6 +35,7 @@ type Row = Pick<
   | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
   | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'created_at' | 'updated_at' | 'completed_at'
 > & {
+  refunded_cents: number;
   attempt_status: string | null;
   attempt_provider: string | null;
   attempt_provider_ref: string | null;
@@ -66,6 +68,7 @@ export function toPayment(row: Row): StoredPayment {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
+    refundedCents: Number(row.refunded_cents ?? 0),
     latestAttempt:
       row.attempt_status === null
         ? null
@@ -211,7 +214,7 @@ const claimKeyStatement = statement<{ merchantId: string; key: string; requestHa
   insert into idempotency_keys (merchant_id, key, request_hash, expires_at)
   values (:merchantId::uuid, :key::text, :requestHash::text, now() + :ttlMs::bigint * interval '1 millisecond')
   on conflict (merchant_id, key) do update
-     set request_hash = excluded.request_hash, payment_id = null, created_at = now(), expires_at = excluded.expires_at
+     set request_hash = excluded.request_hash, payment_id = null, refund_id = null, created_at = now(), expires_at = excluded.expires_at
    where idempotency_keys.expires_at <= now()
   returning true as claimed`,
 );
@@ -272,6 +275,7 @@ const finishStatement = statement<
     fee_cents: number;
     webhook_url: string | null;
     customer_email: string | null;
+    customer_phone: string | null;
     auto_topup: boolean;
   }
 >(
@@ -281,7 +285,7 @@ const finishStatement = statement<
      set status = :to::text, updated_at = now(), completed_at = now()
     from merchants m
    where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
-  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, m.auto_topup`,
+  returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, p.customer_phone, m.auto_topup`,
 );
 
 /** The one way into a terminal state; undefined when the payment was not in `from` any more. */

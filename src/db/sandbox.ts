@@ -64,12 +64,58 @@ export async function findCheckout(db: DbOrTx, ref: string): Promise<SandboxChec
   return row && { ref: row.ref, attemptId: row.attempt_id, eventId: row.event_id, outcome: row.outcome, reason: row.reason, confirmed: row.confirmed, refunded: row.refunded };
 }
 
-const refundStatement = statement<{ ref: string }, { ref: string }>(
-  'sandbox: refund a checkout',
-  `update sandbox.checkouts set refunded_at = now() where ref = :ref::text and outcome = 'succeeded' and refunded_at is null returning ref`,
+// ---- The sandbox's refunds: each confirmed by a job of `sandbox.confirm` (key `refund:{ref}`), as its checkouts are.
+
+const takeRefundStatement = statement<
+  { ref: string; key: string; checkoutRef: string; amount: number; delayMs: number; eventId: string },
+  { ref: string }
+>(
+  'sandbox: take a refund',
+  `
+  with checkout as (
+    select ref from sandbox.checkouts where ref = :checkoutRef::text and outcome = 'succeeded'
+  ),
+  taken as (
+    insert into sandbox.refunds (ref, key, checkout_ref, amount_cents, confirm_at, event_id)
+    select :ref::text, :key::text, c.ref, :amount::bigint, now() + :delayMs::bigint * interval '1 millisecond', :eventId::uuid from checkout c
+    on conflict (key) do nothing
+    returning ref, confirm_at
+  ),
+  marked as (
+    update sandbox.checkouts set refunded_at = coalesce(refunded_at, now()) where ref in (select ref from checkout)
+  ),
+  confirmation as (
+    insert into jobs (queue, key, payload, run_at)
+    select '${QUEUE.sandboxConfirm}', 'refund:' || ref, jsonb_build_object('refund', ref), confirm_at from taken
+    on conflict (queue, key) do nothing
+  )
+  -- The same key twice is the same refund, as with a real provider.
+  select ref from taken union all select ref from sandbox.refunds where key = :key::text`,
 );
 
-/** Marks a succeeded checkout refunded; false when there is no such checkout to refund. */
-export async function refundCheckout(db: DbOrTx, ref: string): Promise<boolean> {
-  return (await refundStatement.run(db, { ref })).length > 0;
+/** Records a refund of a succeeded sandbox checkout, its confirmation queued; undefined when there is no such checkout. */
+export async function takeRefund(
+  db: DbOrTx,
+  r: { ref: string; key: string; checkoutRef: string; amount: number; delayMs: number; eventId: string },
+): Promise<string | undefined> {
+  const [row] = await takeRefundStatement.run(db, r);
+  return row?.ref;
+}
+
+export interface SandboxRefund {
+  ref: string;
+  checkoutRef: string;
+  amountCents: number;
+  eventId: string;
+  confirmed: boolean;
+}
+
+const findRefundStatement = statement<{ ref: string }, { ref: string; checkout_ref: string; amount_cents: number; event_id: string; confirmed: boolean }>(
+  'sandbox: a refund',
+  `select ref, checkout_ref, amount_cents, event_id, confirm_at <= now() as confirmed from sandbox.refunds where ref = :ref::text`,
+);
+
+export async function findRefund(db: DbOrTx, ref: string): Promise<SandboxRefund | undefined> {
+  const [row] = await findRefundStatement.run(db, { ref });
+  return row && { ref: row.ref, checkoutRef: row.checkout_ref, amountCents: Number(row.amount_cents), eventId: row.event_id, confirmed: row.confirmed };
 }

@@ -81,3 +81,25 @@ export async function oldestPendingPayoutAt(db: DbOrTx): Promise<Date | null> {
   const [row] = await oldestPendingStatement.run(db, {});
   return row!.at ? new Date(row!.at) : null;
 }
+
+const auditCountStatement = statement<{ action: string }, { n: number }>(
+  'audit entries of one action',
+  `select count(*) as n from audit_log where action = :action::text`,
+);
+
+/** How many times the audit log recorded `action` (e.g. `payment.notification_mismatch`). */
+export async function auditCount(db: DbOrTx, action: string): Promise<number> {
+  const [row] = await auditCountStatement.run(db, { action });
+  return Number(row?.n ?? 0);
+}
+
+const refundsStatement = statement<Record<string, never>, { pending: number; failed: number }>(
+  'refunds pending and failed',
+  `select count(*) filter (where status = 'pending') as pending, count(*) filter (where status = 'failed') as failed from refunds`,
+);
+
+/** Refunds still waiting for their provider, and refunds that failed (the money did not go back). */
+export async function refundCounts(db: DbOrTx): Promise<{ pending: number; failed: number }> {
+  const [row] = await refundsStatement.run(db, {});
+  return { pending: Number(row?.pending ?? 0), failed: Number(row?.failed ?? 0) };
+}

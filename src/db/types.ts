@@ -41,6 +41,7 @@ export interface BalancesTable {
   gross_cents: CentsDefault;
   fees_cents: CentsDefault;
   withdrawals_cents: CentsDefault;
+  refunds_cents: CentsDefault;
   updated_at: Timestamp;
 }
 
@@ -52,6 +53,7 @@ export interface LedgerTransactionsTable {
   kind: string;
   payout_id: string | null;
   payment_id: string | null;
+  refund_id: ColumnType<string | null, string | null | undefined, string | null>;
   memo: string | null;
   created_at: Timestamp;
 }
@@ -161,6 +163,8 @@ export interface PaymentAttemptsTable {
   payment_ref: ColumnType<string | null, string | null | undefined, string | null>;
   refund_status: ColumnType<'pending' | 'requested' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'failed' | null>;
   refund_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the provider said it took, when that is not the payment's amount (a notification that did not match). */
+  refund_amount_cents: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -179,6 +183,7 @@ export interface IdempotencyKeysTable {
   key: string;
   request_hash: string;
   payment_id: string | null;
+  refund_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Date | string;
 }
@@ -211,12 +216,49 @@ export interface CustomerEmailsTable {
   payment_id: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: ColumnType<number, number | undefined, number>;
+  /** Times an operator asked for it again (`zarpay payment notify`). */
+  resends: ColumnType<number, number | undefined, number>;
   last_error: string | null;
   created_at: Timestamp;
   sent_at: NullableTimestamp;
 }
 
+/** A payment's confirmation by SMS: one row per payment, as customer_emails. */
+export interface CustomerSmsTable {
+  id: string;
+  payment_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  resends: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  /** The gateway's id of the message it accepted. */
+  gateway_message_id: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
+export interface RefundsTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  payment_id: string;
+  attempt_id: string;
+  provider: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  amount_cents: Cents;
+  currency: ColumnType<string, string | undefined, string>;
+  reason: string | null;
+  merchant_reference: string | null;
+  provider_key: string;
+  provider_refund_ref: string | null;
+  failure_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
 export interface PaymentTables {
+  refunds: RefundsTable;
   payments: PaymentsTable;
   payment_attempts: PaymentAttemptsTable;
   vouchers: VouchersTable;
@@ -224,6 +266,7 @@ export interface PaymentTables {
   'sandbox.checkouts': SandboxCheckoutsTable;
   audit_log: AuditLogTable;
   customer_emails: CustomerEmailsTable;
+  customer_sms: CustomerSmsTable;
 }
 
 export type PaymentRow = Selectable<PaymentsTable>;

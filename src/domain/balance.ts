@@ -7,7 +7,7 @@ export interface Balance {
   balanceCents: number;
   reservedCents: number;
   availableCents: number;
-  totals: { grossCents: number; feesCents: number; withdrawalsCents: number };
+  totals: { grossCents: number; feesCents: number; withdrawalsCents: number; refundsCents: number };
   currency: string;
 }
 
@@ -26,12 +26,13 @@ export const balanceJsonSchema = z
   .object({
     merchant_id: z.uuid(),
     balance_cents: cents('Total balance for payouts', 100000),
-    reserved_cents: cents('Reserved for pending, approved and processing payouts', 25500),
+    reserved_cents: cents('Reserved for pending, approved and processing payouts and pending refunds', 25500),
     totals: z
       .object({
         gross_cents: cents('All credits', 100000),
         fees_cents: cents('Payment fees and fees of completed payouts', 500),
         withdrawals_cents: cents('amount_cents of completed payouts', 25000),
+        refunds_cents: cents('amount_cents of succeeded refunds', 0),
       })
       .strict(),
     available_cents: cents('balance_cents - reserved_cents', 74500),
@@ -49,6 +50,7 @@ export function balanceJson(b: Balance): z.input<typeof balanceJsonSchema> {
       gross_cents: b.totals.grossCents,
       fees_cents: b.totals.feesCents,
       withdrawals_cents: b.totals.withdrawalsCents,
+      refunds_cents: b.totals.refundsCents,
     },
     available_cents: b.availableCents,
     currency: 'ZAR',

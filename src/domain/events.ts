@@ -11,6 +11,8 @@ export const EVENT_TYPES = {
   'payment.captured': 'payment',
   'payment.failed': 'payment',
   'payment.cancelled': 'payment',
+  'refund.succeeded': 'refund',
+  'refund.failed': 'refund',
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 

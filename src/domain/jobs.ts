@@ -9,10 +9,14 @@ export const QUEUE = {
   webhook: 'webhook.deliver',
   /** A customer's payment confirmation by e-mail. */
   customerEmail: 'customer.email',
+  /** A customer's payment confirmation by SMS (CONTRACT §10). */
+  customerSms: 'customer.sms',
   /** Ask a provider how an attempt went, once its notification is late (RECONCILE_AFTER_MS). */
   reconcile: 'payment.reconcile',
   /** Give back money that arrived for a payment that had already ended. */
   refundOwed: 'payment.refund_owed',
+  /** Ask a refund's provider to make it, and how it went when its notification is late (CONTRACT §10). */
+  refund: 'refund.request',
   /** The sandbox provider's side: tell zarpay how a sandbox checkout went. */
   sandboxConfirm: 'sandbox.confirm',
   /** Forget idempotency keys past their 24 hours (hourly). */

@@ -4,15 +4,24 @@
  *
  * - `merchant_available` + `merchant_reserved` = balance_cents; `merchant_reserved` = reserved_cents
  * - `funding` (negative) = money that came in: gross_cents is minus its sum
- * - `fees` = fees_cents; `bank_transfers` = withdrawals_cents
+ * - `fees` = fees_cents; `bank_transfers` = withdrawals_cents; `refunds` = refunds_cents (money
+ *   that went back to customers: a refund reserves like a payout, and leaves here on success)
  *
  * Nothing else writes to the balances, so `ledger verify` can recompute every figure from the journal.
  */
 
-export const LEDGER_ACCOUNTS = ['merchant_available', 'merchant_reserved', 'funding', 'fees', 'bank_transfers'] as const;
+export const LEDGER_ACCOUNTS = ['merchant_available', 'merchant_reserved', 'funding', 'fees', 'bank_transfers', 'refunds'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
-export type PostingKind = 'credit' | 'payment_capture' | 'payout_reserve' | 'payout_release' | 'payout_settle';
+export type PostingKind =
+  | 'credit'
+  | 'payment_capture'
+  | 'payout_reserve'
+  | 'payout_release'
+  | 'payout_settle'
+  | 'refund_reserve'
+  | 'refund_release'
+  | 'refund_settle';
 
 export interface Leg {
   account: LedgerAccount;
@@ -25,6 +34,7 @@ export interface Posting {
   legs: Leg[];
   payoutId?: string;
   paymentId?: string;
+  refundId?: string;
   memo?: string;
 }
 
@@ -35,6 +45,7 @@ export interface ProjectionDelta {
   gross: number;
   fees: number;
   withdrawals: number;
+  refunds: number;
   /** The available amount the posting needs (0 when it takes nothing out of it). */
   requiredAvailable: number;
 }
@@ -54,6 +65,7 @@ export function projectionDelta(posting: Posting): ProjectionDelta {
     gross: -sum('funding'),
     fees: sum('fees'),
     withdrawals: sum('bank_transfers'),
+    refunds: sum('refunds'),
     requiredAvailable: available < 0 ? -available : 0,
   };
 }
@@ -88,4 +100,16 @@ export function captureLegs(amount: number, fee: number): Leg[] {
 export const creditLegs = (amount: number): Leg[] => [
   { account: 'funding', amountCents: -amount },
   { account: 'merchant_available', amountCents: amount },
+];
+
+/** A refund's reservation: its amount moves from available to reserved, as a payout's does (CONTRACT §10). */
+export const refundReserveLegs = (amount: number): Leg[] => [
+  { account: 'merchant_available', amountCents: -amount },
+  { account: 'merchant_reserved', amountCents: amount },
+];
+
+/** A refund that succeeded: the reservation leaves to the customer. The payment's fee stays a fee. */
+export const refundSettleLegs = (amount: number): Leg[] => [
+  { account: 'merchant_reserved', amountCents: -amount },
+  { account: 'refunds', amountCents: amount },
 ];

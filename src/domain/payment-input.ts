@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INTENT_TYPES, PAYMENT_STATUSES } from './payment.ts';
+import { E164_EXAMPLE, toE164 } from './phone.ts';
 import { offsetPage, optional, withCode } from './validation.ts';
 
 /** The inputs of the payment use cases, as both adapters parse them (see validation.ts). */
@@ -17,7 +18,15 @@ const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max
 export const customerInfoInput = z
   .strictObject({
     email: optional(z.email('must be an e-mail address').max(254, 'must be at most 254 characters')),
-    phone: optional(z.string().regex(/^\+?[0-9 ()-]{7,20}$/, 'must be a phone number').meta({ example: '+27 82 555 0123', maxLength: 21 })),
+    // Kept in E.164, the form SMS gateways take (CONTRACT §10); formatting spaces are dropped.
+    phone: optional(
+      z
+        .string()
+        .max(32, 'must be at most 32 characters')
+        .refine((s) => toE164(s) !== null, `must be a phone number in international (E.164) form, such as ${E164_EXAMPLE}`)
+        .transform((s) => toE164(s)!)
+        .meta({ description: 'E.164, such as +27825550123 (spaces allowed); gets the confirmation by SMS', example: E164_EXAMPLE, maxLength: 32, pattern: '^\\+[0-9 ().-]{6,31}$' }),
+    ),
   })
   .refine((c) => c.email !== undefined || c.phone !== undefined, 'needs email and/or phone')
   .meta({ id: 'CustomerInfo', description: 'Who to send the confirmation to' });

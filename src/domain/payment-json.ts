@@ -64,6 +64,7 @@ export const paymentJsonSchema = z
       .nullable()
       .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued', example: '4821-0937-5512-6604' }),
     voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),
+    refunded_cents: cents('The sum of the succeeded refunds of the payment; the status stays captured', 0),
   })
   .strict()
   .meta({ id: 'Payment' });
@@ -87,6 +88,7 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
     }),
     voucher_code: p.voucherCode,
     voucher_redeemed: p.voucherRedeemed,
+    refunded_cents: p.refundedCents,
   };
 }
 

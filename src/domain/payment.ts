@@ -55,6 +55,8 @@ export interface Payment {
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /** The sum of the payment's succeeded refunds (CONTRACT §10); the status stays `captured`. */
+  refundedCents: number;
   latestAttempt: PaymentAttempt | null;
   /** The voucher a capture issued (the merchant redeems it); null until then. */
   voucherCode: string | null;

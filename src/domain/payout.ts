@@ -93,7 +93,24 @@ export interface MaskedBankAccount {
   bank: string | null;
   /** `bankName` names a bank other than `bank`: the money goes to `bank`. */
   bankNameMismatch: boolean;
+  /**
+   * The sealed details would not open under any data key this service holds (other key
+   * material under their kid, or damage): every sealed field above then reads `unreadable`;
+   * `bank` is still the one recorded at creation (it is not sealed), null for older payouts.
+   */
+  unreadable: boolean;
 }
+
+/** What the payout view shows for bank details that will not open. */
+export const UNREADABLE_BANK_ACCOUNT: MaskedBankAccount = Object.freeze({
+  bankName: 'unreadable',
+  branchCode: 'unreadable',
+  accountHolder: 'unreadable',
+  accountNumberMasked: 'unreadable',
+  bank: null,
+  bankNameMismatch: false,
+  unreadable: true,
+});
 
 /** The full bank account, as the audited operator command reveals it. */
 export interface BankAccount {

@@ -46,7 +46,15 @@ export interface Keyring {
    * with a data-key rotation, and without SERVICE_SECRET a dump's digests cannot be brute-forced.
    */
   digest(purpose: DigestPurpose, plaintext: string): Buffer;
+  /**
+   * Each key's check value (HMAC-SHA256 of a fixed text under the key), by kid: stored with the
+   * data, it tells whether a key is the one that sealed under its kid, without showing the key.
+   */
+  checks(): { kid: string; check: Buffer }[];
 }
+
+/** What a key's check value is an HMAC of. */
+const CHECK_TEXT = 'zarpay data-key check v1';
 
 /**
  * The ring of a service: the `DATA_KEY` keys (the first seals), and always the key derived from
@@ -90,6 +98,7 @@ export function createKeyring(serviceSecret: string, dataKeys: readonly DataKeyM
     },
     kidOf: (sealed) => parse(sealed).kid,
     digest: (purpose, plaintext) => createHmac('sha256', digestKey).update(`${purpose}:${plaintext}`).digest(),
+    checks: () => [...ring].map(([kid, key]) => ({ kid, check: createHmac('sha256', key).update(CHECK_TEXT).digest() })),
   };
 }
 
@@ -106,6 +115,25 @@ function parse(value: Buffer) {
     tag: sealed.subarray(start + IV, start + IV + TAG),
     body: sealed.subarray(start + IV + TAG),
   };
+}
+
+/** The plaintext of a sealed value, or null when it will not open under any key of the ring. */
+export function openOrNull(keyring: Keyring, purpose: SealPurpose, id: string, sealed: Buffer): string | null {
+  try {
+    return keyring.open(purpose, id, sealed);
+  } catch (e) {
+    if (e instanceof SealError) return null;
+    throw e;
+  }
+}
+
+/** The kid a sealed value names, or `?` when it is not even a sealed value. */
+export function kidOrUnknown(keyring: Keyring, sealed: Buffer): string {
+  try {
+    return keyring.kidOf(sealed);
+  } catch {
+    return '?';
+  }
 }
 
 /** What an operator sees of an account number: `****` and the last four digits. */

@@ -36,7 +36,7 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => ({ merchant: ctx.actor?.kind === 'merchant', operator: ctx.actor?.kind === 'operator' }),
     // Nobody authenticated: UNAUTHORIZED. Authenticated as the wrong kind of caller: FORBIDDEN.
     unauthorizedError: (_parent, ctx) =>
-      ctx.actor ? new AppError('FORBIDDEN', 'not allowed for this caller') : new AppError('UNAUTHORIZED', 'missing or invalid credentials'),
+      ctx.actor ? new AppError('FORBIDDEN', 'not allowed for this caller') : new AppError('UNAUTHORIZED', 'missing credentials: send your secret API key in the X-API-Key header (the operator: Authorization: Bearer <OPERATOR_TOKEN>)'),
   },
   relay: {
     clientMutationId: 'omit',
@@ -78,6 +78,6 @@ builder.globalConnectionField('totalCount', (t) =>
 
 /** The caller of a field whose auth scopes require one (scope-auth refused everyone else already). */
 export function actorOf(ctx: GraphQLContext): Actor {
-  if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'missing or invalid credentials');
+  if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'missing credentials: send your secret API key in the X-API-Key header (the operator: Authorization: Bearer <OPERATOR_TOKEN>)');
   return ctx.actor;
 }

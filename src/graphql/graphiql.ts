@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import type { ServiceEnv } from '../config.ts';
 
 /**
  * GraphiQL at `GET /graphql` outside `prd`, entirely from the installed package
@@ -18,8 +17,8 @@ export const GRAPHIQL_ASSETS = `/graphql/assets/${VERSION}/`;
 
 /** The query a new GraphiQL opens with: what a merchant's dashboard starts from. */
 export const DEFAULT_QUERY = `# zarpay's GraphQL API.
-# 1. Put your secret API key in the X-API-Key header
-#    (Headers, below). The operator sends
+# 1. Paste your secret API key (sec1-ENV-...) as the value
+#    of X-API-Key (Headers, below). The operator sends
 #    "Authorization": "Bearer <OPERATOR_TOKEN>" instead.
 # 2. Run the query: Ctrl-Enter, or the play button.
 # The Docs pane (book icon) describes every field.
@@ -49,8 +48,11 @@ query Dashboard {
 `;
 
 /** Yoga's GraphiQL options: the default query and an `X-API-Key` template, nothing kept in storage. */
-export function graphiqlOptions(serviceEnv: ServiceEnv): GraphiQLOptions & { subscriptionsEndpoint: string } {
-  const headers = JSON.stringify({ 'X-API-Key': `sec1-${serviceEnv}-… (your secret key)` }, null, 2);
+export function graphiqlOptions(): GraphiQLOptions & { subscriptionsEndpoint: string } {
+  // Empty until a key is pasted: sent empty, it is no key, so the schema (and the Docs pane) load
+  // on the first screen. A placeholder would be sent as a bad key (401), and one with a character
+  // outside ISO-8859-1 (an ellipsis) made the browser's fetch throw before anything was sent.
+  const headers = JSON.stringify({ 'X-API-Key': '' }, null, 2);
   return {
     title: 'zarpay GraphiQL',
     defaultQuery: DEFAULT_QUERY,

@@ -22,6 +22,8 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Query.payment': 'payment_status',
   'Query.payments': 'payment_status',
   'Mutation.initiatePayment': 'payment_init',
+  'Mutation.refundPayment': 'refund',
+  'Query.refund': 'payment_status',
   'Mutation.createWebhookSecret': 'credentials',
   'Mutation.rotateWebhookSecret': 'credentials',
 };

@@ -8,6 +8,8 @@ import './types/merchant.ts';
 import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
+import './types/customer-messages.ts';
+import './types/refund.ts';
 import './types/events.ts';
 import './types/webhooks.ts';
 import './types/bank-account.ts';

@@ -31,7 +31,7 @@ export function createGraphQL(
     schema,
     graphqlEndpoint: '/graphql',
     // Outside prd, served from the installed package (graphiql.ts); in prd not at all.
-    graphiql: config.serviceEnv !== 'prd' && graphiqlOptions(config.serviceEnv),
+    graphiql: config.serviceEnv !== 'prd' && graphiqlOptions(),
     renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,

@@ -82,7 +82,7 @@ interface Gate {
 /** The gates, one per kind of route. A route declares its gate in its config: `{ config: { gate: 'health' } }`. */
 export const GATES = {
   /** `/api/v1`: a merchant's secret key, always. */
-  api: { credentials: ['secretKey'], required: 'missing or invalid API key', refused: 'answered', budget: 'unproved' },
+  api: { credentials: ['secretKey'], required: 'missing API key: send your secret API key in the X-API-Key header', refused: 'answered', budget: 'unproved' },
   /** `/graphql`, `/graphql/stream`: the operator token or a secret key; without either, the caller is nobody (public fields only). */
   graphql: { credentials: ['operatorToken', 'secretKey'], refused: 'answered', budget: 'unproved' },
   /** Every other route (the home page, docs, GraphiQL's files, `/metrics`, unknown routes): takes none, and does not charge valid ones. */
@@ -153,6 +153,15 @@ function customer(id: string): Extract<Actor, { kind: 'customer' }> {
   return { kind: 'customer', paymentId: id.toLowerCase() };
 }
 
+/** What a 401 says to a caller who sent an API key the way Stripe's and Paystack's take theirs. */
+const API_KEY_AS_BEARER = 'an API key was sent as Authorization: Bearer: send it in the X-API-Key header instead';
+
+/** Whether `Authorization: Bearer` carries what looks like a zarpay API key (`sec1-…`) rather than the operator token. */
+function bearerApiKey(req: FastifyRequest): boolean {
+  const authorization = single(req.headers.authorization);
+  return authorization !== undefined && /^Bearer\s+sec1-/i.test(authorization.trim());
+}
+
 /** A form post whose token is missing or not this payment's (another page, an old one, another site). */
 export class StaleForm extends AppError {
   constructor() {
@@ -169,7 +178,7 @@ function credentialChecks(services: Services, operatorToken: string): Record<Cre
     operatorToken(req) {
       const authorization = single(req.headers.authorization);
       if (authorization === undefined) return undefined;
-      if (!bearerMatches(authorization, operatorToken)) throw new AppError('UNAUTHORIZED', 'invalid operator token');
+      if (!bearerMatches(authorization, operatorToken)) throw new AppError('UNAUTHORIZED', bearerApiKey(req) ? API_KEY_AS_BEARER : 'invalid operator token');
       if (req.headers['x-api-key'] !== undefined) throw new AppError('UNAUTHORIZED', 'send an API key or the operator token, not both');
       // Who is at the console, for the audit log: the token is shared, so this is what the
       // operator's CLI says (ZARPAY_OPERATOR or the login name), not a credential.
@@ -178,7 +187,12 @@ function credentialChecks(services: Services, operatorToken: string): Record<Cre
     },
     secretKey(req) {
       const header = req.headers['x-api-key'];
-      return header === undefined ? undefined : services.keys.authenticate(single(header));
+      // Empty is no key (GraphiQL's header template until one is pasted): the caller is nobody.
+      const value = single(header);
+      if (header === undefined || value?.trim() === '') return undefined;
+      return services.keys.authenticate(value).catch((e: unknown) => {
+        throw isAppError(e) && e.code === 'UNAUTHORIZED' ? new AppError('UNAUTHORIZED', 'invalid API key: the X-API-Key header holds no valid secret key of this environment') : e;
+      });
     },
     paymentAddress: (req) => customer(param(req, 'id')),
     qrSignature(req) {
@@ -221,7 +235,7 @@ export function callerStep(services: Services, config: Pick<Config, 'operatorTok
       const actor = checked instanceof Promise ? await checked : checked;
       if (actor) return actor;
     }
-    if (gate.required) throw new AppError('UNAUTHORIZED', gate.required);
+    if (gate.required) throw new AppError('UNAUTHORIZED', bearerApiKey(req) ? API_KEY_AS_BEARER : gate.required);
     return undefined;
   }
 

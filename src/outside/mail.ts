@@ -12,8 +12,8 @@ export interface Mail {
 }
 
 /**
- * Why a message was not taken. `permanent`: the server refused this message for good (a 5xx to
- * the message, such as a bad address); anything else may pass on a later try.
+ * Why a message was not taken. `permanent`: the server refused this recipient for good (a 5xx
+ * to RCPT TO, such as an unknown mailbox); anything else may pass on a later try.
  */
 export class MailRefused extends Error {
   override name = 'MailRefused';
@@ -45,12 +45,46 @@ export function smtpMail(settings: SmtpSettings): MailTransport {
       try {
         await transport.sendMail(mail);
       } catch (e) {
-        const code = (e as { responseCode?: number }).responseCode;
-        throw new MailRefused(`${code ?? ''} ${(e as Error).message}`.trim(), typeof code === 'number' && code >= 500, code);
+        const failure = e as SmtpFailure;
+        const code = failure.responseCode;
+        throw new MailRefused(`${code ?? ''} ${failure.command ? `at ${failure.command}: ` : ''}${failure.message}`.trim(), isPermanent(failure), code);
       }
     },
     close: () => transport.close(),
   };
+}
+
+/** What nodemailer tells of a failed sending: the reply (`responseCode`, `response`) and the command it answered. */
+export interface SmtpFailure {
+  message: string;
+  /** nodemailer's kind: ECONNECTION, ETIMEDOUT, EAUTH, EENVELOPE, EMESSAGE… */
+  code?: string;
+  /** The command in flight: CONN, EHLO, AUTH PLAIN, MAIL FROM, RCPT TO, DATA, or API (refused before sending). */
+  command?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/**
+ * Whether a failed sending can never succeed, by SMTP reply class (RFC 5321 §4.2.1) and the
+ * command it answered, with the enhanced status code (RFC 3463) where the server gives one:
+ *
+ * - 5xx to RCPT TO: the server refuses this recipient (5.1.x no such address, 5.2.x mailbox
+ *   unavailable, 5.0.x unspecified): permanent. Except 5.7.x (relaying denied, authentication
+ *   required) and 5.3–5.5 (the server's own system or protocol), which are about our account
+ *   or theirs, not the address.
+ * - An address nodemailer will not even send (EENVELOPE before any command): permanent.
+ * - Everything else is retried: connection failures and timeouts; every 4xx; and a 5xx at the
+ *   greeting, EHLO, AUTH (wrong password), MAIL FROM (a sender the server will not take) or
+ *   DATA. Those are configuration faults or the server's state, which an operator fixes: the
+ *   confirmation (for `purchase` it carries the voucher code) must still go once they are fixed.
+ */
+export function isPermanent(f: SmtpFailure): boolean {
+  if (f.code === 'EENVELOPE' && f.command === 'API') return true;
+  if (f.command !== 'RCPT TO' || typeof f.responseCode !== 'number' || f.responseCode < 500 || f.responseCode > 599) return false;
+  const enhanced = /^\d{3}[ -]5\.(\d{1,3})\.\d{1,3}\b/.exec(f.response ?? '');
+  if (!enhanced) return true;
+  return !['3', '4', '5', '7'].includes(enhanced[1]!);
 }
 
 /** The SMTP address without its credentials, for the start-up log. */

@@ -81,8 +81,15 @@ export class PostgresCounters {
   }
 }
 
-/** Connections of the store's own pool, and so counting statements in flight at once. */
-const POOL_SIZE = 4;
+/** Connections of the store's own pool: one counts, one is left for the sweep and the table's creation. */
+const POOL_SIZE = 2;
+/**
+ * Counting statements in flight at once. One: while it runs, every request that arrives waits for
+ * the next, which counts them all in one statement. Under load the batches grow with the load
+ * (a statement carries what arrived during the last one), so the store costs the database a
+ * statement per round trip, not one per request.
+ */
+const IN_FLIGHT = 1;
 
 /**
  * The counters in a PostgreSQL table (the service's own database), on a small pool of their own,
@@ -98,7 +105,7 @@ export function postgresCounterStore(databaseUrl: string): CounterStore & { read
     idleTimeoutMillis: 10_000,
     options: '-c synchronous_commit=off',
   });
-  const counters = new PostgresCounters(pool, POOL_SIZE);
+  const counters = new PostgresCounters(pool, IN_FLIGHT);
   const store: CounterStore & { readonly pool: pg.Pool } = {
     kind: 'postgres',
     pool,

@@ -1,9 +1,25 @@
+import { timingSafeEqual } from 'node:crypto';
 import { recordAudit } from '../db/audit.ts';
-import { batchFiles as sealedFiles, payoutDetails as sealedDetails, voucherCodes as sealedCodes } from '../db/sealed-data.ts';
+import type { DbOrTx } from '../db/index.ts';
+import {
+  batchFiles as sealedFiles,
+  dataKeyChecks,
+  forgetUnreadable,
+  notedPurpose,
+  noteUnreadable,
+  payoutDetails as sealedDetails,
+  recordDataKeyChecks,
+  type SealedPurpose,
+  voucherCodes as sealedCodes,
+} from '../db/sealed-data.ts';
+import { ConfigError } from '../config.ts';
 import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
+import { type Keyring, kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 
 const BATCH = 500;
+/** Bank files are large: a few at a time. */
+const FILE_BATCH = 10;
 
 /** How many sealed values each key holds (by kid), per kind. */
 export interface SealedInventory {
@@ -13,11 +29,64 @@ export interface SealedInventory {
   payoutBatchFiles: Record<string, number>;
 }
 
+/** Per kind: the ids of the values that will not open under any key of the ring. */
+export interface UnreadableValues {
+  payoutDetails: string[];
+  voucherCodes: string[];
+  /** Payout batches' files (reported here only: they are not counted in stats). */
+  payoutBatchFiles: string[];
+}
+
+/** What a walk over every sealed value found: how many the rotation would seal again, and what will not open. */
+export interface SealedScan {
+  currentKid: string;
+  toReseal: { payoutDetails: number; voucherCodes: number; payoutBatchFiles: number };
+  unreadable: UnreadableValues;
+}
+
+export interface Rotation {
+  kid: string;
+  payoutDetails: number;
+  voucherCodes: number;
+  payoutBatchFiles: number;
+  /** Skipped: values that will not open (left as they are, and noted). */
+  unreadable: UnreadableValues;
+}
+
 /**
- * The data key's rotation (`zarpay rotate-data-key`): every bank account and voucher code sealed
+ * Start-up's proof that the data keys are the keys that sealed this database's data: each kid's
+ * check value is compared with the one stored the first time that kid was used, and the ones not
+ * yet stored are stored. Other material under a known kid (a copy-paste slip in a rollout) would
+ * seal data no other instance can open: the process refuses to start, naming the kid. A refused
+ * start records nothing.
+ */
+export async function proveDataKeys(db: DbOrTx, keyring: Pick<Keyring, 'checks'>): Promise<void> {
+  const checks = keyring.checks();
+  const known = await dataKeyChecks(db);
+  const differing = checks.filter((c) => {
+    const stored = known.get(c.kid);
+    return stored !== undefined && !(stored.length === c.check.length && timingSafeEqual(stored, c.check));
+  });
+  if (differing.length > 0) {
+    const kids = differing.map((c) => c.kid).join(', ');
+    throw new ConfigError(
+      `DATA_KEY: the key under kid ${kids} is not the one that sealed this database's data under that kid (its check value differs): ` +
+        'copy the key exactly from the other instances, or give new key material a new kid',
+    );
+  }
+  await recordDataKeyChecks(db, checks.filter((c) => !known.has(c.kid)));
+  // Two instances starting at once with different material for a new kid: the second to write loses, and sees it.
+  const stored = await dataKeyChecks(db);
+  const lost = checks.filter((c) => !stored.get(c.kid)?.equals(c.check));
+  if (lost.length > 0) throw new ConfigError(`DATA_KEY: another instance recorded other key material under kid ${lost.map((c) => c.kid).join(', ')} just now`);
+}
+
+/**
+ * The data key's rotation (`zarpay rotate-data-key`): every bank account, voucher code and payout batch file sealed
  * under another key than the current one (the first of DATA_KEY) is opened and sealed again
  * under it, in batches, each batch one statement. Safe to run while the service runs, and to run
- * again: what is already under the current key is left alone.
+ * again: what is already under the current key is left alone. A value that will not open under
+ * any key of the ring is skipped, noted and reported; the rest is done.
  */
 export class DataKeyService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -32,41 +101,77 @@ export class DataKeyService {
     };
   }
 
-  async rotate(actor: Actor): Promise<{ kid: string; payoutDetails: number; voucherCodes: number; payoutBatchFiles: number }> {
+  /** The rotation's dry run: opens every value, seals nothing; what will not open is noted. */
+  async scan(actor: Actor): Promise<SealedScan> {
     requireOperator(actor);
-    const { db } = this.deps;
-    const keyring = keyringOf(this.deps);
-    const kid = keyring.currentKid;
-    let payoutDetails = 0;
-    for (;;) {
-      const rows = await sealedDetails.notUnder(db, kid, BATCH);
-      if (rows.length === 0) break;
-      const resealed = rows.map((r) => keyring.seal('payout-details', r.id, keyring.open('payout-details', r.id, r.sealed)));
-      await sealedDetails.reseal(db, rows.map((r) => r.id), resealed);
-      payoutDetails += rows.length;
-    }
-    let voucherCodes = 0;
-    for (;;) {
-      const rows = await sealedCodes.notUnder(db, kid, BATCH);
-      if (rows.length === 0) break;
-      const resealed = rows.map((r) => keyring.seal('voucher-code', r.id, keyring.open('voucher-code', r.id, r.sealed)));
-      await sealedCodes.reseal(db, rows.map((r) => r.id), resealed);
-      voucherCodes += rows.length;
-    }
-    let payoutBatchFiles = 0;
-    for (;;) {
-      // Files are large: a few at a time.
-      const rows = await sealedFiles.notUnder(db, kid, 10);
-      if (rows.length === 0) break;
-      const resealed = rows.map((r) => keyring.seal('payout-batch-file', r.id, keyring.open('payout-batch-file', r.id, r.sealed)));
-      await sealedFiles.reseal(db, rows.map((r) => r.id), resealed);
-      payoutBatchFiles += rows.length;
-    }
-    await recordAudit(db, {
+    const [details, codes, files] = [await this.walk(sealedDetails, false), await this.walk(sealedCodes, false), await this.walk(sealedFiles, false, FILE_BATCH)];
+    return {
+      currentKid: keyringOf(this.deps).currentKid,
+      toReseal: { payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed },
+      unreadable: { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable },
+    };
+  }
+
+  async rotate(actor: Actor): Promise<Rotation> {
+    requireOperator(actor);
+    const kid = keyringOf(this.deps).currentKid;
+    const [details, codes, files] = [await this.walk(sealedDetails, true), await this.walk(sealedCodes, true), await this.walk(sealedFiles, true, FILE_BATCH)];
+    const unreadable = { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable };
+    const skipped = details.unreadable.length + codes.unreadable.length + files.unreadable.length;
+    await recordAudit(this.deps.db, {
       actor: actorLabel(actor),
       action: 'data_key.rotate',
-      detail: { kid, payout_details: payoutDetails, voucher_codes: voucherCodes, payout_batch_files: payoutBatchFiles },
+      detail: {
+        kid,
+        payout_details: details.resealed,
+        voucher_codes: codes.resealed,
+        payout_batch_files: files.resealed,
+        ...(skipped > 0 && {
+          unreadable: { payout_details: details.unreadable.length, voucher_codes: codes.unreadable.length, payout_batch_files: files.unreadable.length },
+        }),
+      },
     });
-    return { kid, payoutDetails, voucherCodes, payoutBatchFiles };
+    return { kid, payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, unreadable };
+  }
+
+  /**
+   * Every value of one kind, in id order, a batch at a time: each is opened (bank details and
+   * voucher codes that will not open are noted, those that do are forgotten as unreadable; batch
+   * files are only reported), and with `reseal` what is under another key
+   * is sealed again under the current one. Walking by id, a value that will not open is passed
+   * over rather than met again on every round.
+   */
+  private async walk(kind: typeof sealedDetails, reseal: boolean, batch = BATCH): Promise<{ resealed: number; unreadable: string[] }> {
+    const { db } = this.deps;
+    const keyring = keyringOf(this.deps);
+    const unreadable: string[] = [];
+    let resealed = 0;
+    let after: string | null = null;
+    for (;;) {
+      const rows = await kind.page(db, after, batch);
+      if (rows.length === 0) break;
+      after = rows.at(-1)!.id;
+      const fresh: { id: string; sealed: Buffer }[] = [];
+      const opened: string[] = [];
+      const failed: { id: string; kid: string }[] = [];
+      for (const row of rows) {
+        const plaintext = openOrNull(keyring, kind.purpose, row.id, row.sealed);
+        if (plaintext === null) {
+          failed.push({ id: row.id, kid: kidOrUnknown(keyring, row.sealed) });
+          continue;
+        }
+        opened.push(row.id);
+        if (keyring.kidOf(row.sealed) !== keyring.currentKid) fresh.push({ id: row.id, sealed: keyring.seal(kind.purpose, row.id, plaintext) });
+      }
+      unreadable.push(...failed.map((f) => f.id));
+      const purpose = kind.purpose;
+      if (notedPurpose(purpose)) {
+        await noteUnreadable(db, failed.map((f): { purpose: SealedPurpose; id: string; kid: string } => ({ purpose, ...f })));
+        await forgetUnreadable(db, purpose, opened);
+      }
+      resealed += fresh.length;
+      if (reseal && fresh.length > 0) await kind.reseal(db, fresh.map((r) => r.id), fresh.map((r) => r.sealed));
+    }
+    return { resealed, unreadable };
   }
 }

@@ -6,10 +6,13 @@ import { JobRunner } from '../jobs/runner.ts';
 import type { Task } from '../jobs/task.ts';
 import type { CounterStore } from '../outside/counters.ts';
 import { type MailTransport, smtpMail } from '../outside/mail.ts';
+import { bulkSms, type SmsGateway } from '../outside/sms.ts';
 import { httpTransport, type WebhookTransport } from '../outside/webhook-http.ts';
 import { AuditService } from './audit.ts';
 import { BalanceService } from './balances.ts';
 import { customerEmailTask } from './customer-email.ts';
+import { CustomerMessageService } from './customer-messages.ts';
+import { customerSmsTask } from './customer-sms.ts';
 import { DataKeyService } from './data-keys.ts';
 import type { ServiceDeps } from './deps.ts';
 import { EventBus } from './event-bus.ts';
@@ -29,6 +32,8 @@ import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
+import { refundRequestTask } from './refund-requests.ts';
+import { RefundService } from './refunds.ts';
 import { StatsService } from './stats.ts';
 import { webhookTask } from './webhook-dispatch.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
@@ -52,6 +57,8 @@ export interface Services {
   paymentLinks: PaymentLinks;
   /** Every payment provider of this environment, by name (a notification is verified by its own). */
   providers: ReadonlyMap<string, PaymentProvider>;
+  /** Money back: refunds of captured payments, and their outcomes. */
+  refunds: RefundService;
 
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
@@ -74,6 +81,8 @@ export interface Services {
   dataKeys: DataKeyService;
   /** Background work: the queues in figures, failed jobs and their retry. */
   jobs: JobService;
+  /** Customers' payment confirmations (e-mail, SMS), sent again on the operator's word. */
+  customerMessages: CustomerMessageService;
 
   // Limits.
   rateLimits: RateLimitService;
@@ -87,6 +96,8 @@ export interface Outside {
   webhooks: WebhookTransport;
   /** Null without SMTP_URL: nothing is sent. */
   mail: MailTransport | null;
+  /** Null without SMS_URL: nothing is sent. */
+  sms: SmsGateway | null;
   /** Where rate-limit windows are counted; null: in this process's memory (or rate limiting is off). */
   counters: CounterStore | null;
 }
@@ -131,14 +142,15 @@ export function serviceQueues(config: Config): Queue[] {
 
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
-  dispatcher: [QUEUE.webhook, QUEUE.customerEmail],
-  reconciler: [QUEUE.reconcile, QUEUE.refundOwed],
+  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms],
+  reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund],
 };
 
 export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
   const ports: Outside = {
     webhooks: outside.webhooks ?? httpTransport,
     mail: outside.mail !== undefined ? outside.mail : config.smtp ? smtpMail(config.smtp) : null,
+    sms: outside.sms !== undefined ? outside.sms : config.sms ? bulkSms(config.sms) : null,
     counters: outside.counters !== undefined ? outside.counters : counterStoreFor(config),
   };
   const notifications = new Notifications(notificationSource(config, database));
@@ -172,15 +184,18 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const settlement = new PaymentSettlement(deps);
   const payments = new PaymentService(deps, paymentLinks);
   const rateLimits = new RateLimitService(deps, ports.counters);
+  const refunds = new RefundService(deps);
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
+    refundRequestTask(deps, providers.all, refunds, reportError),
     purgeTask(payments),
     ...providers.tasks,
   ];
   if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail));
+  if (ports.sms && config.sms) tasks.push(customerSmsTask(deps, ports.sms));
   if (rateLimits.needsSweeping) tasks.push(rateLimitSweepTask(rateLimits));
   runner = new JobRunner({ db: database.db, tasks, onError: reportError });
   // Another process committed (events, jobs): its work may be ours to run.
@@ -191,9 +206,10 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     keys,
     webhookSecrets,
     payments,
-    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement),
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, refunds),
     paymentLinks,
     providers: providers.all,
+    refunds,
     payouts: new PayoutService(deps),
     payoutBatches: new PayoutBatchService(deps),
     balances: new BalanceService(deps),
@@ -204,6 +220,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     stats: new StatsService(deps),
     dataKeys: new DataKeyService(deps),
     jobs: new JobService(deps, runner),
+    customerMessages: new CustomerMessageService(deps),
     rateLimits,
   };
 

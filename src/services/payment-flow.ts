@@ -11,6 +11,7 @@ import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, p
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
+import type { RefundService } from './refunds.ts';
 import { type AttemptState, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
@@ -52,6 +53,8 @@ export class PaymentFlow {
     private readonly simulators: ReadonlyMap<string, ProviderSimulator>,
     private readonly links: PaymentLinks,
     private readonly settlement: PaymentSettlement,
+    /** Where a provider's notification about a refund goes. */
+    private readonly refunds?: RefundService,
   ) {}
 
   /**
@@ -171,9 +174,26 @@ export class PaymentFlow {
     if (!this.providers.has(actor.provider)) throw new AppError('NOT_FOUND', 'unknown payment provider');
     const { notification } = actor;
     if (!notification) return { paymentId: null, status: null };
+    if (notification.about === 'refund') return this.refunds ? this.refunds.notified(actor, notification) : { paymentId: null, status: null };
     const s = paymentScope(actor);
     const attempt = await attempts.findAttemptByRef(this.deps.db, s, actor.provider, notification.providerRef);
     if (!attempt) return { paymentId: null, status: null };
+    if (notification.outcome === 'succeeded') {
+      // CONTRACT §10: a "paid" notification must be for the attempt's amount and currency.
+      const payment = await this.settlement.load(this.deps.db, s, attempt.payment_id);
+      const amountDiffers = notification.amountCents !== undefined && notification.amountCents !== payment.amountCents;
+      const currencyDiffers = notification.currency !== undefined && notification.currency !== payment.currency;
+      if (amountDiffers || currencyDiffers) {
+        await this.settlement.mismatch(
+          attempt.id,
+          { amountCents: notification.amountCents, currency: notification.currency, paymentRef: notification.paymentRef },
+          { amountCents: payment.amountCents, currency: payment.currency },
+          actor,
+        );
+        const now = await this.settlement.load(this.deps.db, s, attempt.payment_id);
+        return { paymentId: now.id, status: now.status };
+      }
+    }
     const answer: AttemptState =
       notification.outcome === 'succeeded'
         ? { status: 'succeeded', ...(notification.paymentRef !== undefined && { paymentRef: notification.paymentRef }) }

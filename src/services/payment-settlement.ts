@@ -1,6 +1,6 @@
 import * as attempts from '../db/attempts.ts';
 import { recordAudit } from '../db/audit.ts';
-import { queueConfirmation } from '../db/customer-emails.ts';
+import { queueConfirmation } from '../db/customer-messages.ts';
 import type { DbOrTx, Tx } from '../db/index.ts';
 import { enqueue } from '../db/jobs.ts';
 import * as ledger from '../db/ledger.ts';
@@ -80,7 +80,8 @@ export class PaymentSettlement {
           await attempts.resolveAttempt(tx, attempt.id, 'succeeded', paymentRef ? { paymentRef } : {});
           return (await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'captured')) ? 'captured' : 'unchanged';
         }
-        if (attempt.status === 'succeeded') return 'unchanged';
+        // Already owed back (a notification that did not match), or already applied: nothing more.
+        if (attempt.status === 'succeeded' || attempt.refund_status !== null) return 'unchanged';
         // The customer paid an attempt that had ended here (cancelled, or superseded). While the
         // payment is open the money completes it; once it has ended, the money goes back.
         if (!isTerminal(payment.status)) {
@@ -113,6 +114,53 @@ export class PaymentSettlement {
   }
 
   /**
+   * A provider says it took money for an attempt, but not the attempt's amount or currency
+   * (CONTRACT §10 "Provider notifications must match"). Nothing is captured: an open payment
+   * fails (its event says so), what the provider took goes back through it (a `payment.refund_owed`
+   * job, as for money that arrived late), and the operator is told: the audit log's
+   * `payment.notification_mismatch`, counted by `zarpay stats`. A repeat changes nothing.
+   */
+  async mismatch(
+    attemptId: string,
+    said: { amountCents?: number | undefined; currency?: string | undefined; paymentRef?: string | undefined },
+    expected: { amountCents: number; currency: string },
+    who: Actor,
+  ): Promise<{ settled: Settled; paymentId: string }> {
+    const s = paymentScope(who);
+    const found = await attempts.findAttempt(this.deps.db, s, attemptId);
+    if (!found) throw new Error(`attempt ${attemptId} does not exist, or is not ${actorLabel(who)}'s to settle`);
+    const settled = await withEvents(this.deps, async (tx): Promise<Settled> => {
+      const payment = (await store.lockPayment(tx, s, found.payment_id))!;
+      const attempt = (await attempts.findAttempt(tx, s, attemptId))!;
+      const detail = {
+        attempt_id: attempt.id,
+        provider: attempt.provider,
+        provider_ref: attempt.provider_ref,
+        expected_amount_cents: expected.amountCents,
+        expected_currency: expected.currency,
+        reported_amount_cents: said.amountCents ?? null,
+        reported_currency: said.currency ?? null,
+        payment_was: payment.status,
+      };
+      const audit = (result: string) =>
+        recordAudit(tx, { actor: actorLabel(who), action: 'payment.notification_mismatch', merchantId: payment.merchantId, paymentId: payment.id, detail: { ...detail, result } });
+      // Money already kept for this attempt (an earlier notification matched): told, but nothing to undo here.
+      if (attempt.status === 'succeeded' && attempt.refund_status === null) {
+        await audit('ignored: the attempt had already succeeded with the right amount');
+        return 'unchanged';
+      }
+      const why = `the provider reported ${said.amountCents ?? '?'} ${said.currency ?? '?'} cents taken for an attempt of ${expected.amountCents} ${expected.currency} cents`;
+      const taken = said.amountCents !== undefined && said.amountCents > 0 ? said.amountCents : expected.amountCents;
+      if (!(await attempts.recordMismatch(tx, attempt.id, { paymentRef: said.paymentRef ?? null, takenCents: taken, why }))) return 'unchanged';
+      const failed = attempt.status === 'pending' && (await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'failed')) !== null;
+      await enqueue(tx, { queue: QUEUE.refundOwed, key: attempt.id, merchantId: payment.merchantId, payload: { attempt: attempt.id } });
+      await audit(failed ? 'payment failed; the money goes back' : 'the money goes back');
+      return failed ? 'failed' : 'refund_owed';
+    });
+    return { settled, paymentId: found.payment_id };
+  }
+
+  /**
    * The one way into a terminal state; null when the payment was not in `from` any more. A
    * capture issues the voucher (sealed), credits the balance (auto top-up), queues the customer's
    * confirmation, and records the event, all in the caller's transaction, which holds the
@@ -135,7 +183,8 @@ export class PaymentSettlement {
       if (row.auto_topup) {
         await ledger.post(tx, { merchantId: row.merchant_id, kind: 'payment_capture', paymentId: id, legs: captureLegs(row.amount_cents, row.fee_cents) });
       }
-      if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id);
+      if (row.customer_email && this.deps.config.smtp) await queueConfirmation(tx, id, 'email');
+      if (row.customer_phone && this.deps.config.sms) await queueConfirmation(tx, id, 'sms');
     }
     const payment = await this.load(tx, s, id);
     await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });
@@ -146,6 +195,6 @@ export class PaymentSettlement {
   async load(db: DbOrTx, s: PaymentScope, id: string): Promise<Payment> {
     const payment = await store.findPayment(db, s, id);
     if (!payment) throw paymentNotFound();
-    return revealed(keyringOf(this.deps), payment);
+    return revealed(keyringOf(this.deps), payment, this.deps.db);
   }
 }

@@ -7,6 +7,7 @@ import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus } from '../domain/payment.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
+import { webhookUrlProblem } from '../domain/webhook-url.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import { revealed } from './vouchers.ts';
@@ -66,13 +67,19 @@ export class PaymentService {
     return this.initiation(result);
   }
 
-  /** In `prd` every address a payment is given must be https (spec "Versioning" 3). */
+  /**
+   * In `prd` every address a payment is given must be https (spec "Versioning" 3), and its own
+   * `webhookUrl` passes exactly the rules of the merchant's (CONTRACT §6): refused here, not
+   * found out later when every delivery is blocked at connect time and nobody hears of it.
+   */
   private checkAddresses(input: InitiatePaymentInput) {
     if (this.deps.config.serviceEnv !== 'prd') return;
     const problems: FieldProblem[] = PAYMENT_URL_FIELDS.filter((f) => input[f] !== undefined && !input[f]!.startsWith('https://')).map((f) => ({
       path: [f],
       message: 'must be an https URL',
     }));
+    const webhookProblem = input.webhookUrl?.startsWith('https://') ? webhookUrlProblem(input.webhookUrl, true) : null;
+    if (webhookProblem) problems.push({ path: ['webhookUrl'], message: webhookProblem });
     if (problems.length > 0) {
       throw new AppError('VALIDATION_FAILED', `${problems[0]!.path[0]}: ${problems[0]!.message}`, { fields: problems });
     }
@@ -146,7 +153,7 @@ export class PaymentService {
 
   /** The voucher code is sealed at rest; whoever may read the payment reads it in the clear. */
   private reveal(payment: store.StoredPayment): Payment {
-    return revealed(keyringOf(this.deps), payment);
+    return revealed(keyringOf(this.deps), payment, this.deps.db);
   }
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null }): Promise<number> {

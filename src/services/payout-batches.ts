@@ -10,6 +10,8 @@ import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
 import { decimalAmount } from '../domain/iso20022/money-text.ts';
 import { buildPain001, type CreditTransfer } from '../domain/iso20022/pain001.ts';
 import type { EftDetails } from '../domain/payout-input.ts';
+import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
+import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { movePayoutIn } from './payouts.ts';
@@ -60,12 +62,17 @@ export class PayoutBatchService {
       );
     }
     const keyring = keyringOf(this.deps);
-    return withEvents(this.deps, async (tx) => {
+    const exported = await withEvents(this.deps, async (tx) => {
       const all = scope(actor);
       const ids = await batches.lockApprovedPayouts(tx, all);
       if (ids.length === 0) throw new AppError('NOT_FOUND', 'there are no approved payouts to export');
       const found = await payouts.findPayouts(tx, all, ids);
       const sealed = await payouts.sealedDetails(tx, all, ids);
+      // Bank details that will not open cannot be paid: nothing is exported, and they are named.
+      const unreadable = ids
+        .filter((id) => openOrNull(keyring, 'payout-details', id, sealed.get(id)!.sealed) === null)
+        .map((id) => ({ purpose: 'payout-details' as const, id, kid: kidOrUnknown(keyring, sealed.get(id)!.sealed) }));
+      if (unreadable.length > 0) return { unreadable };
       const transfers: CreditTransfer[] = found.map((p) => {
         const s = sealed.get(p!.id)!;
         const details = JSON.parse(keyring.open('payout-details', p!.id, s.sealed)) as EftDetails;
@@ -103,6 +110,15 @@ export class PayoutBatchService {
       });
       return { batch: { ...batch, payoutIds: ids }, file };
     });
+    if (exported.unreadable) {
+      await noteUnreadable(this.deps.db, exported.unreadable);
+      throw new AppError(
+        'CONFLICT',
+        `the bank details of approved payout(s) ${exported.unreadable.map((u) => `${u.id} (key ${u.kid})`).join(', ')} will not open under the data keys of this service: ` +
+          'nothing was exported; reject them (zarpay payout reject ID --reason …) and ask the merchant for the details again, then export',
+      );
+    }
+    return exported;
   }
 
   /** Batches, newest first, with their payouts in file order. */
@@ -121,7 +137,14 @@ export class PayoutBatchService {
     requireOperator(actor);
     const found = isUuid(id) ? await batches.findBatchFile(this.deps.db, id.toLowerCase()) : undefined;
     if (!found) throw new AppError('NOT_FOUND', 'payout batch not found');
-    const file = keyringOf(this.deps).open('payout-batch-file', found.batch.id, found.sealed);
+    const keyring = keyringOf(this.deps);
+    const file = openOrNull(keyring, 'payout-batch-file', found.batch.id, found.sealed);
+    if (file === null) {
+      throw new AppError(
+        'INTERNAL_ERROR',
+        `this batch's file will not open under the data keys of this service (it names key ${kidOrUnknown(keyring, found.sealed)}): its payouts are as the batch list shows; the bank has the file that was sent`,
+      );
+    }
     await recordAudit(this.deps.db, { actor: actorLabel(actor), action: 'payout_batch.file', detail: { batch_id: found.batch.id, file_sha256: found.batch.fileSha256 } });
     const items = await batches.batchPayoutIds(this.deps.db, [found.batch.id]);
     return { batch: { ...found.batch, payoutIds: items.get(found.batch.id) ?? [] }, file };

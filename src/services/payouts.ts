@@ -3,6 +3,7 @@ import { recordAudit } from '../db/audit.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payouts.ts';
+import { noteUnreadable } from '../db/sealed-data.ts';
 import { type Actor, actorLabel, oneMerchantScope, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
@@ -18,9 +19,10 @@ import {
   payoutNotFound,
   type PayoutStatus,
   planPayoutMove,
+  UNREADABLE_BANK_ACCOUNT,
 } from '../domain/payout.ts';
 import type { CreatePayoutInput, EftDetails, ListPayoutsQuery } from '../domain/payout-input.ts';
-import { maskAccountNumber } from '../domain/sealing.ts';
+import { kidOrUnknown, maskAccountNumber, openOrNull } from '../domain/sealing.ts';
 import { payoutJson } from '../domain/payout-json.ts';
 import { bankById, bankForBranchCode, bankNameMismatch } from '../domain/za-banks.ts';
 import type { Tx } from '../db/index.ts';
@@ -156,10 +158,19 @@ export class PayoutService {
   async bankAccounts(actor: Actor, ids: readonly string[]): Promise<(MaskedBankAccount | null)[]> {
     requireOperator(actor);
     const sealed = await store.sealedDetails(this.deps.db, scope(actor), ids.filter(isUuid).map((id) => id.toLowerCase()));
-    return ids.map((id) => {
+    const keyring = keyringOf(this.deps);
+    const unreadable: { purpose: 'payout-details'; id: string; kid: string }[] = [];
+    const accounts = ids.map((id): MaskedBankAccount | null => {
       const found = sealed.get(id.toLowerCase());
       if (!found) return null;
-      const { accountNumber, ...rest } = this.open(id.toLowerCase(), found.sealed);
+      // One value that will not open is shown as such (and counted), never a failed approval queue.
+      const plaintext = openOrNull(keyring, 'payout-details', id.toLowerCase(), found.sealed);
+      if (plaintext === null) {
+        unreadable.push({ purpose: 'payout-details', id: id.toLowerCase(), kid: kidOrUnknown(keyring, found.sealed) });
+        // The bank recorded at creation is not sealed: it still tells where the money would go.
+        return found.bank === null ? UNREADABLE_BANK_ACCOUNT : { ...UNREADABLE_BANK_ACCOUNT, bank: bankById(found.bank)?.name ?? found.bank };
+      }
+      const { accountNumber, ...rest } = JSON.parse(plaintext) as EftDetails;
       // Payouts older than the branch-code list have no bank recorded: their code tells it, if listed.
       const bank = found.bank ?? bankForBranchCode(rest.branchCode)?.id ?? null;
       return {
@@ -167,8 +178,11 @@ export class PayoutService {
         accountNumberMasked: maskAccountNumber(accountNumber),
         bank: bank === null ? null : (bankById(bank)?.name ?? bank),
         bankNameMismatch: bankNameMismatch(rest.bankName, bank),
+        unreadable: false,
       };
     });
+    await noteUnreadable(this.deps.db, unreadable);
+    return accounts;
   }
 
   /**
@@ -180,7 +194,14 @@ export class PayoutService {
     if (!isUuid(id)) throw payoutNotFound();
     const found = (await store.sealedDetails(this.deps.db, scope(actor), [id.toLowerCase()])).get(id.toLowerCase());
     if (!found) throw payoutNotFound();
-    const details = this.open(id.toLowerCase(), found.sealed);
+    const keyring = keyringOf(this.deps);
+    const plaintext = openOrNull(keyring, 'payout-details', id.toLowerCase(), found.sealed);
+    if (plaintext === null) {
+      const kid = kidOrUnknown(keyring, found.sealed);
+      await noteUnreadable(this.deps.db, [{ purpose: 'payout-details', id: id.toLowerCase(), kid }]);
+      throw new AppError('INTERNAL_ERROR', `this payout's bank details will not open under the data keys of this service (they name key ${kid}): ask the merchant for them again`);
+    }
+    const details = JSON.parse(plaintext) as EftDetails;
     await recordAudit(this.deps.db, {
       actor: actorLabel(actor),
       action: 'payout.reveal_bank_account',
@@ -189,10 +210,6 @@ export class PayoutService {
       detail: { reason, account_number_masked: maskAccountNumber(details.accountNumber) },
     });
     return details;
-  }
-
-  private open(id: string, sealed: Buffer): EftDetails {
-    return JSON.parse(keyringOf(this.deps).open('payout-details', id, sealed)) as EftDetails;
   }
 
   approve(actor: Actor, id: string) {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { pino } from 'pino';
-import { ANONYMOUS, type Config, RATE_LIMIT_BUDGETS, type RateLimitBudget, type RateLimitedOperation } from '../config.ts';
+import { ANONYMOUS, type Config, type RateLimitBudget, type RateLimitedOperation } from '../config.ts';
 import { type Count, type CounterStore, MemoryCounters } from '../outside/counters.ts';
 import { postgresCounterStore } from '../outside/postgres-counters.ts';
 import { redisCounterStore } from '../outside/redis-counters.ts';
@@ -76,7 +76,16 @@ export class RateLimitService {
     this.namespace = namespace(config);
     this.store = !config.rateLimits ? 'off' : (counters?.kind ?? 'memory');
     if (counters) counters.onError = (e) => this.storeFailed(e);
-    for (const budget of RATE_LIMIT_BUDGETS) this.memory.set(budget, new MemoryCounters(MEMORY_KEYS));
+  }
+
+  /**
+   * A budget's memory counters, made at its first count: each holds room for MEMORY_KEYS keys, and
+   * a service on a shared store that never falls back never needs them.
+   */
+  private memoryOf(budget: RateLimitBudget): MemoryCounters {
+    let counters = this.memory.get(budget);
+    if (!counters) this.memory.set(budget, (counters = new MemoryCounters(MEMORY_KEYS)));
+    return counters;
   }
 
   /** The budget of `budget`, or `undefined` when rate limiting is off. */
@@ -104,7 +113,7 @@ export class RateLimitService {
   private async count(budget: RateLimitBudget, id: string, points = 1): Promise<RateLimitDecision | null> {
     const limit = this.limitOf(budget);
     if (limit === undefined) return null;
-    if (!this.counters) return decision(limit, this.memory.get(budget)!.consume(id, points));
+    if (!this.counters) return decision(limit, this.memoryOf(budget).consume(id, points));
     const refusal = `${budget}:${id}`;
     const until = this.refusals.get(refusal);
     if (until !== undefined && until > Date.now()) return decision(limit, { consumedPoints: limit + 1, msBeforeNext: until - Date.now() });
@@ -114,7 +123,7 @@ export class RateLimitService {
       counted = await this.counters.consume(`${this.namespace}_${budget}:${id}`, points);
     } catch (e) {
       this.storeFailed(e);
-      return decision(limit, this.memory.get(budget)!.consume(id, points));
+      return decision(limit, this.memoryOf(budget).consume(id, points));
     }
     const d = decision(limit, counted);
     if (!d.allowed) this.refusals.set(refusal, Date.now() + counted.msBeforeNext);

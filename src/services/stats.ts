@@ -1,4 +1,5 @@
-import { deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
+import { auditCount, deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, refundCounts, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
+import { type SealedPurpose, unreadableCounts } from '../db/sealed-data.ts';
 import { type Actor, requireOperator } from '../domain/actor.ts';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -20,6 +21,19 @@ export interface OperatorStats {
   deliveriesFailed: number;
   /** Webhook deliveries still to be made or retried: the outbox backlog. */
   deliveriesPending: number;
+  /** Provider "paid" notifications whose amount or currency did not match their attempt (nothing captured; the money goes back). */
+  mismatchedNotifications: number;
+  /** Refunds waiting for their provider's outcome. */
+  refundsPending: number;
+  /** Refunds the provider failed or refused. */
+  refundsFailed: number;
+  /** Sealed values found not to open under the data keys, by kind. */
+  sealedValuesUnreadable: UnreadableCount[];
+}
+
+export interface UnreadableCount {
+  kind: SealedPurpose;
+  count: number;
 }
 
 export interface DeliveryLag {
@@ -53,17 +67,26 @@ export class StatsService {
     return deliveryCounts(this.deps.db);
   }
 
+  /** Sealed values found not to open under the data keys, by kind (both kinds, 0 for none). */
+  async sealedUnreadable(): Promise<UnreadableCount[]> {
+    const counts = await unreadableCounts(this.deps.db);
+    return (Object.keys(counts) as SealedPurpose[]).map((kind) => ({ kind, count: counts[kind] }));
+  }
+
   deliveryLag(): Promise<DeliveryLag> {
     return deliveryLag(this.deps.db);
   }
 
   async overview(actor: Actor): Promise<OperatorStats> {
     requireOperator(actor);
-    const [rows, reserved, oldest, deliveries] = await Promise.all([
+    const [rows, reserved, oldest, deliveries, unreadable, mismatched, refunds] = await Promise.all([
       this.payoutsByState(),
       reservedCents(this.deps.db),
       oldestPendingPayoutAt(this.deps.db),
       this.deliveriesByStatus(),
+      this.sealedUnreadable(),
+      auditCount(this.deps.db, 'payment.notification_mismatch'),
+      refundCounts(this.deps.db),
     ]);
     const byStatus = new Map(rows.map((r) => [r.status, r]));
     const payouts = PAYOUT_STATUSES.map((status) => ({
@@ -78,6 +101,10 @@ export class StatsService {
       oldestPendingPayoutAt: oldest,
       deliveriesFailed: deliveries.failed,
       deliveriesPending: deliveries.pending,
+      sealedValuesUnreadable: unreadable,
+      mismatchedNotifications: mismatched,
+      refundsPending: refunds.pending,
+      refundsFailed: refunds.failed,
     };
   }
 }

@@ -1,19 +1,13 @@
 import { eventExists } from '../db/event-log.ts';
 import { queueDelivery } from '../db/outbox.ts';
-import { attemptsOf, listDeliveries, supersedePending } from '../db/webhook-deliveries.ts';
+import { attemptsOf, listDeliveries, type StoredAttempt, supersedePending } from '../db/webhook-deliveries.ts';
 import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 
-export interface WebhookAttempt {
-  attempt: number;
-  attemptedAt: Date;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  succeeded: boolean;
-}
+/** One try of a delivery, as the attempt log keeps it. */
+export type WebhookAttempt = StoredAttempt;
 
 export interface WebhookDelivery {
   id: string;

@@ -10,8 +10,20 @@ import type { AddressInfo } from 'node:net';
  * customer's side with `checkoutPage`, `pay`, `decline`, `expire`, and Yoco's side with `notify`
  * and `failNext`.
  *
- * Like Yoco it also keeps registered webhooks (`POST /api/webhooks {name, url}` answers the
- * `whsec_` secret once; developer.yoco.com "Register Webhook"), and its hosted page has working
+ * As strict as Yoco where zarpay depends on it:
+ * - Idempotency: the first answer for an `Idempotency-Key` is replayed for 24 hours, status and
+ *   body, with `Idempotent-Replayed: true`, "regardless of whether it succeeded or failed": an
+ *   injected 5xx is replayed too; another payload under the key is 422
+ *   [developer.yoco.com/online/api-reference/idempotency]. ASSUMPTION: a 429 (refused before the
+ *   request was processed) is not stored for the key.
+ * - Errors: the problem shape Yoco documents, `{ type, title, detail, status, code }`; a 429 carries
+ *   `Retry-After` (seconds) and code `rate_limited`
+ *   [developer.yoco.com/docs/api/rate-limiting; developer.yoco.com/docs/api/error-codes/rate-limited].
+ * - Webhooks: each registered webhook gets its own `whsec_` secret, returned once
+ *   (`POST /api/webhooks {name, url}`; developer.yoco.com "Register Webhook"); `notify`, which tests
+ *   aim anywhere, signs with `webhookSecret` (or `secret`).
+ *
+ * Its hosted page has working
  * Pay and Cancel buttons: paying completes the checkout, POSTs the signed `payment.succeeded` to
  * every registered webhook (retrying after 1 s and 5 s, Yoco's schedule shortened) and sends the
  * browser to the checkout's successUrl; cancelling sends it to cancelUrl and leaves the checkout
@@ -50,13 +62,25 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-/** How the next calls fail: an HTTP status (with an optional body), never answering, or a reset connection. */
-export type Fault = number | { status: number; body?: unknown } | 'timeout' | 'reset';
+/**
+ * How the next calls fail: an HTTP status (with an optional body and, for 429, `Retry-After`
+ * seconds), never answering, or a reset connection. A status answered for an Idempotency-Key is
+ * stored and replayed, as Yoco does; `processed: true` does the work first (a 5xx after the
+ * refund was made: the answer is lost, not the refund).
+ */
+export type Fault = number | { status: number; body?: unknown; retryAfter?: number; processed?: boolean } | 'timeout' | 'processed-timeout' | 'reset';
 
 export type EventType = 'payment.succeeded' | 'refund.succeeded' | 'refund.failed';
 
 export interface SignOptions {
   event?: EventType;
+  /** Sign with this secret instead of `webhookSecret` (a registered webhook's own). */
+  secret?: string;
+  /** For refund events: which refund (default the checkout's latest). */
+  refundId?: string;
+  /** The event's payload differs from the checkout: this amount (cents) or currency (a notification that must not match). */
+  amount?: number;
+  currency?: string;
   /** 'body': changed after signing; 'secret': signed with another secret; 'stale': ten minutes old; 'no-signature': header left out. */
   tamper?: 'body' | 'secret' | 'stale' | 'no-signature';
   /** Sign as of this moment instead of now. */
@@ -91,6 +115,9 @@ export interface RegisteredWebhook {
   mode: 'live' | 'test';
 }
 
+/** Yoco keeps an Idempotency-Key this long [developer.yoco.com/online/api-reference/idempotency]. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 export type YocoDouble = Awaited<ReturnType<typeof startYocoDouble>>;
 
 export async function startYocoDouble(options: StartOptions = {}) {
@@ -100,8 +127,13 @@ export async function startYocoDouble(options: StartOptions = {}) {
   const checkouts = new Map<string, DoubleCheckout>();
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
-  /** Idempotency-Key → the first answer, replayed for later requests with the key. */
-  const idempotent = new Map<string, { payload: string; status: number; body: unknown }>();
+  /** Idempotency-Key → the first answer, replayed for later requests with the key for 24 hours. */
+  const idempotent = new Map<string, { payload: string; status: number; body: unknown; at: number }>();
+  /** The double's clock, for keys' 24 hours (`advance`). */
+  let clockOffsetMs = 0;
+  const now = () => Date.now() + clockOffsetMs;
+  /** Each registered webhook's own secret. */
+  const hookSecrets = new Map<string, string>();
   /** One event per checkout and type: a redelivery is the same event (same ids), as with Yoco. */
   const events = new Map<string, { eventId: string; messageId: string; createdDate: string }>();
   const held = new Set<ServerResponse>();
@@ -126,27 +158,45 @@ export async function startYocoDouble(options: StartOptions = {}) {
     if (req.method === 'GET' && page) return hostedPage(res, decodeURIComponent(page[1]!));
     const button = /^\/checkout\/([^/]+)\/(pay|cancel)$/.exec(path);
     if (req.method === 'POST' && button) return pressed(res, decodeURIComponent(button[1]!), button[2] as 'pay' | 'cancel');
-    if (!path.startsWith('/api/')) return send(res, 404, error('not_found', 'Not found'));
+    if (!path.startsWith('/api/')) return send(res, 404, error('not_found', 'Not found', 404));
+    const key = req.method === 'POST' && typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const seen = key === undefined ? undefined : idempotent.get(key);
+    if (seen && now() - seen.at >= IDEMPOTENCY_TTL_MS) idempotent.delete(key!);
     const fault = faults.shift();
     if (fault === 'timeout') return void held.add(res);
+    if (fault === 'processed-timeout') {
+      // Yoco did the work and stored its answer for the key, which never reaches the caller.
+      const [status, done] = route(req.method ?? '', path, body);
+      if (key !== undefined && !idempotent.has(key)) idempotent.set(key, { payload: `${path} ${text}`, status, body: done, at: now() });
+      return void held.add(res);
+    }
     if (fault === 'reset') return void req.socket.destroy();
     if (fault !== undefined) {
       const f = typeof fault === 'number' ? { status: fault } : fault;
-      return send(res, f.status, f.body ?? error(f.status >= 500 ? 'internal_error' : 'invalid_request', `failure injected by the double (${f.status})`));
+      const headers: Record<string, string> = f.status === 429 ? { 'retry-after': String(f.retryAfter ?? 1) } : {};
+      const answer = f.body ?? (f.status === 429 ? rateLimited() : error(f.status >= 500 ? 'internal_error' : 'invalid_request', `failure injected by the double (${f.status})`, f.status));
+      if (key !== undefined && !idempotent.has(key)) {
+        if ('processed' in f && f.processed) {
+          // Yoco did the work and stored its answer; only the answer was lost on the way back.
+          const [status, done] = route(req.method ?? '', path, body);
+          idempotent.set(key, { payload: `${path} ${text}`, status, body: done, at: now() });
+        } else if (f.status !== 429 && isYocoProblem(answer)) {
+          // Yoco's own failure is the request's outcome, replayed for the key. A gateway's page never reached it.
+          idempotent.set(key, { payload: `${path} ${text}`, status: f.status, body: answer, at: now() });
+        }
+      }
+      return send(res, f.status, answer, headers);
     }
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
-      return send(res, 403, error('authentication_failed', 'A key is required, but has not been specified.'));
+      return send(res, 403, error('authentication_failed', 'A key is required, but has not been specified.', 403));
     }
-    const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
-    if (req.method === 'POST' && key) {
-      const seen = idempotent.get(key);
-      if (seen && seen.payload !== `${path} ${text}`) {
-        return send(res, 422, error('idempotency_mismatch', 'The request payload does not match the original request.'));
-      }
-      if (seen) return send(res, seen.status, seen.body, { 'idempotent-replayed': 'true' });
+    const first = key === undefined ? undefined : idempotent.get(key);
+    if (first && first.payload !== `${path} ${text}`) {
+      return send(res, 422, error('idempotency_mismatch', 'The request payload does not match the original request.', 422));
     }
+    if (first) return send(res, first.status, first.body, { 'idempotent-replayed': 'true' });
     const [status, answer] = route(req.method ?? '', path, body);
-    if (req.method === 'POST' && key) idempotent.set(key, { payload: `${path} ${text}`, status, body: answer });
+    if (key !== undefined) idempotent.set(key, { payload: `${path} ${text}`, status, body: answer, at: now() });
     send(res, status, answer);
   }
 
@@ -155,13 +205,13 @@ export async function startYocoDouble(options: StartOptions = {}) {
     if (method === 'POST' && path === '/api/webhooks') return register(body);
     if (method === 'GET' && path === '/api/webhooks') return [200, { subscriptions: [...webhooks.values()] }];
     const hook = /^\/api\/webhooks\/([^/]+)$/.exec(path);
-    if (method === 'DELETE' && hook) return webhooks.delete(decodeURIComponent(hook[1]!)) ? [200, {}] : [404, error('not_found', 'Webhook not found.')];
+    if (method === 'DELETE' && hook) return webhooks.delete(decodeURIComponent(hook[1]!)) ? [200, {}] : [404, error('not_found', 'Webhook not found.', 404)];
     const one = /^\/api\/checkouts\/([^/]+)(\/refund)?$/.exec(path);
     const checkout = one ? checkouts.get(decodeURIComponent(one[1]!)) : undefined;
-    if (one && !checkout) return [404, error('not_found', 'Checkout not found.')];
+    if (one && !checkout) return [404, error('not_found', 'Checkout not found.', 404)];
     if (method === 'GET' && one && !one[2]) return [200, view(checkout!)];
     if (method === 'POST' && one?.[2]) return refund(checkout!, body);
-    return [404, error('not_found', 'Not found')];
+    return [404, error('not_found', 'Not found', 404)];
   }
 
   function create(body: unknown): [number, unknown] {
@@ -201,25 +251,28 @@ export async function startYocoDouble(options: StartOptions = {}) {
     if (webhooks.size >= 5) return [400, error('invalid_request', 'There is a limit of 5 webhooks per account.')];
     const hook: RegisteredWebhook = { id: `sub_${randomBytes(12).toString('hex')}`, name: b.name, url: b.url, mode: processingMode };
     webhooks.set(hook.id, hook);
-    return [200, { ...hook, secret: webhookSecret }];
+    // Each webhook its own secret, shown once.
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    hookSecrets.set(hook.id, secret);
+    return [200, { ...hook, secret }];
   }
 
   function pressed(res: ServerResponse, id: string, button: 'pay' | 'cancel') {
     const checkout = checkouts.get(id);
-    if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.'));
+    if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.', 404));
     if (button === 'cancel') return redirect(res, checkout.cancelUrl);
     if (checkout.status === 'expired') return send(res, 400, error('invalid_request', 'This checkout has expired.'));
     if (checkout.status !== 'completed') {
       checkout.status = 'completed';
       checkout.paymentId = `p_${randomBytes(12).toString('hex')}`;
-      for (const hook of webhooks.values()) void deliver(id, hook.url, 0);
+      for (const hook of webhooks.values()) void deliver(id, hook.url, hookSecrets.get(hook.id)!, 0);
     }
     redirect(res, checkout.successUrl);
   }
 
   /** One registered delivery with Yoco's first retries (immediately, 1 s, 5 s: shortened for tests). */
-  async function deliver(id: string, url: string, attempt: number): Promise<void> {
-    const { body, headers } = signedEvent(id);
+  async function deliver(id: string, url: string, secret: string, attempt: number): Promise<void> {
+    const { body, headers } = signedEvent(id, { secret });
     const record: (typeof deliveries)[number] = { checkoutId: id, url };
     try {
       const res = await fetch(url, { method: 'POST', headers, body: new Uint8Array(body), redirect: 'manual', signal: AbortSignal.timeout(5_000) });
@@ -231,7 +284,7 @@ export async function startYocoDouble(options: StartOptions = {}) {
     }
     deliveries.push(record);
     const wait = [1_000, 5_000][attempt];
-    if (wait !== undefined) await sleep(wait).then(() => deliver(id, url, attempt + 1));
+    if (wait !== undefined) await sleep(wait).then(() => deliver(id, url, secret, attempt + 1));
   }
 
   function refund(checkout: DoubleCheckout, body: unknown): [number, unknown] {
@@ -250,7 +303,7 @@ export async function startYocoDouble(options: StartOptions = {}) {
 
   function hostedPage(res: ServerResponse, id: string) {
     const checkout = checkouts.get(id);
-    if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.'));
+    if (!checkout) return send(res, 404, error('not_found', 'Checkout not found.', 404));
     if (checkout.status === 'created') checkout.status = 'started';
     const action = (button: string) => `<form method="post" action="/checkout/${checkout.id}/${button}"><button data-testid="yoco-${button}">${button}</button></form>`;
     res
@@ -271,31 +324,31 @@ export async function startYocoDouble(options: StartOptions = {}) {
   }
 
   /** The event body Yoco would send, as documented ("Successful payment", "Successful refund"). */
-  function eventFor(id: string, type: EventType): Record<string, unknown> {
+  function eventFor(id: string, type: EventType, said: { amount?: number; currency?: string; refundId?: string } = {}): Record<string, unknown> {
     const checkout = get(id);
-    const key = `${id} ${type}`;
+    const key = `${id} ${type}${said.refundId ? ` ${said.refundId}` : ''}`;
     if (!events.has(key)) events.set(key, { eventId: `evt_${randomBytes(12).toString('hex')}`, messageId: `msg_${randomBytes(12).toString('hex')}`, createdDate: new Date().toISOString() });
     const e = events.get(key)!;
-    const common = { createdDate: e.createdDate, currency: checkout.currency, mode: checkout.processingMode, metadata: { checkoutId: id } };
+    const common = { createdDate: e.createdDate, currency: said.currency ?? checkout.currency, mode: checkout.processingMode, metadata: { checkoutId: id } };
     if (type === 'payment.succeeded') {
       if (checkout.status !== 'completed' || !checkout.paymentId) throw new Error(`Yoco sends payment.succeeded only for a paid checkout; ${id} is ${checkout.status}`);
       const card = { expiryMonth: 2, expiryYear: 30, maskedCard: '************1111', scheme: 'visa' };
-      const payload = { id: checkout.paymentId, type: 'payment', ...common, amount: checkout.amount, paymentMethodDetails: { type: 'card', card }, status: 'succeeded' };
+      const payload = { id: checkout.paymentId, type: 'payment', ...common, amount: said.amount ?? checkout.amount, paymentMethodDetails: { type: 'card', card }, status: 'succeeded' };
       return { id: e.eventId, type, createdDate: e.createdDate, payload };
     }
-    const last = checkout.refunds.at(-1);
+    const last = said.refundId ? checkout.refunds.find((r) => r.refundId === said.refundId) : checkout.refunds.at(-1);
     if (!last) throw new Error(`checkout ${id} has no refund to tell about`);
-    const payload = { id: last.refundId, type: 'refund', ...common, amount: last.amount, paymentId: checkout.paymentId, status: type === 'refund.succeeded' ? 'succeeded' : 'failed' };
+    const payload = { id: last.refundId, type: 'refund', ...common, amount: said.amount ?? last.amount, paymentId: checkout.paymentId, status: type === 'refund.succeeded' ? 'succeeded' : 'failed' };
     return { id: e.eventId, type, createdDate: e.createdDate, payload };
   }
 
   function signedEvent(id: string, opts: SignOptions = {}): { body: Buffer; headers: Record<string, string> } {
     const type = opts.event ?? 'payment.succeeded';
-    const json = JSON.stringify(eventFor(id, type));
-    const { messageId } = events.get(`${id} ${type}`)!;
+    const json = JSON.stringify(eventFor(id, type, opts));
+    const { messageId } = events.get(`${id} ${type}${opts.refundId ? ` ${opts.refundId}` : ''}`)!;
     const at = opts.tamper === 'stale' ? new Date(Date.now() - 10 * 60_000) : (opts.at ?? new Date());
     const timestamp = String(Math.floor(at.getTime() / 1000));
-    const secret = opts.tamper === 'secret' ? `whsec_${randomBytes(32).toString('base64')}` : webhookSecret;
+    const secret = opts.tamper === 'secret' ? `whsec_${randomBytes(32).toString('base64')}` : (opts.secret ?? webhookSecret);
     const signature = `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${messageId}.${timestamp}.${json}`).digest('base64')}`;
     const sent = opts.tamper === 'body' ? json.replace(/"amount":(\d+)/, (_m, n: string) => `"amount":${Number(n) + 100}`) : json;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'webhook-id': messageId, 'webhook-timestamp': timestamp };
@@ -325,6 +378,14 @@ export async function startYocoDouble(options: StartOptions = {}) {
     /** The next `count` API calls fail with `fault` instead of being processed. */
     failNext(count: number, fault: Fault) {
       for (let i = 0; i < count; i++) faults.push(fault);
+    },
+    /** Moves the double's clock on (Idempotency-Keys forgotten after 24 hours). */
+    advance(ms: number) {
+      clockOffsetMs += ms;
+    },
+    /** A registered webhook's own secret. */
+    secretOf(hookId: string): string | undefined {
+      return hookSecrets.get(hookId);
     },
     /** The customer's browser opens the checkout's page. */
     checkoutPage(id: string) {
@@ -396,9 +457,21 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-/** The fields Yoco's own plugin reads from an error answer. */
-function error(errorCode: string, description: string) {
-  return { errorType: 'api_error', errorCode, description };
+/**
+ * An error answer in the problem shape Yoco documents: `type` (a page about the code), `title`,
+ * `detail`, `status`, `code` [developer.yoco.com/docs/api/error-codes/rate-limited, and its siblings].
+ */
+function error(code: string, detail: string, status = 400) {
+  return { type: `https://developer.yoco.com/docs/api/error-codes/${code.replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', detail, status, code };
+}
+
+const TITLES: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+
+const isYocoProblem = (body: unknown) => typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string';
+
+/** Yoco's documented 429 body [developer.yoco.com/docs/api/rate-limiting]. */
+function rateLimited() {
+  return { type: 'https://developer.yoco.com/docs/api/error-codes/rate-limited', title: 'Too Many Requests', detail: 'You have exceeded the rate limit for this API end-point.', status: 429, code: 'rate_limited' };
 }
 
 function parse(text: string): unknown {

@@ -22,6 +22,10 @@ const MaskedBankAccountRef = builder.objectRef<MaskedBankAccount>('PayoutBankAcc
     bankNameMismatch: t.exposeBoolean('bankNameMismatch', {
       description: 'True when the merchant\'s bankName names another bank than the one the branch code belongs to: check with the merchant before paying.',
     }),
+    unreadable: t.exposeBoolean('unreadable', {
+      description:
+        'True when the sealed bank details will not open under any data key of this service (other key material under their kid, or damage); bankName, branchCode, accountHolder and accountNumberMasked then read `unreadable` (bank is still the one recorded at creation). Counted in stats.sealedValuesUnreadable.',
+    }),
   }),
 });
 

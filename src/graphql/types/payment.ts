@@ -61,7 +61,7 @@ const CustomerInfoInput = builder.inputType('CustomerInfoInput', {
   description: 'Who to send the customer\'s confirmation to: email and/or phone.',
   fields: (t) => ({
     email: t.string({ description: 'An e-mail address.' }),
-    phone: t.string({ description: 'A phone number, 7 to 20 digits, spaces and ()-.' }),
+    phone: t.string({ description: 'A phone number in international (E.164) form, such as +27825550123 (spaces allowed; kept without them); gets the confirmation by SMS when SMS_URL is set. VALIDATION_FAILED otherwise.' }),
   }),
 });
 

@@ -1,4 +1,4 @@
-import type { OperatorStats, PayoutStateStats } from '../../services/stats.ts';
+import type { OperatorStats, PayoutStateStats, UnreadableCount } from '../../services/stats.ts';
 import { actorOf, builder } from '../builder.ts';
 import { PayoutStatusEnum } from './enums.ts';
 
@@ -11,6 +11,19 @@ const PayoutStateStatsRef = builder.objectRef<PayoutStateStats>('PayoutStateStat
   }),
 });
 
+const SealedKindEnum = builder.enumType('SealedValueKind', {
+  description: 'What a value sealed with the data key is.',
+  values: { PAYOUT_DETAILS: { value: 'payout-details', description: 'A payout\'s bank details.' }, VOUCHER_CODE: { value: 'voucher-code', description: 'A voucher\'s code.' } } as const,
+});
+
+const UnreadableCountRef = builder.objectRef<UnreadableCount>('UnreadableSealedValues').implement({
+  description: 'Sealed values of one kind that will not open under the data keys (found by a view or the rotation).',
+  fields: (t) => ({
+    kind: t.expose('kind', { type: SealedKindEnum, description: 'What they are.' }),
+    count: t.exposeInt('count', { description: 'How many.' }),
+  }),
+});
+
 const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').implement({
   description: 'The operator\'s overview (`zarpay stats`).',
   fields: (t) => ({
@@ -20,6 +33,15 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
     oldestPendingPayoutAt: t.expose('oldestPendingPayoutAt', { type: 'DateTime', nullable: true, description: 'The oldest payout awaiting approval.' }),
     deliveriesFailed: t.exposeInt('deliveriesFailed', { description: 'Webhook deliveries that gave up after every retry.' }),
     deliveriesPending: t.exposeInt('deliveriesPending', { description: 'Webhook deliveries still to be made or retried.' }),
+    sealedValuesUnreadable: t.expose('sealedValuesUnreadable', {
+      type: [UnreadableCountRef],
+      description: 'Bank details and voucher codes found not to open under the data keys, by kind (`zarpay rotate-data-key --dry-run` looks at every one).',
+    }),
+    mismatchedNotifications: t.exposeInt('mismatchedNotifications', {
+      description: 'Provider "paid" notifications whose amount or currency did not match their attempt: nothing was captured and the money goes back (audit log `payment.notification_mismatch`).',
+    }),
+    refundsPending: t.exposeInt('refundsPending', { description: 'Refunds waiting for their provider\'s outcome.' }),
+    refundsFailed: t.exposeInt('refundsFailed', { description: 'Refunds the provider failed or refused.' }),
   }),
 });
 

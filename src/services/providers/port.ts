@@ -1,8 +1,8 @@
 import { AppError } from '../../domain/errors.ts';
-import type { ProviderNotification } from '../../domain/provider-notification.ts';
+import type { AttemptNotification, ProviderNotification, RefundNotification } from '../../domain/provider-notification.ts';
 
 // Defined with the provider actor it travels with; the providers name it from here.
-export type { ProviderNotification };
+export type { AttemptNotification, ProviderNotification, RefundNotification };
 
 /**
  * What zarpay needs from a payment provider: start an attempt (and send the customer to pay),
@@ -77,11 +77,23 @@ export interface PaymentProvider {
    */
   queryAttempt(providerRef: string): Promise<AttemptState>;
   /**
-   * Optional: refunds a succeeded attempt in full. Resolves once the provider accepted the refund
-   * for processing; providers may confirm the refund itself later.
+   * Optional: refunds `amountCents` of a succeeded attempt (the whole of it, or a part). Resolves
+   * once the provider accepted the refund for processing, with its id for the refund; the outcome
+   * comes later, as a notification (or from `queryRefund`). The same `idempotencyKey` again is
+   * the same refund. Throws ProviderUnavailableError (nothing known: ask again with the same key,
+   * unless the error says the first request provably created nothing) or ProviderRefusedError
+   * (the provider will not make it).
    */
   refund?(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }>;
+  /**
+   * Optional: how a refund the provider accepted went, for when its notification is late or lost.
+   * A provider without it is only ever told by its notifications.
+   */
+  queryRefund?(providerRef: string, refundRef: string): Promise<RefundState>;
 }
+
+/** What the provider says about a refund when asked. */
+export type RefundState = { status: 'pending' } | { status: 'succeeded' } | { status: 'failed'; reason: string };
 
 /** Why a provider could not be used just now. Every one of them is worth retrying later. */
 export type UnavailableReason = 'network' | 'timeout' | 'server_error' | 'rate_limited' | 'busy' | 'bad_response';
@@ -100,11 +112,24 @@ export class ProviderUnavailableError extends AppError {
     message: string,
     /** The provider's HTTP status, when it answered. */
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      /** How long the provider asked us to wait (its `Retry-After`), in milliseconds. */
+      retryAfterMs?: number;
+      /**
+       * True when the provider's answer proves the request created nothing (a failure it replays
+       * for the same idempotency key): asking again needs a new key, and a new key is safe.
+       */
+      createdNothing?: boolean;
+    },
   ) {
     super('SERVICE_UNAVAILABLE', message);
     if (options?.cause !== undefined) this.cause = options.cause;
+    this.retryAfterMs = options?.retryAfterMs;
+    this.createdNothing = options?.createdNothing === true;
   }
+  readonly retryAfterMs: number | undefined;
+  readonly createdNothing: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ProviderNotification,
   type ProviderSimulator,
   ProviderRefusedError,
+  type RefundState,
   type StartAttempt,
   type StartedAttempt,
 } from './port.ts';
@@ -30,6 +31,9 @@ const notificationSchema = z.strictObject({
   provider_ref: z.string().min(1).max(100),
   status: z.enum(['succeeded', 'failed']),
   reason: z.string().max(500).optional(),
+  /** Present when the notification is about a refund of the checkout. */
+  refund_ref: z.string().min(1).max(100).optional(),
+  amount_cents: z.number().int().optional(),
 });
 
 export interface SandboxOptions {
@@ -99,11 +103,29 @@ export class SandboxProvider implements PaymentProvider, ProviderSimulator {
       : { status: 'failed', reason: checkout.reason ?? 'declined (sandbox)' };
   }
 
-  async refund(providerRef: string): Promise<{ refundRef: string }> {
-    if (!(await books.refundCheckout(this.options.db, providerRef))) {
-      throw new ProviderRefusedError(this.name, 400, 'not_refundable', `sandbox checkout ${providerRef} has nothing to refund`);
-    }
-    return { refundRef: `sbx_rf_${randomBytes(8).toString('hex')}` };
+  /**
+   * Takes a refund of a succeeded checkout (the same key twice is the same refund); it succeeds
+   * after the confirmation delay, told by a notification like a checkout's outcome, and
+   * `queryRefund` answers from the books meanwhile.
+   */
+  async refund(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }> {
+    const ref = await books.takeRefund(this.options.db, {
+      ref: `sbx_rf_${randomBytes(8).toString('hex')}`,
+      key: idempotencyKey,
+      checkoutRef: providerRef,
+      amount: amountCents,
+      delayMs: this.options.delayMs,
+      eventId: randomUUID(),
+    });
+    if (!ref) throw new ProviderRefusedError(this.name, 400, 'not_refundable', `sandbox checkout ${providerRef} has nothing to refund`);
+    this.options.dueIn(this.options.delayMs);
+    return { refundRef: ref };
+  }
+
+  async queryRefund(_providerRef: string, refundRef: string): Promise<RefundState> {
+    const refund = await books.findRefund(this.options.db, refundRef);
+    if (!refund) return { status: 'failed', reason: 'the sandbox has no such refund' };
+    return refund.confirmed ? { status: 'succeeded' } : { status: 'pending' };
   }
 
   parseNotification(rawBody: Buffer, headers: NotificationHeaders): ProviderNotification | null {
@@ -123,28 +145,50 @@ export class SandboxProvider implements PaymentProvider, ProviderSimulator {
     }
     const parsed = notificationSchema.safeParse(json);
     if (!parsed.success) throw new AppError('VALIDATION_FAILED', `notification: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const { event_id, provider_ref, status, reason } = parsed.data;
+    const { event_id, provider_ref, status, reason, refund_ref, amount_cents } = parsed.data;
+    if (refund_ref !== undefined) {
+      return {
+        about: 'refund',
+        eventId: event_id,
+        providerRef: provider_ref,
+        refundRef: refund_ref,
+        outcome: status,
+        ...(amount_cents !== undefined && { amountCents: amount_cents }),
+        ...(status === 'failed' && { reason: reason ?? 'refund failed (sandbox)' }),
+      };
+    }
     return status === 'succeeded'
       ? { eventId: event_id, providerRef: provider_ref, outcome: 'succeeded', paymentRef: provider_ref }
       : { eventId: event_id, providerRef: provider_ref, outcome: 'failed', reason: reason ?? 'declined (sandbox)' };
   }
 
-  /** The sandbox's side of the world: a job of `sandbox.confirm` tells zarpay how one checkout went. */
-  get task(): Task<{ ref: string }> {
+  /** The body of a confirmation: how a checkout, or a refund, went; undefined when the books know neither. */
+  private async confirmation(payload: { ref?: string; refund?: string }): Promise<string | undefined> {
+    if (payload.refund !== undefined) {
+      const refund = await books.findRefund(this.options.db, payload.refund);
+      if (!refund) return undefined;
+      return JSON.stringify({ event_id: refund.eventId, provider_ref: refund.checkoutRef, status: 'succeeded', refund_ref: refund.ref, amount_cents: refund.amountCents });
+    }
+    const checkout = payload.ref === undefined ? undefined : await books.findCheckout(this.options.db, payload.ref);
+    if (!checkout) return undefined;
+    return JSON.stringify({
+      event_id: checkout.eventId,
+      provider_ref: checkout.ref,
+      status: checkout.outcome,
+      ...(checkout.reason !== null && { reason: checkout.reason }),
+    });
+  }
+
+  /** The sandbox's side of the world: a job of `sandbox.confirm` tells zarpay how one checkout, or one refund, went. */
+  get task(): Task<{ ref?: string; refund?: string }> {
     return {
       queue: QUEUE.sandboxConfirm,
       concurrency: 20,
       leaseMs: 2 * DELIVERY_TIMEOUT_MS,
       retryDelaysMs: RETRY_DELAYS_MS,
       run: async (job) => {
-        const checkout = await books.findCheckout(this.options.db, job.payload.ref);
-        if (!checkout) return;
-        const body = JSON.stringify({
-          event_id: checkout.eventId,
-          provider_ref: checkout.ref,
-          status: checkout.outcome,
-          ...(checkout.reason !== null && { reason: checkout.reason }),
-        });
+        const body = await this.confirmation(job.payload);
+        if (body === undefined) return;
         const t = Math.floor(Date.now() / 1000);
         const res = await fetch(this.options.callbackBase() + SANDBOX_WEBHOOK_PATH, {
           method: 'POST',

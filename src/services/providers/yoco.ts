@@ -19,11 +19,17 @@
  * - Get a checkout: `GET /checkouts/{id}`, reading `status` and `paymentId`. No Yoco reference page
  *   for it turned up; Yoco's own WooCommerce plugin (yoco-payment-gateway, PaymentStatusScheduler)
  *   polls exactly this and treats `status === "completed"` as paid, with `paymentId` the payment.
- * - Refund a checkout: `POST /checkouts/{id}/refund`, `Idempotency-Key`, body `{ amount }` (cents;
- *   omitted means the whole remaining balance). 202 with `{ id, refundId, message, status }`, status
- *   "successful" meaning accepted for processing; the result comes later as a `refund.succeeded` or
- *   `refund.failed` webhook. Only checkouts made with live keys can be refunded
- *   [developer.yoco.com/online/api-reference/checkout/refunds/accept-refunds].
+ * - Refund a checkout: `POST /checkouts/{id}/refund`, `Idempotency-Key` (zarpay's refund id), body
+ *   `{ amount }` (cents; we always send it, so a partial refund is never taken for a full one).
+ *   202 with `{ id, refundId, message, status }`, status "successful" meaning accepted for
+ *   processing; the result comes later as a `refund.succeeded` or `refund.failed` webhook, whose
+ *   payload is the Refund object: `id` (the `refundId` above), `amount`, `currency`, `paymentId`,
+ *   `status`, `mode`, `metadata.checkoutId`. Only checkouts made with live keys can be refunded
+ *   [developer.yoco.com/online/api-reference/checkout/refunds/accept-refunds;
+ *   developer.yoco.com/online/api-reference/webhooks/events/successful-refund, …/failed-refund].
+ * - Errors: a JSON problem `{ type, title, detail, status, code }`; 429 `rate_limited` comes with
+ *   `Retry-After` in seconds, to be waited out before retrying
+ *   [developer.yoco.com/docs/api/rate-limiting; developer.yoco.com/docs/api/error-codes/rate-limited].
  * - Webhooks: headers `webhook-id`, `webhook-timestamp` (unix seconds), `webhook-signature`
  *   ("v1,<base64 HMAC-SHA256 of id.timestamp.rawbody>", the Standard Webhooks scheme), secret
  *   "whsec_…" returned once when the webhook is registered (`POST /webhooks {name, url}`); Yoco
@@ -47,12 +53,32 @@
  *   checkout's outcome. This provider therefore never reports `failed`; an abandoned checkout ends
  *   as `expired`. A `payment.failed` event, should one ever arrive, is ignored (null) for the same
  *   reason: a success may still follow on the same checkout.
- * - Error bodies are not specified; Yoco's plugin reads `errorCode`, `errorMessage` and
- *   `description`, and so do we (plus `message`, `detail`, `title`), for the refusal's message.
+ * - Error bodies: we read Yoco's documented problem fields (`code`, `detail`, `title`) and, for
+ *   older answers, the fields Yoco's plugin reads (`errorCode`, `errorMessage`, `description`).
  * - 409 (a request with the same key still in progress) and 429 are reported as unavailable:
- *   both say "try again later", not "no".
+ *   both say "try again later", not "no". A 429's `Retry-After` (seconds, or an HTTP date) is
+ *   honoured: until it has passed this adapter sends Yoco nothing and answers "rate limited"
+ *   with the time still to wait (`retryAfterMs`), which the job runner waits out. ASSUMPTION:
+ *   the wait applies to the whole API, not only the end-point that answered 429 (Yoco does not
+ *   publish its limits; waiting more is the safe side).
  * - Because Yoco replays even a failed first answer for 24 hours, retrying a create that got a
  *   Yoco 5xx with the same attemptId may get the same 5xx back; a new attempt gets a new key.
+ * - Refunds retried after a 5xx: the same key is asked again (a timeout, a reset or a gateway's
+ *   502/504 prove nothing: the refund may exist). Only a 5xx that Yoco replays for the key
+ *   (`Idempotent-Replayed: true`) with a body in Yoco's own error shape is taken as proof that
+ *   the first request created nothing (`createdNothing`): Yoco stored that failure as the
+ *   request's outcome, so a fresh key is then safe and the only way forward. ASSUMPTION: Yoco
+ *   stores a failure only when the operation did not happen; its documents say failures are
+ *   replayed, not what a replayed failure did.
+ * - A `payment.succeeded` carries what was taken (`amount` in cents, `currency`), as every sample
+ *   event of Yoco's shows; zarpay compares them with the attempt (CONTRACT §10: a mismatch
+ *   captures nothing). One without them is refused (VALIDATION_FAILED, so Yoco sends it again)
+ *   rather than trusted. ASSUMPTION: Yoco always sends both.
+ * - Refund outcomes: Yoco's Checkout API documents no way to read a refund (the refund read it
+ *   documents lives on another API with other credentials), so this provider has no
+ *   `queryRefund`: a refund's outcome is known from `refund.succeeded` / `refund.failed` only,
+ *   and a refund whose notification never comes stays pending for an operator (zarpay's job
+ *   runner reports it). ASSUMPTION: "successful" in the refund answer means accepted, not paid.
  * - Timestamps are checked against Yoco's 3 minutes, inside the library's fixed 5.
  * - An event whose `payload.mode` is not the secret key's mode (sk_live_ vs sk_test_) is ignored:
  *   Yoco sends both modes to the same endpoint, and a test payment must never capture a live one.
@@ -98,8 +124,19 @@ const paymentPayload = z.object({
   id: z.string().min(1),
   status: z.string().optional(),
   mode: z.string().optional(),
+  // Documented on every payment event: what was taken, checked against the attempt (CONTRACT §10).
+  amount: z.number().int().optional(),
+  currency: z.string().min(1).optional(),
   metadata: z.object({ checkoutId: z.string().min(1) }),
 });
+const refundPayload = z.object({
+  id: z.string().min(1),
+  amount: z.number().int().optional(),
+  mode: z.string().optional(),
+  metadata: z.object({ checkoutId: z.string().min(1) }),
+});
+/** The longest `Retry-After` we wait out in one go; a longer one is asked again after this. */
+const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 export function createYocoProvider(options: YocoOptions): YocoProvider {
   return new YocoProvider(options);
@@ -114,6 +151,8 @@ export class YocoProvider implements PaymentProvider {
   private readonly webhook: Webhook;
   /** 'live' or 'test' from the key's prefix; undefined for a key of another shape. */
   private readonly mode: string | undefined;
+  /** Until then Yoco asked us (429 `Retry-After`) to send nothing. */
+  private quietUntil = 0;
 
   constructor(options: YocoOptions) {
     // Messages name the setting, never its value.
@@ -205,16 +244,34 @@ export class YocoProvider implements PaymentProvider {
     }
     const parsed = event.safeParse(json);
     if (!parsed.success) throw new AppError('VALIDATION_FAILED', 'Yoco event: no id, type or payload');
-    // Refund events and anything new are verified but say nothing about an attempt's outcome.
-    if (parsed.data.type !== 'payment.succeeded') return null;
+    const { type } = parsed.data;
+    if (type === 'refund.succeeded' || type === 'refund.failed') {
+      const refund = refundPayload.safeParse(parsed.data.payload);
+      if (!refund.success) throw new AppError('VALIDATION_FAILED', `Yoco ${type} event: payload without id or metadata.checkoutId`);
+      const { id: refundRef, amount, mode, metadata } = refund.data;
+      if (this.mode && mode && mode !== this.mode) return null;
+      return {
+        about: 'refund',
+        eventId: parsed.data.id,
+        providerRef: metadata.checkoutId,
+        refundRef,
+        outcome: type === 'refund.succeeded' ? 'succeeded' : 'failed',
+        ...(amount !== undefined && { amountCents: amount }),
+        ...(type === 'refund.failed' && { reason: 'Yoco reported the refund failed' }),
+      };
+    }
+    // Anything new is verified but says nothing zarpay acts on.
+    if (type !== 'payment.succeeded') return null;
     const payment = paymentPayload.safeParse(parsed.data.payload);
-    if (!payment.success) throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payload without id or metadata.checkoutId');
-    const { id: paymentRef, status, mode, metadata } = payment.data;
+    if (!payment.success) throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payload without id, amount, currency or metadata.checkoutId');
+    const { id: paymentRef, status, mode, metadata, amount, currency } = payment.data;
     if (status !== undefined && status !== 'succeeded') {
       throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payment status is not succeeded');
     }
     if (this.mode && mode && mode !== this.mode) return null;
-    return { eventId: parsed.data.id, providerRef: metadata.checkoutId, outcome: 'succeeded', paymentRef };
+    // Without them the amount cannot be checked, and an unchecked "paid" must not capture.
+    if (amount === undefined || currency === undefined) throw new AppError('VALIDATION_FAILED', 'Yoco payment.succeeded event: payload without amount or currency');
+    return { eventId: parsed.data.id, providerRef: metadata.checkoutId, outcome: 'succeeded', paymentRef, amountCents: amount, currency };
   }
 
   /**
@@ -227,11 +284,17 @@ export class YocoProvider implements PaymentProvider {
     path: string,
     opts: { body?: unknown; idempotencyKey?: string } = {},
   ): Promise<YocoResponse> {
+    const wait = this.quietUntil - Date.now();
+    if (wait > 0) {
+      throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to wait before ${op}: ${Math.ceil(wait / 1000)} s to go`, 429, { retryAfterMs: wait });
+    }
     const headers: Record<string, string> = { authorization: `Bearer ${this.secretKey}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     let status: number;
     let text: string;
+    let retryAfter: string | null = null;
+    let replayed = false;
     try {
       const res = await this.fetch(this.apiUrl + path, {
         method,
@@ -243,6 +306,8 @@ export class YocoProvider implements PaymentProvider {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       status = res.status;
+      retryAfter = res.headers.get('retry-after');
+      replayed = res.headers.get('idempotent-replayed') === 'true';
       text = await res.text();
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
@@ -255,8 +320,16 @@ export class YocoProvider implements PaymentProvider {
       );
     }
     const body = parseJson(text);
-    if (status >= 500) throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Yoco failed ${op}: HTTP ${status}${detail(body)}`), status);
-    if (status === 429) throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to slow down (${op}): HTTP 429`, status);
+    if (status >= 500) {
+      // A failure Yoco itself stored for this key (see the header: "Refunds retried after a 5xx").
+      const createdNothing = replayed && opts.idempotencyKey !== undefined && yocoError(body).code !== undefined;
+      throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Yoco failed ${op}: HTTP ${status}${replayed ? ' (replayed)' : ''}${detail(body)}`), status, { createdNothing });
+    }
+    if (status === 429) {
+      const retryAfterMs = retryAfterMsOf(retryAfter);
+      if (retryAfterMs !== undefined) this.quietUntil = Math.max(this.quietUntil, Date.now() + retryAfterMs);
+      throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to slow down (${op}): HTTP 429`, status, retryAfterMs === undefined ? {} : { retryAfterMs });
+    }
     if (status === 409) throw new ProviderUnavailableError(NAME, 'busy', `Yoco is still processing an earlier ${op} with the same key: HTTP 409`, status);
     if (status >= 200 && status < 300) return { ok: true, status, body };
     if (status >= 400) return { ok: false, status, body };
@@ -305,12 +378,20 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The fields Yoco's own plugin reads from an error answer, and the RFC 9457 ones of its newer API. */
+/** Yoco's documented problem fields (`code`, `detail`, `title`), and those its own plugin reads from older answers. */
 function yocoError(body: unknown): { code?: string; message?: string } {
   if (typeof body !== 'object' || body === null) return {};
   const b = body as Record<string, unknown>;
   const pick = (...keys: string[]) => keys.map((k) => b[k]).find((v): v is string => typeof v === 'string' && v.length > 0);
-  return { code: pick('errorCode', 'code'), message: pick('description', 'errorMessage', 'displayMessage', 'message', 'detail', 'title') };
+  return { code: pick('code', 'errorCode'), message: pick('detail', 'description', 'errorMessage', 'displayMessage', 'message', 'title') };
+}
+
+/** `Retry-After`: whole seconds, or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMsOf(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
 }
 
 function detail(body: unknown): string {

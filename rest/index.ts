@@ -7,6 +7,7 @@ import { merchantRoutes } from './merchant.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
+import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { merchantOf } from './request.ts';
 import { restField } from './wire.ts';
@@ -45,6 +46,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
   payoutRoutes(app, services);
   paymentRoutes(app, services);
   merchantRoutes(app, services);
+  statementRoutes(app, services);
   webhookRoutes(app, services);
 }
 

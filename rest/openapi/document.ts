@@ -8,6 +8,7 @@ import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '..
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
+import { statementJsonSchema, statementQuery } from '../../src/domain/statement.ts';
 import { wire } from '../wire.ts';
 import { errorSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
 
@@ -16,6 +17,8 @@ interface ResponseDoc {
   description: string;
   schema: z.ZodType;
   codes?: ErrorCode[];
+  /** Other media types the answer may take (content negotiation), each with its schema and an example. */
+  alternatives?: Record<string, { schema: z.ZodType; example: string }>;
 }
 
 /**
@@ -142,6 +145,34 @@ export const OPERATIONS = {
       description: 'The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit.',
       tags: ['Payouts'],
       responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, '400': badQuery, ...common },
+    },
+  },
+  '/api/v1/statements': {
+    get: {
+      operationId: 'getStatement',
+      summary: 'Read a statement: the balance\'s movements over days, as JSON or CSV',
+      description:
+        'The movements of `balance_cents` from the start of `from` to the end of `to`, days in Africa/Johannesburg (UTC+2), both included, at most 366 days; oldest first. ' +
+        'Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; ' +
+        'reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. ' +
+        'The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row ' +
+        '`posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. Rate limit: balance check.',
+      tags: ['Statements'],
+      query: statementQuery,
+      responses: {
+        '200': {
+          description: 'The statement',
+          schema: successOf(statementJsonSchema),
+          alternatives: {
+            'text/csv': {
+              schema: z.string().max(1_000_000_000).meta({ description: 'The entries as CSV, one line each after the header row' }),
+              example: 'posted_at,type,reference,amount_cents,balance_after_cents,description\r\n2026-11-22T10:15:30.000Z,credit,,100000,100000,operator credit\r\n',
+            },
+          },
+        },
+        '400': error('A bad date, `from` after `to`, more than 366 days, or a query parameter not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
     },
   },
   '/api/v1/payouts': {
@@ -367,7 +398,10 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
             {
               description: r.codes ? `${r.description}. Codes: ${r.codes.join(', ')}.` : r.description,
               ...(counted(status) && { headers: rateLimitHeaders(status === '429') }),
-              content: { 'application/json': { schema: r.schema } },
+              content: {
+                'application/json': { schema: r.schema },
+                ...Object.fromEntries(Object.entries(r.alternatives ?? {}).map(([type, a]) => [type, { schema: a.schema, example: a.example }])),
+              },
             },
           ]),
         ),
@@ -392,6 +426,8 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
       tags: [
         { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
         { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
+        { name: 'Statements', description: 'The balance\'s movements by day, for the books (JSON or CSV)' },
+        { name: 'Merchant', description: 'The merchant\'s own settings: webhook URL, redirect allow-list, support contact' },
         { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
       ],
       components: {

@@ -11,6 +11,7 @@ import { API_KEY, BALANCE, PAYOUT } from './fields.ts';
 import { localCommands } from './local.ts';
 import { merchantCommands } from './merchants.ts';
 import { paymentCommands } from './payments.ts';
+import { statementCommands } from './statements.ts';
 import { formatOption, op, print } from './output.ts';
 import { payoutTable, statsTable, wantsTable } from './table.ts';
 
@@ -111,6 +112,8 @@ export function buildProgram(): Command {
       );
       print(restShape(data.creditBalance.balance));
     });
+
+  statementCommands(program);
 
   const payout = program.command('payout').description('the payout approval queue: list, approve, reject, process, complete, fail, cancel');
   const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>

@@ -15,6 +15,7 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Query.viewer': 'balance',
   'Query.balance': 'balance',
   'Merchant.balance': 'balance',
+  'Query.statement': 'balance',
   'Query.payout': 'payout_status',
   'Query.payouts': 'payout_status',
   'Mutation.createPayout': 'payout_create',

@@ -28,6 +28,7 @@ import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
+import { StatementService } from './statements.ts';
 import { StatsService } from './stats.ts';
 import { webhookTask } from './webhook-dispatch.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
@@ -55,6 +56,8 @@ export interface Services {
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
   balances: BalanceService;
+  /** Statements: the balance's movements over SAST days, JSON or CSV, read from the ledger in batches. */
+  statements: StatementService;
 
   // What happened: events live and stored, and their webhook deliveries.
   /** Committed events, live (subscriptions). */
@@ -193,6 +196,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     providers: providers.all,
     payouts: new PayoutService(deps),
     balances: new BalanceService(deps),
+    statements: new StatementService(deps),
     events,
     eventHistory: new EventHistoryService(deps),
     webhookDeliveries: new WebhookDeliveryService(deps),

@@ -15,7 +15,7 @@ import type { PaymentRow } from './types.ts';
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
-  p.created_at, p.updated_at, p.completed_at`;
+  p.failure_reason, p.created_at, p.updated_at, p.completed_at`;
 
 /** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
 const VOUCHER = `left join vouchers v on v.payment_id = p.id`;
@@ -32,7 +32,8 @@ const LATEST_ATTEMPT = `
 type Row = Pick<
   PaymentRow,
   | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
-  | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'created_at' | 'updated_at' | 'completed_at'
+  | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'failure_reason' | 'created_at' | 'updated_at'
+  | 'completed_at'
 > & {
   attempt_status: string | null;
   attempt_provider: string | null;
@@ -58,6 +59,7 @@ export function toPayment(row: Row): StoredPayment {
     feeCents: row.fee_cents,
     netAmountCents: netAmountIn(status, row.net_amount_cents),
     status,
+    failureReason: row.failure_reason,
     includeQr: row.include_qr,
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,
@@ -264,7 +266,7 @@ export async function movePayment(tx: DbOrTx, id: string, from: readonly Payment
 }
 
 const finishStatement = statement<
-  { id: string; from: string[]; to: string },
+  { id: string; from: string[]; to: string; failureReason: string | null },
   {
     merchant_id: string;
     intent_type: string;
@@ -278,16 +280,34 @@ const finishStatement = statement<
   'finish a payment',
   `
   update payments p
-     set status = :to::text, updated_at = now(), completed_at = now()
+     set status = :to::text, updated_at = now(), completed_at = now(), failure_reason = :failureReason::text
     from merchants m
    where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
   returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, m.auto_topup`,
 );
 
 /** The one way into a terminal state; undefined when the payment was not in `from` any more. */
-export async function finishPayment(tx: Tx, id: string, from: readonly PaymentStatus[], to: PaymentOutcome) {
-  const [row] = await finishStatement.run(tx, { id, from: [...from], to });
+export async function finishPayment(tx: Tx, id: string, from: readonly PaymentStatus[], to: PaymentOutcome, failureReason: string | null = null) {
+  const [row] = await finishStatement.run(tx, { id, from: [...from], to, failureReason });
   return row;
+}
+
+const pastTheirTime = statement<{ merchantId: string | null; afterMs: number; limit: number }, { id: string }>(
+  'open payments past their time',
+  `select p.id from payments p
+    where p.status in ('created', 'initiated', 'awaiting_webhook')
+      and p.created_at < now() - :afterMs::bigint * interval '1 millisecond'
+      and (:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)
+    order by p.created_at
+    limit :limit::int`,
+);
+
+/**
+ * Payments within the scope still open `afterMs` after their creation, oldest first, at most
+ * `limit` (the partial index `payments_open_created_idx` holds only open payments).
+ */
+export async function openPaymentsOlderThan(db: DbOrTx, scope: MerchantScope, afterMs: number, limit: number): Promise<string[]> {
+  return (await pastTheirTime.run(db, { merchantId: merchantFilter(scope), afterMs, limit })).map((r) => r.id);
 }
 
 const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number }>(

@@ -47,6 +47,8 @@ export interface Payment {
    */
   netAmountCents: number | null;
   status: PaymentStatus;
+  /** Why it failed, when zarpay decided it: `expired` (never finished in PAYMENT_EXPIRES_AFTER_MS); null otherwise. */
+  failureReason: string | null;
   includeQr: boolean;
   successUrl: string | null;
   cancelUrl: string | null;
@@ -78,5 +80,8 @@ export interface PaymentInitiation {
   /** False when an Idempotency-Key or merchant_order_id replayed an earlier initiation. */
   created: boolean;
 }
+
+/** The failure reason of a payment that was never finished in time (CONTRACT §10). */
+export const EXPIRED = 'expired';
 
 export const paymentNotFound = () => new AppError('PAYMENT_NOT_FOUND', 'payment not found');

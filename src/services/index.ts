@@ -19,6 +19,7 @@ import { KeyService } from './keys.ts';
 import { purgeTask, rateLimitSweepTask, scheduleRecurring } from './maintenance.ts';
 import { MerchantService } from './merchants.ts';
 import { embeddedNotifications, EVENTS_CHANNEL, Notifications, postgresNotifications } from './notifications.ts';
+import { expiryTask } from './payment-expiry.ts';
 import { PaymentFlow } from './payment-flow.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { PaymentSettlement } from './payment-settlement.ts';
@@ -132,7 +133,7 @@ export function serviceQueues(config: Config): Queue[] {
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
   dispatcher: [QUEUE.webhook, QUEUE.customerEmail],
-  reconciler: [QUEUE.reconcile, QUEUE.refundOwed],
+  reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.expire],
 };
 
 export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
@@ -177,6 +178,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     webhookTask(deps, webhookSecrets, ports.webhooks),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
+    expiryTask(deps, providers.all, settlement, reportError),
     purgeTask(payments),
     ...providers.tasks,
   ];

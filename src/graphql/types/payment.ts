@@ -31,6 +31,10 @@ PaymentRef.implement({
     description: t.exposeString('description', { nullable: true, description: 'What is being bought, shown on the payment page.' }),
     intentType: t.expose('intentType', { type: IntentTypeEnum, description: 'What happens after payment.' }),
     status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.',
+    }),
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
     feeCents: t.expose('feeCents', { type: 'Money', description: 'The platform fee, fixed at initiation.' }),

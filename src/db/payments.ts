@@ -113,15 +113,28 @@ const listings = listing<Row>({
   table: 'payments p',
   joins: `${VOUCHER} ${LATEST_ATTEMPT}`,
   columns: `${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*`,
+  filters: {
+    where: `(:orderId::text is null or p.merchant_order_id = :orderId::text)
+      and (:createdFrom::timestamptz is null or p.created_at >= :createdFrom::timestamptz)
+      and (:createdBefore::timestamptz is null or p.created_at < :createdBefore::timestamptz)`,
+    parameters: ['orderId', 'createdFrom', 'createdBefore'],
+  },
 });
+
+/** A payments listing's filters beyond status: one order id, and a creation window [createdFrom, createdBefore). */
+export interface PaymentListFilter {
+  merchantOrderId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdBefore?: Date | undefined;
+}
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
 export async function listPayments(
   db: DbOrTx,
   scope: MerchantScope,
-  q: { status?: PaymentStatus | undefined; limit: number; offset: number },
+  q: { status?: PaymentStatus | undefined; limit: number; offset: number } & PaymentListFilter,
 ): Promise<{ payments: StoredPayment[]; total: number }> {
-  const { rows, total } = await listings.page(db, scope, q);
+  const { rows, total } = await listings.page(db, scope, q, { orderId: q.merchantOrderId, createdFrom: q.createdFrom, createdBefore: q.createdBefore });
   return { payments: rows.map(toPayment), total };
 }
 
@@ -323,13 +336,14 @@ export async function lockPayment(tx: Tx, scope: PaymentScope, id: string) {
 
 const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null }>(
   'the hosted page\'s merchant details of a payment',
-  `select m.name, m.redirect_domains, m.support_contact from payments p join merchants m on m.id = p.merchant_id
+  `select m.name, m.redirect_domains, coalesce(m.support_email, m.support_phone, m.support_contact) as support_contact
+     from payments p join merchants m on m.id = p.merchant_id
     where p.id = :id::uuid and ${PAYMENT_SCOPED}`,
 );
 
 /**
- * What the hosted page shows beside a payment: its merchant's name, support contact and redirect
- * allow-list; undefined when the payment is missing or outside the scope.
+ * What the hosted page shows beside a payment: its merchant's name, support contact (the e-mail or
+ * phone the merchant set itself, else the operator's contact) and redirect allow-list; undefined when the payment is missing or outside the scope.
  */
 export async function pageExtras(db: DbOrTx, scope: PaymentScope, paymentId: string) {
   const [row] = await extrasStatement.run(db, { id: paymentId, ...paymentFilter(scope) });

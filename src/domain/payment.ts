@@ -79,6 +79,16 @@ export interface PaymentInitiation {
   links: PaymentLinks;
   /** False when an Idempotency-Key or merchant_order_id replayed an earlier initiation. */
   created: boolean;
+  /**
+   * Return addresses the hosted page will not send the customer to (CONTRACT §4: their host is not
+   * on the merchant's allow-list, or in prd not https on 443): the page shows the result instead.
+   */
+  warnings: RedirectWarning[];
+}
+
+export interface RedirectWarning {
+  field: 'successUrl' | 'cancelUrl' | 'failureUrl';
+  message: string;
 }
 
 /** The failure reason of a payment that was never finished in time (CONTRACT §10). */

@@ -204,7 +204,7 @@ export const statementJsonSchema = z
     from: z.string().meta({ example: '2026-11-01', format: 'date', maxLength: 10 }),
     to: z.string().meta({ example: '2026-11-30', format: 'date', maxLength: 10 }),
     opening_balance_cents: cents('balance_cents at the start of from (SAST)', 100000),
-    entries: z.array(statementEntryJsonSchema).meta({ description: 'Oldest first' }),
+    entries: z.array(statementEntryJsonSchema).max(100_000_000).meta({ description: 'Oldest first; streamed, never held whole by the server' }),
     closing_balance_cents: cents('balance_cents at the end of to (SAST): opening_balance_cents + the sum of amount_cents', 112036),
     total: z.number().int().min(0).meta({ description: 'How many entries' }),
   })

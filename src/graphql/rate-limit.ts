@@ -20,6 +20,7 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Query.payouts': 'payout_status',
   'Mutation.createPayout': 'payout_create',
   'Mutation.regenerateSecretKey': 'credentials',
+  'Mutation.updateMerchantSettings': 'credentials',
   'Query.payment': 'payment_status',
   'Query.payments': 'payment_status',
   'Mutation.initiatePayment': 'payment_init',

@@ -87,12 +87,24 @@ const InitiatePaymentInput = builder.inputType('InitiatePaymentInput', {
   }),
 });
 
+const RedirectWarningRef = builder.simpleObject('RedirectWarning', {
+  description: 'A return address of the payment that will not be followed; the payment page shows the result instead.',
+  fields: (t) => ({
+    field: t.string({ description: 'Which input: successUrl, cancelUrl or failureUrl.' }),
+    message: t.string({ description: 'Why, in words.' }),
+  }),
+});
+
 const InitiatePaymentPayload = builder.simpleObject('InitiatePaymentPayload', {
   description: 'The payment and where the customer pays it.',
   fields: (t) => ({
     payment: t.field({ type: PaymentRef, description: 'The payment, status CREATED (or as it is now, for a replay).' }),
     paymentUrl: t.string({ description: 'The hosted payment page to send the customer to.' }),
     qrCode: t.field({ type: QrCodeRef, nullable: true, description: 'Present when includeQr was true.' }),
+    warnings: t.field({
+      type: [RedirectWarningRef],
+      description: 'Return addresses the hosted page will not send the customer to (host not in the allow-list, or in prd not https on 443); empty when none.',
+    }),
   }),
 });
 
@@ -139,8 +151,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: InitiatePaymentInput, required: true, description: 'The payment.', validate: validated(initiateArgs) }) },
     resolve: async (_r, args, ctx) => {
       const { idempotencyKey, ...input } = validatedInput(initiateArgs, args.input);
-      const { payment, links } = await ctx.services.payments.init(actorOf(ctx), input, idempotencyKey ?? undefined);
-      return { payment, paymentUrl: links.paymentUrl, qrCode: links.qrCode };
+      const { payment, links, warnings } = await ctx.services.payments.init(actorOf(ctx), input, idempotencyKey ?? undefined);
+      return { payment, paymentUrl: links.paymentUrl, qrCode: links.qrCode, warnings };
     },
   }),
   settlePayment: t.field({

@@ -208,6 +208,12 @@ describe('the payment object and list', () => {
     expect(await orders('?created_to=2026-02-28')).toEqual([]);
     expect(await orders(`?created_from=${encodeURIComponent('2026-03-02T23:59:59.999+02:00')}&created_to=${encodeURIComponent('2026-03-02T23:59:59.999+02:00')}`)).toEqual(['A-2']);
     expect(await orders('?created_from=2026-03-01&status=created&merchant_order_id=A-1')).toEqual(['A-1']);
+    // GraphQL's connection takes the same filters.
+    const g = await gql(t, '{ payments(createdFrom: "2026-03-01", createdTo: "2026-03-02") { totalCount edges { node { merchantOrderId } } } }', {}, { key: m.key });
+    expect(g.body.data.payments).toEqual({ totalCount: 2, edges: [{ node: { merchantOrderId: 'A-2' } }, { node: { merchantOrderId: 'A-1' } }] });
+    const one = await gql(t, '{ payments(merchantOrderId: "A-3") { totalCount } }', {}, { key: m.key });
+    expect(one.body.data.payments.totalCount).toBe(1);
+    expect((await gql(t, '{ payments(createdFrom: "yesterday") { totalCount } }', {}, { key: m.key })).body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     for (const q of ['?created_from=yesterday', '?created_to=2026-02-30', '?created_from=2026-03-01T00:00:00', '?merchant_order_id=']) {
       const res = await list(q);
       expect(res.status, q).toBe(400);

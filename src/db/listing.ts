@@ -82,8 +82,8 @@ export function listing<Row>(of: ListingOf) {
       return { rows: rows.filter((r) => r.id != null) as Row[], total: Number(rows[0]?.total ?? 0) };
     },
     /** A keyset page, newest first unless `inverted`, each row with its position. */
-    keyset(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage) {
-      return (page.inverted ? oldestFirst : newestFirst).run(db, { ...filter(scope, status), after: page.after, before: page.before, limit: page.limit });
+    keyset(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage, extra?: ExtraFilters) {
+      return (page.inverted ? oldestFirst : newestFirst).run(db, { ...filter(scope, status, extra), after: page.after, before: page.before, limit: page.limit });
     },
     /** `keyset` and `count` in one statement. */
     async keysetWithTotal(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage): Promise<{ rows: (Row & { seq: number })[]; total: number }> {
@@ -95,8 +95,8 @@ export function listing<Row>(of: ListingOf) {
       });
       return { rows: rows.filter((r) => r.id != null) as unknown as (Row & { seq: number })[], total: Number(rows[0]?.total ?? 0) };
     },
-    async count(db: DbOrTx, scope: MerchantScope, status: string | undefined): Promise<number> {
-      const [row] = await countStatement.run(db, filter(scope, status));
+    async count(db: DbOrTx, scope: MerchantScope, status: string | undefined, extra?: ExtraFilters): Promise<number> {
+      const [row] = await countStatement.run(db, filter(scope, status, extra));
       return Number(row?.n ?? 0);
     },
   };

@@ -134,15 +134,18 @@ export async function listPayments(
   scope: MerchantScope,
   q: { status?: PaymentStatus | undefined; limit: number; offset: number } & PaymentListFilter,
 ): Promise<{ payments: StoredPayment[]; total: number }> {
-  const { rows, total } = await listings.page(db, scope, q, { orderId: q.merchantOrderId, createdFrom: q.createdFrom, createdBefore: q.createdBefore });
+  const { rows, total } = await listings.page(db, scope, q, extraOf(q));
   return { payments: rows.map(toPayment), total };
 }
 
-export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage) {
-  return (await listings.keyset(db, scope, status, page)).map((r) => ({ node: toPayment(r), seq: r.seq }));
+const extraOf = (f: PaymentListFilter = {}) => ({ orderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdBefore });
+
+export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage, filter?: PaymentListFilter) {
+  return (await listings.keyset(db, scope, status, page, extraOf(filter))).map((r) => ({ node: toPayment(r), seq: r.seq }));
 }
 
-export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined) => listings.count(db, scope, status);
+export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, filter?: PaymentListFilter) =>
+  listings.count(db, scope, status, extraOf(filter));
 
 /**
  * The payment fee of CONTRACT §4 (domain/money.ts `paymentFee`), in SQL over the merchant's row

@@ -17,7 +17,14 @@ import { revealed } from './vouchers.ts';
 /** Spec: an Idempotency-Key is kept 24 hours; after that the key may be used afresh. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export interface PaymentPageRequest {
+/** Filters of the GraphQL connection beside status: REST's `merchant_order_id`, `created_from`, `created_to` (exclusive instant). */
+export interface PaymentFilters {
+  merchantOrderId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+}
+
+export interface PaymentPageRequest extends PaymentFilters {
   merchantId?: string | null;
   status?: PaymentStatus | null;
   after: number | null;
@@ -25,6 +32,8 @@ export interface PaymentPageRequest {
   limit: number;
   inverted: boolean;
 }
+
+const storeFilter = (f: PaymentFilters): store.PaymentListFilter => ({ merchantOrderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdTo });
 
 /** Payments: initiation with its idempotency rules, and reads. Transitions are in payment-flow.ts. */
 export class PaymentService {
@@ -165,7 +174,7 @@ export class PaymentService {
 
   /** A keyset page, newest first unless `inverted` (GraphQL connections). */
   async page(actor: Actor, request: PaymentPageRequest) {
-    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
+    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request, storeFilter(request));
     return rows.map(({ node, seq }) => ({ node: this.reveal(node), seq }));
   }
 
@@ -174,8 +183,8 @@ export class PaymentService {
     return revealed(keyringOf(this.deps), payment);
   }
 
-  count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null }): Promise<number> {
-    return store.countPayments(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined);
+  count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null } & PaymentFilters): Promise<number> {
+    return store.countPayments(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined, storeFilter(filter));
   }
 
   /** Housekeeping: forgets Idempotency-Keys past their 24 hours (expired keys are ignored anyway). */

@@ -1,10 +1,14 @@
 import { AppError } from '../../domain/errors.ts';
 import type { Payment, PaymentAttempt } from '../../domain/payment.ts';
-import { idempotencyKeyInput, initiatePaymentInput } from '../../domain/payment-input.ts';
+import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../domain/payment-input.ts';
+import { parseInput } from '../../domain/validation.ts';
 import { actorOf, builder } from '../builder.ts';
 import { connectionArgsSchema, keysetConnection } from '../keyset.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.ts';
+
+/** The payments connection's filters beside status: REST's list filters under their GraphQL names. */
+const paymentFilters = listPaymentsQuery.pick({ merchantOrderId: true, createdFrom: true, createdTo: true });
 
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
   description: 'One attempt to take the payment with a provider (REST latest_attempt).',
@@ -133,10 +137,20 @@ builder.queryFields((t) => ({
     args: {
       status: t.arg({ type: PaymentStatusEnum, description: 'Only payments in this state.' }),
       merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (the operator; a merchant may only name itself).' }),
+      merchantOrderId: t.arg.string({ description: 'Only the payment of this order id.' }),
+      createdFrom: t.arg.string({ description: 'Created at or after: a day (YYYY-MM-DD, Africa/Johannesburg, from its start) or an ISO 8601 timestamp with its offset.' }),
+      createdTo: t.arg.string({ description: 'Created at or before: a day (YYYY-MM-DD, Africa/Johannesburg, to its end) or an ISO 8601 timestamp with its offset.' }),
     },
     resolve: (_r, args, ctx) => {
       const actor = actorOf(ctx);
-      const filter = { merchantId: args.merchantId, status: args.status };
+      const parsed = parseInput(paymentFilters, { merchantOrderId: args.merchantOrderId, createdFrom: args.createdFrom, createdTo: args.createdTo }, 'arguments');
+      const filter = {
+        merchantId: args.merchantId,
+        status: args.status,
+        merchantOrderId: parsed.merchantOrderId,
+        createdFrom: parsed.createdFrom,
+        createdTo: parsed.createdTo,
+      };
       return keysetConnection('payment', args, (page) => ctx.services.payments.page(actor, { ...filter, ...page }), () => ctx.services.payments.count(actor, filter));
     },
   }, { description: 'A page of payments, newest first, with how many match the filter on all pages.' }, { description: 'One payment of the page, with its cursor.' }),

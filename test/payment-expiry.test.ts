@@ -104,6 +104,19 @@ describe('a payment never finished', () => {
     }
   });
 
+  it('pressing Pay on a page past its time ends it there, before any checkout is made', async () => {
+    const p = await newPayment(t, shop);
+    const page = String((await http(t, 'GET', `/pay/${p.payment_id}`)).body);
+    const token = /name="token" value="([0-9a-f]{64})"/.exec(page)![1]!;
+    await age([p.payment_id]);
+    const checkouts = yoco.checkouts.size;
+    const res = await fetch(`${t.url}/pay/${p.payment_id}/pay`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }) });
+    expect(res.status).toBeLessThan(500);
+    expect(yoco.checkouts.size).toBe(checkouts);
+    expect((await getPayment(t, shop, p.payment_id)).body.data).toMatchObject({ status: 'failed', failure_reason: 'expired' });
+    expect(String((await http(t, 'GET', `/pay/${p.payment_id}`)).body)).toContain('This payment has expired');
+  });
+
   it('one Yoco says was paid (its notification lost) is captured instead', async () => {
     const { id, checkout } = await startCheckout({ amount: 20_000 });
     yoco.pay(checkout.id);

@@ -47,7 +47,7 @@ const age = (ids: string[], ms = EXPIRES_MS * 2) =>
 /** Runs the recurring expiry job now, as the runner would on its minute. */
 async function expireDue() {
   await enqueue(t.database.db, { queue: QUEUE.expire, key: 'minutely' });
-  await sql`update jobs set run_at = now() where queue = ${QUEUE.expire}`.execute(t.database.db);
+  await sql`update jobs set run_at = now() - interval '5 seconds' where queue = ${QUEUE.expire}`.execute(t.database.db);
   return t.app.services.runner.runDue([QUEUE.expire]);
 }
 

@@ -7,12 +7,13 @@ import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus, type RedirectWarning } from '../domain/payment.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
-
-const REDIRECT_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl'] as const;
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import { revealed } from './vouchers.ts';
+
+/** The return addresses the hosted page may send a customer to. */
+const REDIRECT_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl'] as const;
 
 /** Spec: an Idempotency-Key is kept 24 hours; after that the key may be used afresh. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

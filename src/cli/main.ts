@@ -12,6 +12,7 @@ import { localCommands } from './local.ts';
 import { merchantCommands } from './merchants.ts';
 import { paymentCommands } from './payments.ts';
 import { refundCommands } from './refunds.ts';
+import { statementCommands } from './statements.ts';
 import { formatOption, op, print } from './output.ts';
 import { payoutTable, statsTable, wantsTable } from './table.ts';
 
@@ -112,6 +113,8 @@ export function buildProgram(): Command {
       );
       print(restShape(data.creditBalance.balance));
     });
+
+  statementCommands(program);
 
   const payout = program.command('payout').description('the payout approval queue: list, approve, reject, process, complete, fail, cancel');
   const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>

@@ -47,8 +47,7 @@ interface MovementRow {
 
 /**
  * One batch of journal transactions that moved the balance, oldest first, after a keyset
- * position. `refund_id` is read from the row as JSON: refunds name their transactions by a column
- * of their own (their migration adds it), and a statement written now reads it when it is there.
+ * position. A refund's transactions name it in `refund_id`.
  */
 const batchStatement = statement<
   { merchantId: string; start: Date; end: Date; afterAt: string | null; afterId: string | null; limit: number },
@@ -56,7 +55,7 @@ const batchStatement = statement<
 >(
   'a batch of a merchant\'s statement movements',
   `select t.id, t.created_at::text as position, t.created_at, t.kind, t.payment_id, t.payout_id,
-          to_jsonb(t) ->> 'refund_id' as refund_id, t.memo,
+          t.refund_id::text as refund_id, t.memo,
           sum(e.amount_cents) filter (where e.account in ${BALANCE_ACCOUNTS})::bigint as movement,
           coalesce(sum(e.amount_cents) filter (where e.account = 'fees'), 0)::bigint as fees,
           (min(e.id) filter (where e.account in ${BALANCE_ACCOUNTS}))::text as entry_leg,

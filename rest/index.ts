@@ -8,6 +8,7 @@ import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { refundRoutes } from './refunds.ts';
+import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { merchantOf } from './request.ts';
 import { restField } from './wire.ts';
@@ -47,6 +48,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
   paymentRoutes(app, services);
   refundRoutes(app, services);
   merchantRoutes(app, services);
+  statementRoutes(app, services);
   webhookRoutes(app, services);
 }
 

@@ -6,7 +6,7 @@ import { parseInput } from '../src/domain/validation.ts';
 import { success } from '../src/http/envelope.ts';
 import type { Services } from '../src/services/index.ts';
 import { jsonObjectBody, merchantOf, noQuery } from './request.ts';
-import { parseWire } from './wire.ts';
+import { parseWire, restField } from './wire.ts';
 
 /** The optional `Idempotency-Key` header; sent twice it is ambiguous, so refused. */
 function idempotencyKey(req: FastifyRequest): string | undefined {
@@ -20,7 +20,10 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
     noQuery(req);
     const input = parseWire(initiatePaymentInput, jsonObjectBody(req));
     const initiation = await services.payments.init(merchantOf(req), input, idempotencyKey(req));
-    return success(paymentInitiationJson(initiation), true);
+    const answer = success(paymentInitiationJson(initiation), true);
+    // Outside `data`, so a replay's `data` stays the same whatever the allow-list is now.
+    if (initiation.warnings.length === 0) return answer;
+    return { ...answer, metadata: { ...answer.metadata, warnings: initiation.warnings.map((w) => ({ field: restField([w.field]), message: w.message })) } };
   });
 
   app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {

@@ -72,6 +72,11 @@ export interface Config {
   yoco: YocoSettings | null;
   /** An attempt waiting longer than this is checked with the provider's status API (CONTRACT §9). */
   reconcileAfterMs: number;
+  /**
+   * A payment still created, initiated or awaiting_webhook this long after its creation is asked
+   * about once more and, unless its provider says it was paid, fails as `expired` (CONTRACT §10).
+   */
+  paymentExpiresAfterMs: number;
   /** Runs the reconciler inside the service (default on); `zarpay reconciler` runs it alone. */
   runReconciler: boolean;
   /**
@@ -306,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxTokens: read('GRAPHQL_MAX_TOKENS', intFrom('GRAPHQL_MAX_TOKENS', 1), '1000'),
   };
   const reconcileAfter = read('RECONCILE_AFTER_MS', intFrom('RECONCILE_AFTER_MS', 100), '600000');
+  const paymentExpiresAfter = read('PAYMENT_EXPIRES_AFTER_MS', intFrom('PAYMENT_EXPIRES_AFTER_MS', 1000), '86400000');
   const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port ?? 8080}`).replace(/\/+$/, '');
   const parsed = <T>(parse: () => T): T | undefined => {
     try {
@@ -362,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: graphqlLimits as GraphQLLimits,
     yoco,
     reconcileAfterMs: reconcileAfter!,
+    paymentExpiresAfterMs: paymentExpiresAfter!,
     runReconciler: env.RUN_RECONCILER !== 'false',
     dataKeys,
     smtp,

@@ -40,6 +40,25 @@ describe('zarpay CLI (CONTRACT §7)', { timeout: 120_000 }, () => {
     const verify = await zarpay(['ledger', 'verify'], env);
     expect(verify.code).toBe(0);
     expect(verify.json).toMatchObject({ ok: true, problems: [] });
+
+    // The statement of the day (SAST), as REST answers it, and as CSV.
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    const statement = await zarpay(['statement', merchant_id, '--from', day, '--to', day], env);
+    expect(statement.code).toBe(0);
+    const rest = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}`, { key: api_key })).body.data;
+    expect(statement.json).toEqual(rest);
+    expect(rest).toMatchObject({ opening_balance_cents: 0, closing_balance_cents: 14_700, total: 3 });
+    const csv = await zarpay(['statement', merchant_id, '--from', day, '--to', day, '--csv'], env);
+    const lines = csv.stdout.split('\r\n');
+    expect(lines[0]).toBe('posted_at,type,reference,amount_cents,balance_after_cents,description');
+    expect(lines.slice(1, -1).map((l) => l.split(',').slice(1, 5))).toEqual([
+      ['credit', '', '25000', '25000'],
+      ['payout', p.id, '-10000', '15000'],
+      ['payout_fee', p.id, '-300', '14700'],
+    ]);
+    const bad = await zarpay(['statement', merchant_id, '--from', day, '--to', '2020-01-01'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.json).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('issues, revokes and expires keys', async () => {

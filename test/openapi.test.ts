@@ -51,6 +51,9 @@ describe('the OpenAPI document', () => {
         'GET /api/v1/payments',
         'POST /api/v1/merchant/webhooks/secret',
         'POST /api/v1/merchant/webhooks/secret/rotate',
+        'GET /api/v1/statements',
+        'GET /api/v1/merchant',
+        'PATCH /api/v1/merchant',
       ]),
     );
     expect(JSON.stringify(doc)).toContain('"example"');
@@ -132,6 +135,23 @@ describe('the OpenAPI document', () => {
     await call('GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, { key: shop.key });
     await call('GET', refundDoc, refundUrl, {});
     await call('GET', refundDoc, refundUrl, { key: revoked.key });
+    const statements = '/api/v1/statements';
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    const range = `${statements}?from=${day}&to=${day}`;
+    await call('GET', statements, range, { key: shop.key });
+    await call('GET', statements, `${statements}?from=${day}&to=2020-01-01`, { key: shop.key });
+    await call('GET', statements, range, {});
+    await call('GET', statements, range, { key: revoked.key });
+    const settings = '/api/v1/merchant';
+    await call('GET', settings, settings, { key: shop.key });
+    await call('GET', settings, `${settings}?foo=1`, { key: shop.key });
+    await call('GET', settings, settings, {});
+    await call('GET', settings, settings, { key: revoked.key });
+    await call('PATCH', settings, settings, { key: shop.key, body: { support_email: 'help@shop.example' } });
+    await call('PATCH', settings, settings, { key: shop.key, body: { support_email: 'nope' } });
+    await call('PATCH', settings, settings, { key: shop.key, body: { support_phone: 'x'.repeat(70_000) } });
+    await call('PATCH', settings, settings, { body: {} });
+    await call('PATCH', settings, settings, { key: revoked.key, body: {} });
 
     const secretPath = '/api/v1/merchant/webhooks/secret';
     const rotatePath = '/api/v1/merchant/webhooks/secret/rotate';
@@ -150,6 +170,9 @@ describe('the OpenAPI document', () => {
       ['POST', init, init, services.payments, 'init', { body: { ...order, merchant_order_id: 'OA-PAY-2' } }],
       ['GET', one, `/api/v1/payments/${paymentId}`, services.payments, 'get', {}],
       ['GET', all, all, services.payments, 'list', {}],
+      ['GET', statements, range, services.statements, 'open', {}],
+      ['GET', settings, settings, services.merchants, 'settings', {}],
+      ['PATCH', settings, settings, services.merchants, 'updateSettings', { body: {} }],
       ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', services.balances, 'get', {}],
       ['GET', '/api/v1/payouts', '/api/v1/payouts', services.payouts, 'list', {}],
       ['GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, services.payouts, 'get', {}],
@@ -199,6 +222,9 @@ describe('the OpenAPI document', () => {
         ['POST', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { amount_cents: 100 }],
         ['GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, undefined],
         ['GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, undefined],
+        ['GET', statements, range, undefined],
+        ['GET', settings, settings, undefined],
+        ['PATCH', settings, settings, {}],
         ['POST', secretPath, secretPath, undefined],
         ['POST', rotatePath, rotatePath, undefined],
         ['POST', '/api/v1/merchant/api-keys/secret/regenerate', '/api/v1/merchant/api-keys/secret/regenerate', undefined],

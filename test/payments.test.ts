@@ -41,6 +41,10 @@ describe('payment initiation', () => {
       voucher_code: null,
       voucher_redeemed: false,
       refunded_cents: 0,
+      merchant_order_id: expect.any(String),
+      description: null,
+      failure_reason: null,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     const row = await t.database.db.selectFrom('payments').selectAll().where('id', '=', data.payment_id).executeTakeFirstOrThrow();
     expect(row.intent_type).toBe('purchase_and_redeem');

@@ -59,6 +59,10 @@ describe('the README walk', () => {
     expect(out).toContain('"status":"captured"');
     expect(out).toContain('"net_amount_cents":12036');
     expect(out).toContain('"balance_cents":86536');
+    // The statement of the day: what moved the balance, and where it ended.
+    expect(out).toMatch(/"opening_balance_cents":0,"entries":\[.*"type":"credit".*"type":"payout".*"type":"payout_fee".*"type":"payment".*\],"closing_balance_cents":86536,"total":4/);
+    expect(out).toContain('posted_at,type,reference,amount_cents,balance_after_cents,description');
+    expect(out).toMatch(/,payment,[0-9a-f-]{36},12036,86536,Payment for order ORD-1001/);
     expect(out).toMatch(/"ok": true/);
     // The receiver verified both deliveries with the secret it was given.
     expect(out).toMatch(/verified payout\.created [0-9a-f-]{36}/);

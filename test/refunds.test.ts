@@ -96,6 +96,17 @@ describe('refunds over REST', () => {
     expect(postings.map((p) => p.kind)).toEqual(['payment_capture', 'refund_reserve', 'refund_settle']);
     expect(postings.slice(1).every((p) => p.refund_id === r.refund_id)).toBe(true);
     await expectLedgerOk(t);
+
+    // The statement shows the refund once, as the movement it made (the reservation moved none),
+    // and its closing balance is the balance's.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(new Date());
+    const statement = (await http(t, 'GET', `/api/v1/statements?from=${today}&to=${today}`, { key: shop.key })).body.data;
+    expect(statement.entries.filter((e: { reference: string }) => e.reference === r.refund_id)).toEqual([
+      expect.objectContaining({ type: 'refund', amount_cents: -2_500 }),
+    ]);
+    expect(statement.closing_balance_cents).toBe(after.balance_cents);
+    const sum = statement.entries.reduce((n: number, e: { amount_cents: number }) => n + e.amount_cents, 0);
+    expect(statement.opening_balance_cents + sum).toBe(statement.closing_balance_cents);
   });
 
   it('refunds in parts up to the amount, then the rest by default, and never more', async () => {

@@ -129,6 +129,9 @@ interface FieldProbe {
   resume?: true;
 }
 
+/** A day in Africa/Johannesburg (UTC+2), counted from today. */
+const sastDay = (offset: number) => new Date(Date.now() + 2 * 3600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+
 /** How to call each field; the fields themselves come from the schema. */
 const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.auditLog': [
@@ -151,6 +154,8 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
     { who: 'both', names: 'many', doc: 'query($m: UUID) { refunds(merchantId: $m, limit: 100) { total refunds { id merchantId } } }' },
     { who: 'both', id: { of: 'refunded' }, doc: 'query($id: UUID) { refunds(paymentId: $id) { total refunds { id merchantId } } }' },
   ],
+  'Query.statement': { who: 'both', names: 'one', doc: `query($m: UUID) { statement(merchantId: $m, from: "${sastDay(-1)}", to: "${sastDay(1)}") { merchantId } }` },
+  'Statement.entries': { who: 'both', names: 'one', doc: `query($m: UUID) { statement(merchantId: $m, from: "${sastDay(-1)}", to: "${sastDay(1)}") { merchantId entries { entryId } } }` },
   'Query.stats': { who: 'operator', doc: '{ stats { reservedCents } }' },
   'Query.viewer': { who: 'merchant', doc: '{ viewer { id } }' },
   'Query.webhookDeliveries': [
@@ -355,7 +360,7 @@ type RouteProbe =
    * What the calling merchant reads or makes for itself (`fresh`: as a merchant of the test's
    * own, for requests that change its credentials), whose owner `owner` tells.
    */
-  | { kind: 'own'; as: 'a' | 'fresh'; body?: () => Record<string, unknown>; status: number; owner: (data: any) => Promise<string | undefined> }
+  | { kind: 'own'; as: 'a' | 'fresh'; query?: string; body?: () => Record<string, unknown>; status: number; owner: (data: any) => Promise<string | undefined> }
   /** GraphQL's transport: its fields are walked above. */
   | { kind: 'graphql' }
   /** Reached by a capability, not by merchant: proved under "a capability" below. */
@@ -377,6 +382,16 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /api/v1/payouts': { kind: 'list' },
   'GET /api/v1/payments': { kind: 'list' },
   'GET /api/v1/payouts/balance': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
+  // A statement names no merchant: whose it is, its first entry's journal leg says.
+  'GET /api/v1/statements': {
+    kind: 'own',
+    as: 'a',
+    query: `?from=${sastDay(-1)}&to=${sastDay(1)}`,
+    status: 200,
+    owner: async (d) => (await t.database.db.selectFrom('ledger_entries').select('merchant_id').where('id', '=', Number(d.entries[0]?.entry_id)).executeTakeFirst())?.merchant_id,
+  },
+  'GET /api/v1/merchant': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
+  'PATCH /api/v1/merchant': { kind: 'own', as: 'fresh', status: 200, body: () => ({ support_email: 'help@c.example' }), owner: async (d) => d.merchant_id },
   'POST /api/v1/payouts': { kind: 'own', as: 'a', status: 201, body: () => payoutBody(100, { merchant_reference: taken.reference }), owner: async (d) => d.merchant_id },
   'POST /api/v1/payments/init': { kind: 'own', as: 'a', status: 200, body: () => paymentBody({ merchant_order_id: taken.orderId }), owner: (d) => ownerOf('payments')(d.payment_id) },
   'POST /api/v1/merchant/api-keys/secret/regenerate': { kind: 'own', as: 'fresh', status: 201, owner: (d) => ownerOf('api_keys')(d.api_key.id) },
@@ -416,7 +431,7 @@ const routes = routesOf(t.app.app);
 
 /** REST has no way to name a merchant: a `merchant_id` in the query is refused, and shows nothing of B. */
 async function expectNoNaming(method: string, path: string, key: string) {
-  const res = await http(t, method, `${path}?merchant_id=${b.id}`, { key });
+  const res = await http(t, method, `${path}${path.includes('?') ? '&' : '?'}merchant_id=${b.id}`, { key });
   expect(res.status, `${method} ${path}?merchant_id=B`).toBe(400);
   expect(codeOf(res), `${method} ${path}?merchant_id=B`).toBe('VALIDATION_FAILED');
   expectHides(res, 'b', `${method} ${path}?merchant_id=B`);
@@ -455,8 +470,8 @@ describe('every HTTP route', () => {
       }
       case 'own': {
         const caller = probe.as === 'a' ? a : await createMerchant(t, { name: 'Shop C' });
-        await expectNoNaming(method, path, caller.key);
-        const res: HttpResult = await http(t, method, path, { key: caller.key, ...(probe.body && { body: probe.body() }) });
+        await expectNoNaming(method, path + (probe.query ?? ''), caller.key);
+        const res: HttpResult = await http(t, method, path + (probe.query ?? ''), { key: caller.key, ...(probe.body && { body: probe.body() }) });
         expect(res.status, JSON.stringify(res.body)).toBe(probe.status);
         expect(await probe.owner(res.body.data), 'whose it is').toBe(caller.id);
         expectHides(res, 'b', 'the caller\'s own');

@@ -123,11 +123,11 @@ describe('queryAttempt', () => {
     expect((await yoco.queryAttempt(providerRef)).status).toBe('succeeded');
   });
 
-  it('an expired checkout, and one Yoco never saw, are expired', async () => {
+  it('neither an `expired` status nor a 404 is taken as proof nobody paid (Yoco documents neither): the expiry rule ends the payment', async () => {
     const { providerRef } = await yoco.startAttempt(attempt());
     double.expire(providerRef);
-    expect(await yoco.queryAttempt(providerRef)).toEqual({ status: 'expired' });
-    expect(await yoco.queryAttempt('ch_neverseen')).toEqual({ status: 'expired' });
+    expect(await yoco.queryAttempt(providerRef)).toEqual({ status: 'pending' });
+    await expect(yoco.queryAttempt('ch_neverseen')).rejects.toMatchObject({ name: 'ProviderRefusedError', status: 404 });
   });
 
   it('a status the docs do not name is pending, not a guess at an outcome', async () => {

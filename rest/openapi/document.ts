@@ -3,20 +3,24 @@ import type { ServiceEnv } from '../../src/config.ts';
 import { createDocument } from 'zod-openapi';
 import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
 import { balanceJsonSchema } from '../../src/domain/balance.ts';
+import { merchantSettingsInput, merchantSettingsJsonSchema } from '../../src/domain/merchant.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
 import { createRefundInput, listRefundsQuery, refundJsonSchema } from '../../src/domain/refund.ts';
-import { wire } from '../wire.ts';
-import { errorSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
+import { statementJsonSchema, statementQuery } from '../../src/domain/statement.ts';
+import { snakeCase, wire } from '../wire.ts';
+import { errorSchema, initiationMetadataSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
 
 /** One documented operation: its responses by status, with the error codes each can carry. */
 interface ResponseDoc {
   description: string;
   schema: z.ZodType;
   codes?: ErrorCode[];
+  /** Other media types the answer may take (content negotiation), each with its schema and an example. */
+  alternatives?: Record<string, { schema: z.ZodType; example: string }>;
 }
 
 /**
@@ -53,6 +57,11 @@ const refundId = z.object({ refund_id: z.uuid().meta({ description: 'The refund 
 
 const eft = { account_number: '62012345678', branch_code: '250655', account_holder: 'Thandi Nkosi', bank_name: 'FNB' };
 
+/** A query's schema under the names REST callers send (`merchant_order_id`), for the document. */
+function wireQuery(schema: z.ZodObject, overrides: Record<string, z.ZodType> = {}): z.ZodObject {
+  return z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [snakeCase(k), overrides[snakeCase(k)] ?? (v as z.ZodType)])));
+}
+
 export const OPERATIONS = {
   '/api/v1/payments/init': {
     post: {
@@ -86,7 +95,7 @@ export const OPERATIONS = {
           .meta({ description: 'Recommended: {merchant_order_id}-{timestamp}-{random}; kept 24 hours', example: 'ORD-1001-1795316000-x7' }),
       }),
       responses: {
-        '200': { description: 'Created (or replayed by Idempotency-Key or merchant_order_id)', schema: successOf(paymentInitiationJsonSchema, true) },
+        '200': { description: 'Created (or replayed by Idempotency-Key or merchant_order_id)', schema: successOf(paymentInitiationJsonSchema, initiationMetadataSchema) },
         '400': error('Invalid request', ['INVALID_INPUT', 'VALIDATION_FAILED', 'INVALID_AMOUNT', 'INVALID_CURRENCY']),
         '409': error('Idempotency-Key reused with another payload (CONFLICT), or merchant_order_id with other parameters (DUPLICATE_ORDER_ID)', [
           'CONFLICT',
@@ -102,9 +111,12 @@ export const OPERATIONS = {
       operationId: 'listPayments',
       summary: 'List payments, newest first',
       description:
-        'A page of the merchant\'s payments (newest first, `limit` 1 to 100, default 50, optionally one `status`), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Rate limit: payment status.',
+        'A page of the merchant\'s payments (newest first, `limit` 1 to 100, default 50), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. ' +
+        'Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset. Rate limit: payment status.',
       tags: ['Payments'],
-      query: listPaymentsQuery,
+      query: wireQuery(listPaymentsQuery, {
+        merchant_order_id: z.string().min(1).max(255).optional().meta({ description: 'Only the payment of this order id (the merchant\'s own, not a zarpay id)', example: 'ORD-1001' }),
+      }),
       responses: {
         '200': {
           description: 'A page of payments and the number matching the filter',
@@ -218,6 +230,34 @@ export const OPERATIONS = {
       responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, '400': badQuery, ...common },
     },
   },
+  '/api/v1/statements': {
+    get: {
+      operationId: 'getStatement',
+      summary: 'Read a statement: the balance\'s movements over days, as JSON or CSV',
+      description:
+        'The movements of `balance_cents` from the start of `from` to the end of `to`, days in Africa/Johannesburg (UTC+2), both included, at most 366 days; oldest first. ' +
+        'Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; ' +
+        'reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. ' +
+        'The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row ' +
+        '`posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. Rate limit: balance check.',
+      tags: ['Statements'],
+      query: statementQuery,
+      responses: {
+        '200': {
+          description: 'The statement',
+          schema: successOf(statementJsonSchema),
+          alternatives: {
+            'text/csv': {
+              schema: z.string().max(1_000_000_000).meta({ description: 'The entries as CSV, one line each after the header row' }),
+              example: 'posted_at,type,reference,amount_cents,balance_after_cents,description\r\n2026-11-22T10:15:30.000Z,credit,,100000,100000,operator credit\r\n',
+            },
+          },
+        },
+        '400': error('A bad date, `from` after `to`, more than 366 days, or a query parameter not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
   '/api/v1/payouts': {
     post: {
       operationId: 'createPayout',
@@ -293,6 +333,35 @@ export const OPERATIONS = {
         '200': { description: 'The payout; optional members by state', schema: successOf(payoutJsonSchema) },
         '400': badQuery,
         '404': error('Unknown, malformed or another merchant\'s id', ['PAYOUT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/merchant': {
+    get: {
+      operationId: 'getMerchantSettings',
+      summary: 'Read the merchant\'s own settings',
+      description: 'The webhook URL, the domains the hosted page may send customers back to, and the support e-mail and phone shown on the page. Rate limit: credentials.',
+      tags: ['Merchant'],
+      responses: { '200': { description: 'The settings', schema: successOf(merchantSettingsJsonSchema) }, '400': badQuery, ...common },
+    },
+    patch: {
+      operationId: 'updateMerchantSettings',
+      summary: 'Change the merchant\'s own settings',
+      description:
+        'Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list. ' +
+        'A webhook URL follows the same rule as everywhere: http(s) outside production; in production https, never a loopback, private or link-local address. ' +
+        'A payment\'s `success_url`, `cancel_url` and `failure_url` are followed only to hosts on `allowed_redirect_domains` (and in production only https on 443); an initiation names any that will not be followed in `metadata.warnings`. Rate limit: credentials.',
+      tags: ['Merchant'],
+      examples: {
+        redirects: { summary: 'Allow the shop\'s domain for redirects', status: 200, value: { allowed_redirect_domains: ['shop.example.co.za'] } },
+        support: { summary: 'Support contact shown on the payment page', status: 200, value: { support_email: 'help@shop.example.co.za', support_phone: '+27 21 555 0100' } },
+      },
+      body: wire(merchantSettingsInput),
+      responses: {
+        '200': { description: 'The settings as changed', schema: successOf(merchantSettingsJsonSchema) },
+        '400': error('Invalid request', ['INVALID_INPUT', 'VALIDATION_FAILED']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
         ...common,
       },
     },
@@ -443,7 +512,10 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
             {
               description: r.codes ? `${r.description}. Codes: ${r.codes.join(', ')}.` : r.description,
               ...(counted(status) && { headers: rateLimitHeaders(status === '429') }),
-              content: { 'application/json': { schema: r.schema } },
+              content: {
+                'application/json': { schema: r.schema },
+                ...Object.fromEntries(Object.entries(r.alternatives ?? {}).map(([type, a]) => [type, { schema: a.schema, example: a.example }])),
+              },
             },
           ]),
         ),
@@ -469,6 +541,8 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
         { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
         { name: 'Refunds', description: 'Money of captured payments given back to customers, in full or in part' },
         { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
+        { name: 'Statements', description: 'The balance\'s movements by day, for the books (JSON or CSV)' },
+        { name: 'Merchant', description: 'The merchant\'s own settings: webhook URL, redirect allow-list, support contact' },
         { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
       ],
       components: {

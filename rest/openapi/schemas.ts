@@ -64,8 +64,29 @@ export const rotatedWebhookSecretSchema = z
   .meta({ id: 'RotatedWebhookSecret' });
 
 /** `{status: "success", data}`, optionally with metadata. */
-export function successOf<T extends z.ZodType>(data: T, withMetadata = false) {
+export function successOf<T extends z.ZodType>(data: T, withMetadata: boolean | z.ZodType = false) {
+  const metadata = withMetadata === true ? metadataSchema : withMetadata === false ? undefined : withMetadata;
   return z
-    .object({ status: z.literal('success'), data, ...(withMetadata ? { metadata: metadataSchema } : {}) })
+    .object({ status: z.literal('success'), data, ...(metadata ? { metadata } : {}) })
     .strict();
 }
+
+/** An initiation's metadata: with `warnings` when a return address will not be followed (CONTRACT §4). */
+export const initiationMetadataSchema = z
+  .object({
+    timestamp,
+    api_version: z.literal('v1'),
+    warnings: z
+      .array(
+        z
+          .object({
+            field: z.enum(['success_url', 'cancel_url', 'failure_url']),
+            message: z.string().max(300).meta({ example: "the customer will not be sent here: shop.example is not in the merchant's allowed_redirect_domains (PATCH /api/v1/merchant); the payment page shows the result instead" }),
+          })
+          .strict(),
+      )
+      .max(3)
+      .optional()
+      .meta({ description: 'Return addresses the hosted page will not send the customer to: the host is not in allowed_redirect_domains, or in prd the URL is not https on port 443. The payment is made; the page shows the result instead.' }),
+  })
+  .meta({ id: 'InitiationMetadata', description: 'When the answer was made, and any warnings about the request.' });

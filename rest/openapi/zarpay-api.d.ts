@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * List payments, newest first
-         * @description A page of the merchant's payments (newest first, `limit` 1 to 100, default 50, optionally one `status`), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Rate limit: payment status.
+         * @description A page of the merchant's payments (newest first, `limit` 1 to 100, default 50), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset. Rate limit: payment status.
          */
         get: operations["listPayments"];
         put?: never;
@@ -125,6 +125,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a statement: the balance's movements over days, as JSON or CSV
+         * @description The movements of `balance_cents` from the start of `from` to the end of `to`, days in Africa/Johannesburg (UTC+2), both included, at most 366 days; oldest first. Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row `posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. Rate limit: balance check.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payouts": {
         parameters: {
             query?: never;
@@ -167,6 +187,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/merchant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the merchant's own settings
+         * @description The webhook URL, the domains the hosted page may send customers back to, and the support e-mail and phone shown on the page. Rate limit: credentials.
+         */
+        get: operations["getMerchantSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the merchant's own settings
+         * @description Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list. A webhook URL follows the same rule as everywhere: http(s) outside production; in production https, never a loopback, private or link-local address. A payment's `success_url`, `cancel_url` and `failure_url` are followed only to hosts on `allowed_redirect_domains` (and in production only https on 443); an initiation names any that will not be followed in `metadata.warnings`. Rate limit: credentials.
+         */
+        patch: operations["updateMerchantSettings"];
         trace?: never;
     };
     "/api/v1/merchant/api-keys/secret/regenerate": {
@@ -313,6 +357,18 @@ export interface components {
             /** @example First National Bank */
             bank_name: string;
         };
+        MerchantSettingsChange: {
+            /**
+             * @description Where events are delivered (https in prd, never to a private address); null clears it
+             * @example https://shop.example.co.za/zarpay/webhooks
+             */
+            webhook_url?: string | null;
+            allowed_redirect_domains?: string[] | null;
+            /** @description Shown on the hosted payment page; null clears it */
+            support_email?: string | null;
+            /** @description Shown on the hosted payment page; null clears it */
+            support_phone?: string | null;
+        };
         PaymentInitiation: {
             /**
              * Format: uuid
@@ -340,8 +396,8 @@ export interface components {
                 image_url: string;
             };
         };
-        /** @description Present on payment initiation and on every error. */
-        Metadata: {
+        /** @description When the answer was made, and any warnings about the request. */
+        InitiationMetadata: {
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.000Z
@@ -349,6 +405,13 @@ export interface components {
             timestamp: string;
             /** @constant */
             api_version: "v1";
+            /** @description Return addresses the hosted page will not send the customer to: the host is not in allowed_redirect_domains, or in prd the URL is not https on port 443. The payment is made; the page shows the result instead. */
+            warnings?: {
+                /** @enum {string} */
+                field: "success_url" | "cancel_url" | "failure_url";
+                /** @example the customer will not be sent here: shop.example is not in the merchant's allowed_redirect_domains (PATCH /api/v1/merchant); the payment page shows the result instead */
+                message: string;
+            }[];
         };
         Error: {
             /** @constant */
@@ -371,14 +434,36 @@ export interface components {
             };
             metadata: components["schemas"]["Metadata"];
         };
+        /** @description Present on payment initiation and on every error. */
+        Metadata: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            api_version: "v1";
+        };
         Payment: {
             /**
              * Format: uuid
              * @example 3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11
              */
             payment_id: string;
+            /**
+             * @description The merchant's order id, unique per merchant
+             * @example ORD-1001
+             */
+            merchant_order_id: string;
+            /**
+             * @description What is being bought, as given at initiation; null when none was
+             * @example Two tickets, Saturday 20:00
+             */
+            description: string | null;
             /** @enum {string} */
             status: "created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled";
+            /** @description Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first). Null otherwise */
+            failure_reason: "expired" | null;
             /**
              * Format: int64
              * @description Amount in cents
@@ -430,6 +515,12 @@ export interface components {
              * @example 0
              */
             refunded_cents: number;
+            /**
+             * Format: date-time
+             * @description When it was initiated
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            created_at: string;
         };
         Refund: {
             /**
@@ -518,6 +609,67 @@ export interface components {
             /** @constant */
             currency: "ZAR";
         };
+        Statement: {
+            /**
+             * Format: date
+             * @example 2026-11-01
+             */
+            from: string;
+            /**
+             * Format: date
+             * @example 2026-11-30
+             */
+            to: string;
+            /**
+             * Format: int64
+             * @description balance_cents at the start of from (SAST)
+             * @example 100000
+             */
+            opening_balance_cents: number;
+            /** @description Oldest first; streamed, never held whole by the server */
+            entries: components["schemas"]["StatementEntry"][];
+            /**
+             * Format: int64
+             * @description balance_cents at the end of to (SAST): opening_balance_cents + the sum of amount_cents
+             * @example 112036
+             */
+            closing_balance_cents: number;
+            /**
+             * Format: int64
+             * @description How many entries
+             */
+            total: number;
+        };
+        StatementEntry: {
+            /**
+             * @description The journal leg this entry stands for (stable)
+             * @example 1042
+             */
+            entry_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            posted_at: string;
+            /** @enum {string} */
+            type: "payment" | "credit" | "payout" | "payout_fee" | "refund";
+            /** @description The payment, payout or refund id; null for a credit */
+            reference: string | null;
+            /**
+             * Format: int64
+             * @description Signed: credits positive, debits negative
+             * @example 12036
+             */
+            amount_cents: number;
+            /**
+             * Format: int64
+             * @description balance_cents after this entry
+             * @example 112036
+             */
+            balance_after_cents: number;
+            /** @example Payment for order ORD-1001: R 123.45 less fee R 3.09 */
+            description: string;
+        };
         Payout: {
             /**
              * Format: uuid
@@ -592,6 +744,27 @@ export interface components {
              * @example 2026-11-22T10:15:30.000Z
              */
             completed_at?: string;
+        };
+        MerchantSettings: {
+            /** Format: uuid */
+            merchant_id: string;
+            /** @example Kettle & Co */
+            name: string;
+            /**
+             * Format: uri
+             * @example https://shop.example.co.za/zarpay/webhooks
+             */
+            webhook_url: string | null;
+            /**
+             * @example [
+             *       "shop.example.co.za"
+             *     ]
+             */
+            allowed_redirect_domains: string[];
+            /** @example help@shop.example.co.za */
+            support_email: string | null;
+            /** @example +27 21 555 0100 */
+            support_phone: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -694,7 +867,7 @@ export interface operations {
                         /** @constant */
                         status: "success";
                         data: components["schemas"]["PaymentInitiation"];
-                        metadata: components["schemas"]["Metadata"];
+                        metadata: components["schemas"]["InitiationMetadata"];
                     };
                 };
             };
@@ -713,7 +886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -818,6 +991,10 @@ export interface operations {
                 /** @description How many to skip */
                 offset?: number;
                 status?: ("created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled") | null;
+                /** @description Only the payment of this order id (the merchant's own, not a zarpay id) */
+                merchant_order_id?: string;
+                created_from?: string | null;
+                created_to?: string | null;
             };
             header?: never;
             path?: never;
@@ -866,7 +1043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -979,7 +1156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1119,7 +1296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1273,7 +1450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1431,7 +1608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1556,7 +1733,128 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatement: {
+        parameters: {
+            query: {
+                /** @description A day in Africa/Johannesburg (SAST), YYYY-MM-DD */
+                from: string;
+                /** @description A day in Africa/Johannesburg (SAST), YYYY-MM-DD */
+                to: string;
+                format?: ("json" | "csv") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["Statement"];
+                    };
+                    /**
+                     * @example posted_at,type,reference,amount_cents,balance_after_cents,description
+                     *     2026-11-22T10:15:30.000Z,credit,,100000,100000,operator credit
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad date, `from` after `to`, more than 366 days, or a query parameter not taken here. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1679,7 +1977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1812,7 +2110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1955,7 +2253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -1987,6 +2285,245 @@ export interface operations {
             };
             /** @description Unknown, malformed or another merchant's id. Codes: PAYOUT_NOT_FOUND. */
             404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["MerchantSettings"];
+                    };
+                };
+            };
+            /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMerchantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantSettingsChange"];
+            };
+        };
+        responses: {
+            /** @description The settings as changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["MerchantSettings"];
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: INVALID_INPUT, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
+            413: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;
@@ -2087,7 +2624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -2197,7 +2734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
@@ -2322,7 +2859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed, unknown or wrong-environment API key. Codes: UNAUTHORIZED. */
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
             401: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */

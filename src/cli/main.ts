@@ -13,6 +13,7 @@ import { merchantCommands } from './merchants.ts';
 import { paymentCommands } from './payments.ts';
 import { payoutBatchCommands } from './payout-batches.ts';
 import { refundCommands } from './refunds.ts';
+import { statementCommands } from './statements.ts';
 import { formatOption, op, print } from './output.ts';
 import { payoutTable, statsTable, wantsTable } from './table.ts';
 
@@ -113,6 +114,8 @@ export function buildProgram(): Command {
       );
       print(restShape(data.creditBalance.balance));
     });
+
+  statementCommands(program);
 
   const payout = program.command('payout').description('the payout approval queue: list, show, approve, reject, process, complete, fail, cancel; bank files (batch)');
   const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>

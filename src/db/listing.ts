@@ -20,7 +20,15 @@ export interface ListingOf {
   joins?: string;
   /** The columns of a row. */
   columns: string;
+  /**
+   * More conditions a caller may leave open, over `p`, each parameter null for "any"
+   * (`(:orderId::text is null or p.merchant_order_id = :orderId::text)`), and those parameters.
+   */
+  filters?: { where: string; parameters: readonly string[] };
 }
+
+/** Values of a listing's extra filters, by parameter name; a missing one is null (any). */
+export type ExtraFilters = Record<string, unknown>;
 
 /**
  * The listings of one aggregate, newest first, within a merchant scope and an optional status:
@@ -30,7 +38,7 @@ export interface ListingOf {
  */
 export function listing<Row>(of: ListingOf) {
   const from = `${of.table} ${of.joins ?? ''}`;
-  const matching = `(:merchantId::uuid is null or p.merchant_id = :merchantId::uuid) and (:status::text is null or p.status = :status::text)`;
+  const matching = `(:merchantId::uuid is null or p.merchant_id = :merchantId::uuid) and (:status::text is null or p.status = :status::text)${of.filters ? ` and ${of.filters.where}` : ''}`;
   const keyset = `${matching} and (:after::bigint is null or p.seq < :after::bigint) and (:before::bigint is null or p.seq > :before::bigint)`;
   type Filter = { merchantId: string | null; status: string | null };
   type Keyset = Filter & { after: number | null; before: number | null; limit: number };
@@ -62,16 +70,20 @@ export function listing<Row>(of: ListingOf) {
   const newestFirstWithTotal = keysetWithTotal('desc', 'newest first');
   const oldestFirstWithTotal = keysetWithTotal('asc', 'oldest first');
 
-  const filter = (scope: MerchantScope, status: string | null | undefined): Filter => ({ merchantId: merchantFilter(scope), status: status ?? null });
+  const filter = (scope: MerchantScope, status: string | null | undefined, extra: ExtraFilters = {}): Filter => ({
+    ...Object.fromEntries((of.filters?.parameters ?? []).map((p) => [p, extra[p] ?? null])),
+    merchantId: merchantFilter(scope),
+    status: status ?? null,
+  });
   return {
     /** An offset page, newest first, beside the count of all that match: one statement. */
-    async page(db: DbOrTx, scope: MerchantScope, q: { status?: string | undefined; limit: number; offset: number }): Promise<{ rows: Row[]; total: number }> {
-      const rows = await pageWithTotal.run(db, { ...filter(scope, q.status), limit: q.limit, offset: q.offset });
+    async page(db: DbOrTx, scope: MerchantScope, q: { status?: string | undefined; limit: number; offset: number }, extra?: ExtraFilters): Promise<{ rows: Row[]; total: number }> {
+      const rows = await pageWithTotal.run(db, { ...filter(scope, q.status, extra), limit: q.limit, offset: q.offset });
       return { rows: rows.filter((r) => r.id != null) as Row[], total: Number(rows[0]?.total ?? 0) };
     },
     /** A keyset page, newest first unless `inverted`, each row with its position. */
-    keyset(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage) {
-      return (page.inverted ? oldestFirst : newestFirst).run(db, { ...filter(scope, status), after: page.after, before: page.before, limit: page.limit });
+    keyset(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage, extra?: ExtraFilters) {
+      return (page.inverted ? oldestFirst : newestFirst).run(db, { ...filter(scope, status, extra), after: page.after, before: page.before, limit: page.limit });
     },
     /** `keyset` and `count` in one statement. */
     async keysetWithTotal(db: DbOrTx, scope: MerchantScope, status: string | undefined, page: KeysetPage): Promise<{ rows: (Row & { seq: number })[]; total: number }> {
@@ -83,8 +95,8 @@ export function listing<Row>(of: ListingOf) {
       });
       return { rows: rows.filter((r) => r.id != null) as unknown as (Row & { seq: number })[], total: Number(rows[0]?.total ?? 0) };
     },
-    async count(db: DbOrTx, scope: MerchantScope, status: string | undefined): Promise<number> {
-      const [row] = await countStatement.run(db, filter(scope, status));
+    async count(db: DbOrTx, scope: MerchantScope, status: string | undefined, extra?: ExtraFilters): Promise<number> {
+      const [row] = await countStatement.run(db, filter(scope, status, extra));
       return Number(row?.n ?? 0);
     },
   };

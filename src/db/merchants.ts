@@ -7,7 +7,7 @@ import type { MerchantRow } from './types.ts';
 /** Every statement about merchants (their key reads are in api-keys.ts, their balances in ledger.ts). */
 
 const COLUMNS = `id, name, webhook_url, payment_fee_bps, payment_fee_fixed_cents, payout_fee_cents, auto_topup, redirect_domains,
-  support_contact, created_at, updated_at`;
+  support_contact, support_email, support_phone, created_at, updated_at`;
 
 /** A merchant row as services hand it out. */
 export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant {
@@ -21,12 +21,14 @@ export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant 
     autoTopup: row.auto_topup,
     redirectDomains: row.redirect_domains,
     supportContact: row.support_contact,
+    supportEmail: row.support_email,
+    supportPhone: row.support_phone,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt' | 'supportEmail' | 'supportPhone'>;
 
 const insertStatement = statement<NewMerchant & { id: string }, MerchantRow>(
   'create a merchant',
@@ -46,12 +48,15 @@ export async function insertMerchant(tx: Tx, merchant: NewMerchant): Promise<Mer
 type Change = { [K in keyof UpdateMerchantInput]-?: Exclude<UpdateMerchantInput[K], undefined> | null };
 
 /**
- * Only what the input gives changes: a null stands for "not given", except for the two columns
- * that can be cleared, which say whether they are given (`:setWebhookUrl`, `:setSupportContact`).
+ * Only what the input gives changes: a null stands for "not given", except for the columns that
+ * can be cleared, which say whether they are given (`:setWebhookUrl`, `:setSupportContact`, …).
  * Added redirect domains are a union computed in the update itself, so concurrent additions do not
  * lose each other.
  */
-const updateStatement = statement<Change & { id: string; setWebhookUrl: boolean; setSupportContact: boolean }, MerchantRow>(
+const updateStatement = statement<
+  Change & { id: string; setWebhookUrl: boolean; setSupportContact: boolean; setSupportEmail: boolean; setSupportPhone: boolean },
+  MerchantRow
+>(
   'change a merchant',
   `update merchants
       set name = coalesce(:name::text, name),
@@ -61,6 +66,8 @@ const updateStatement = statement<Change & { id: string; setWebhookUrl: boolean;
           payout_fee_cents = coalesce(:payoutFeeCents::bigint, payout_fee_cents),
           auto_topup = coalesce(:autoTopup::boolean, auto_topup),
           support_contact = case when :setSupportContact::boolean then :supportContact::text else support_contact end,
+          support_email = case when :setSupportEmail::boolean then :supportEmail::text else support_email end,
+          support_phone = case when :setSupportPhone::boolean then :supportPhone::text else support_phone end,
           redirect_domains = case
             when :addRedirectDomains::text[] is null then coalesce(:redirectDomains::text[], redirect_domains)
             else array(select distinct d from unnest(coalesce(:redirectDomains::text[], redirect_domains) || :addRedirectDomains::text[]) as d order by d)
@@ -83,6 +90,10 @@ export async function updateMerchant(db: DbOrTx, id: string, change: UpdateMerch
     autoTopup: change.autoTopup ?? null,
     setSupportContact: change.supportContact !== undefined,
     supportContact: change.supportContact ?? null,
+    setSupportEmail: change.supportEmail !== undefined,
+    supportEmail: change.supportEmail ?? null,
+    setSupportPhone: change.supportPhone !== undefined,
+    supportPhone: change.supportPhone ?? null,
     redirectDomains: change.redirectDomains ?? null,
     addRedirectDomains: change.addRedirectDomains ?? null,
   });

@@ -15,7 +15,7 @@ import type { PaymentRow } from './types.ts';
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
-  p.created_at, p.updated_at, p.completed_at,
+  p.failure_reason, p.created_at, p.updated_at, p.completed_at,
   (select coalesce(sum(r.amount_cents), 0) from refunds r where r.payment_id = p.id and r.status = 'succeeded')::bigint as refunded_cents`;
 
 /** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
@@ -33,7 +33,8 @@ const LATEST_ATTEMPT = `
 type Row = Pick<
   PaymentRow,
   | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
-  | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'created_at' | 'updated_at' | 'completed_at'
+  | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'failure_reason' | 'created_at' | 'updated_at'
+  | 'completed_at'
 > & {
   refunded_cents: number;
   attempt_status: string | null;
@@ -60,6 +61,7 @@ export function toPayment(row: Row): StoredPayment {
     feeCents: row.fee_cents,
     netAmountCents: netAmountIn(status, row.net_amount_cents),
     status,
+    failureReason: row.failure_reason,
     includeQr: row.include_qr,
     successUrl: row.success_url,
     cancelUrl: row.cancel_url,
@@ -114,23 +116,39 @@ const listings = listing<Row>({
   table: 'payments p',
   joins: `${VOUCHER} ${LATEST_ATTEMPT}`,
   columns: `${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*`,
+  filters: {
+    where: `(:orderId::text is null or p.merchant_order_id = :orderId::text)
+      and (:createdFrom::timestamptz is null or p.created_at >= :createdFrom::timestamptz)
+      and (:createdBefore::timestamptz is null or p.created_at < :createdBefore::timestamptz)`,
+    parameters: ['orderId', 'createdFrom', 'createdBefore'],
+  },
 });
+
+/** A payments listing's filters beyond status: one order id, and a creation window [createdFrom, createdBefore). */
+export interface PaymentListFilter {
+  merchantOrderId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdBefore?: Date | undefined;
+}
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
 export async function listPayments(
   db: DbOrTx,
   scope: MerchantScope,
-  q: { status?: PaymentStatus | undefined; limit: number; offset: number },
+  q: { status?: PaymentStatus | undefined; limit: number; offset: number } & PaymentListFilter,
 ): Promise<{ payments: StoredPayment[]; total: number }> {
-  const { rows, total } = await listings.page(db, scope, q);
+  const { rows, total } = await listings.page(db, scope, q, extraOf(q));
   return { payments: rows.map(toPayment), total };
 }
 
-export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage) {
-  return (await listings.keyset(db, scope, status, page)).map((r) => ({ node: toPayment(r), seq: r.seq }));
+const extraOf = (f: PaymentListFilter = {}) => ({ orderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdBefore });
+
+export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage, filter?: PaymentListFilter) {
+  return (await listings.keyset(db, scope, status, page, extraOf(filter))).map((r) => ({ node: toPayment(r), seq: r.seq }));
 }
 
-export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined) => listings.count(db, scope, status);
+export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, filter?: PaymentListFilter) =>
+  listings.count(db, scope, status, extraOf(filter));
 
 /**
  * The payment fee of CONTRACT §4 (domain/money.ts `paymentFee`), in SQL over the merchant's row
@@ -267,7 +285,7 @@ export async function movePayment(tx: DbOrTx, id: string, from: readonly Payment
 }
 
 const finishStatement = statement<
-  { id: string; from: string[]; to: string },
+  { id: string; from: string[]; to: string; failureReason: string | null },
   {
     merchant_id: string;
     intent_type: string;
@@ -282,16 +300,34 @@ const finishStatement = statement<
   'finish a payment',
   `
   update payments p
-     set status = :to::text, updated_at = now(), completed_at = now()
+     set status = :to::text, updated_at = now(), completed_at = now(), failure_reason = :failureReason::text
     from merchants m
    where p.id = :id::uuid and p.status = any(:from::text[]) and m.id = p.merchant_id
   returning p.merchant_id, p.intent_type, p.amount_cents, p.fee_cents, p.webhook_url, p.customer_email, p.customer_phone, m.auto_topup`,
 );
 
 /** The one way into a terminal state; undefined when the payment was not in `from` any more. */
-export async function finishPayment(tx: Tx, id: string, from: readonly PaymentStatus[], to: PaymentOutcome) {
-  const [row] = await finishStatement.run(tx, { id, from: [...from], to });
+export async function finishPayment(tx: Tx, id: string, from: readonly PaymentStatus[], to: PaymentOutcome, failureReason: string | null = null) {
+  const [row] = await finishStatement.run(tx, { id, from: [...from], to, failureReason });
   return row;
+}
+
+const pastTheirTime = statement<{ merchantId: string | null; afterMs: number; limit: number }, { id: string }>(
+  'open payments past their time',
+  `select p.id from payments p
+    where p.status in ('created', 'initiated', 'awaiting_webhook')
+      and p.created_at < now() - :afterMs::bigint * interval '1 millisecond'
+      and (:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)
+    order by p.created_at
+    limit :limit::int`,
+);
+
+/**
+ * Payments within the scope still open `afterMs` after their creation, oldest first, at most
+ * `limit` (the partial index `payments_open_created_idx` holds only open payments).
+ */
+export async function openPaymentsOlderThan(db: DbOrTx, scope: MerchantScope, afterMs: number, limit: number): Promise<string[]> {
+  return (await pastTheirTime.run(db, { merchantId: merchantFilter(scope), afterMs, limit })).map((r) => r.id);
 }
 
 const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number }>(
@@ -307,13 +343,14 @@ export async function lockPayment(tx: Tx, scope: PaymentScope, id: string) {
 
 const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null }>(
   'the hosted page\'s merchant details of a payment',
-  `select m.name, m.redirect_domains, m.support_contact from payments p join merchants m on m.id = p.merchant_id
+  `select m.name, m.redirect_domains, coalesce(m.support_email, m.support_phone, m.support_contact) as support_contact
+     from payments p join merchants m on m.id = p.merchant_id
     where p.id = :id::uuid and ${PAYMENT_SCOPED}`,
 );
 
 /**
- * What the hosted page shows beside a payment: its merchant's name, support contact and redirect
- * allow-list; undefined when the payment is missing or outside the scope.
+ * What the hosted page shows beside a payment: its merchant's name, support contact (the e-mail or
+ * phone the merchant set itself, else the operator's contact) and redirect allow-list; undefined when the payment is missing or outside the scope.
  */
 export async function pageExtras(db: DbOrTx, scope: PaymentScope, paymentId: string) {
   const [row] = await extrasStatement.run(db, { id: paymentId, ...paymentFilter(scope) });

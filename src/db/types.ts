@@ -16,6 +16,8 @@ export interface MerchantsTable {
   auto_topup: ColumnType<boolean, boolean | undefined, boolean>;
   redirect_domains: ColumnType<string[], string[] | undefined, string[]>;
   support_contact: ColumnType<string | null, string | null | undefined, string | null>;
+  support_email: ColumnType<string | null, string | null | undefined, string | null>;
+  support_phone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -145,6 +147,8 @@ export interface PaymentsTable {
   customer_email: string | null;
   customer_phone: string | null;
   description: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why a failed payment failed, when zarpay knows more than the provider said: `expired`. */
+  failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
   params_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;

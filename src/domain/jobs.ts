@@ -13,6 +13,8 @@ export const QUEUE = {
   customerSms: 'customer.sms',
   /** Ask a provider how an attempt went, once its notification is late (RECONCILE_AFTER_MS). */
   reconcile: 'payment.reconcile',
+  /** End payments never finished in PAYMENT_EXPIRES_AFTER_MS: their provider asked once more, then `failed` as `expired` (every minute). */
+  expire: 'payment.expire',
   /** Give back money that arrived for a payment that had already ended. */
   refundOwed: 'payment.refund_owed',
   /** Ask a refund's provider to make it, and how it went when its notification is late (CONTRACT §10). */

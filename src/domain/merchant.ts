@@ -13,6 +13,9 @@ export interface Merchant {
   redirectDomains: string[];
   /** Where customers get help: an e-mail address, a phone number or an https page; shown on the payment page. */
   supportContact: string | null;
+  /** The support e-mail address and phone number a merchant sets itself (PATCH /api/v1/merchant). */
+  supportEmail: string | null;
+  supportPhone: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +25,7 @@ export const webhookUrlInput = z.url({ protocol: /^https?$/, error: 'must be an 
 const httpUrl = webhookUrlInput;
 const domain = z
   .string()
+  .max(253, 'must be at most 253 characters')
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/, 'must be a domain name');
 /**
@@ -40,6 +44,11 @@ export function supportContactKind(value: string): 'email' | 'phone' | 'url' | n
   if (/^https?:\/\/[^\s<>"]+$/.test(value) && URL.canParse(value)) return 'url';
   return null;
 }
+
+/** Where customers write for help (PATCH /api/v1/merchant `support_email`). */
+export const supportEmailInput = z.email('must be an e-mail address').max(254, 'must be at most 254 characters').meta({ example: 'help@shop.example.co.za' });
+/** Where customers call for help (`support_phone`): 7 to 20 digits, spaces and ()-, an optional leading +. */
+export const supportPhoneInput = z.string().regex(/^\+?[0-9 ()-]{7,20}$/, 'must be a phone number').meta({ example: '+27 21 555 0100', maxLength: 21 });
 
 const cents = z.number().int('must be a whole number').min(0, 'must not be negative').max(1_000_000, 'must be at most 1000000');
 
@@ -69,6 +78,10 @@ export const updateMerchantInput = z.strictObject({
   redirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
   /** Added to the allow-list (`--allow-redirect-domain D`), after any replacement. */
   addRedirectDomains: optional(z.array(domain).max(50, 'must hold at most 50 domains')),
+  /** Null clears it. */
+  supportEmail: supportEmailInput.nullable().optional(),
+  /** Null clears it. */
+  supportPhone: supportPhoneInput.nullable().optional(),
   /** Null or an empty string clears it. */
   supportContact: z
     .union([z.literal(''), supportContactInput])
@@ -77,3 +90,44 @@ export const updateMerchantInput = z.strictObject({
     .optional(),
 });
 export type UpdateMerchantInput = z.output<typeof updateMerchantInput>;
+
+/**
+ * A merchant's change to its own settings (PATCH /api/v1/merchant, GraphQL updateMerchantSettings):
+ * only what is given changes; null clears the webhook URL, e-mail or phone. The redirect allow-list
+ * is replaced as a whole (CONTRACT §4's rule for redirects is unchanged).
+ */
+export const merchantSettingsInput = z
+  .strictObject({
+    webhookUrl: httpUrl.nullable().optional().meta({ description: 'Where events are delivered (https in prd, never to a private address); null clears it', example: 'https://shop.example.co.za/zarpay/webhooks' }),
+    allowedRedirectDomains: optional(
+      z.array(domain).max(50, 'must hold at most 50 domains').meta({ description: 'Hosts the hosted page may send customers back to (success_url, cancel_url, failure_url); replaces the list', example: ['shop.example.co.za'] }),
+    ),
+    supportEmail: supportEmailInput.nullable().optional().meta({ description: 'Shown on the hosted payment page; null clears it' }),
+    supportPhone: supportPhoneInput.nullable().optional().meta({ description: 'Shown on the hosted payment page; null clears it' }),
+  })
+  .meta({ id: 'MerchantSettingsChange' });
+export type MerchantSettingsInput = z.output<typeof merchantSettingsInput>;
+
+/** The merchant's own settings as it reads them (GET /api/v1/merchant). */
+export const merchantSettingsJsonSchema = z
+  .object({
+    merchant_id: z.uuid(),
+    name: z.string().max(200).meta({ example: 'Kettle & Co' }),
+    webhook_url: z.string().max(2048).nullable().meta({ format: 'uri', example: 'https://shop.example.co.za/zarpay/webhooks' }),
+    allowed_redirect_domains: z.array(z.string().max(253)).max(50).meta({ example: ['shop.example.co.za'] }),
+    support_email: z.string().max(254).nullable().meta({ example: 'help@shop.example.co.za' }),
+    support_phone: z.string().max(21).nullable().meta({ example: '+27 21 555 0100' }),
+  })
+  .strict()
+  .meta({ id: 'MerchantSettings' });
+
+export function merchantSettingsJson(m: Merchant): z.input<typeof merchantSettingsJsonSchema> {
+  return {
+    merchant_id: m.id,
+    name: m.name,
+    webhook_url: m.webhookUrl,
+    allowed_redirect_domains: m.redirectDomains,
+    support_email: m.supportEmail,
+    support_phone: m.supportPhone,
+  };
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INTENT_TYPES, PAYMENT_STATUSES } from './payment.ts';
 import { E164_EXAMPLE, toE164 } from './phone.ts';
+import { sastDayStart } from './statement.ts';
 import { offsetPage, optional, withCode } from './validation.ts';
 
 /** The inputs of the payment use cases, as both adapters parse them (see validation.ts). */
@@ -89,9 +90,32 @@ export const idempotencyKeyInput = z
   .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable characters without spaces')
   .meta({ minLength: 1, maxLength: 255 });
 
-/** `GET /api/v1/payments`: offset paging like payouts, with a status filter. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A bound of a creation window: a day (YYYY-MM-DD, in Africa/Johannesburg, whole) or an instant
+ * (ISO 8601 with its offset). Parsed into the exclusive bound's instant for `end` (the day after,
+ * or the instant plus a millisecond), so both bounds are inclusive as a caller reads them.
+ */
+const windowBound = (end: boolean) =>
+  z
+    .string()
+    .refine((v) => (DAY.test(v) ? !Number.isNaN(sastDayStart(v).getTime()) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v) : z.iso.datetime({ offset: true }).safeParse(v).success), 'must be a date (YYYY-MM-DD) or an ISO 8601 timestamp with its offset')
+    .transform((v) => {
+      if (!DAY.test(v)) return new Date(Date.parse(v) + (end ? 1 : 0));
+      return end ? new Date(sastDayStart(v).getTime() + 86_400_000) : sastDayStart(v);
+    })
+    .meta({ maxLength: 35, example: end ? '2026-11-24' : '2026-11-24T00:00:00+02:00' });
+
+/**
+ * `GET /api/v1/payments`: offset paging like payouts, with filters by status, by the merchant's
+ * order id, and by creation (`created_from`, `created_to`: both included; a day is a SAST day).
+ */
 export const listPaymentsQuery = z.strictObject({
   ...offsetPage,
   status: optional(z.enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` })),
+  merchantOrderId: optional(z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').meta({ description: 'Only the payment of this order id', example: 'ORD-1001' })),
+  createdFrom: optional(windowBound(false).meta({ description: 'Created at or after: a day (YYYY-MM-DD, Africa/Johannesburg, from its start) or an ISO 8601 timestamp' })),
+  createdTo: optional(windowBound(true).meta({ description: 'Created at or before: a day (YYYY-MM-DD, Africa/Johannesburg, to its end) or an ISO 8601 timestamp' })),
 });
 export type ListPaymentsQuery = z.output<typeof listPaymentsQuery>;

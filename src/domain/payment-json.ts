@@ -42,7 +42,13 @@ export function paymentInitiationJson({ payment, links }: PaymentInitiation): z.
 export const paymentJsonSchema = z
   .object({
     payment_id: uuid,
+    merchant_order_id: z.string().max(255).meta({ description: 'The merchant\'s order id, unique per merchant', example: 'ORD-1001' }),
+    description: z.string().max(200).nullable().meta({ description: 'What is being bought, as given at initiation; null when none was', example: 'Two tickets, Saturday 20:00' }),
     status: z.enum(PAYMENT_STATUSES),
+    failure_reason: z
+      .enum(['expired'])
+      .nullable()
+      .meta({ description: 'Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first). Null otherwise' }),
     amount: cents('Amount in cents', 12345),
     currency: z.literal('ZAR'),
     fee_cents: cents('Platform fee, fixed at initiation', 309),
@@ -65,6 +71,7 @@ export const paymentJsonSchema = z
       .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued', example: '4821-0937-5512-6604' }),
     voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),
     refunded_cents: cents('The sum of the succeeded refunds of the payment; the status stays captured', 0),
+    created_at: timestamp.meta({ description: 'When it was initiated' }),
   })
   .strict()
   .meta({ id: 'Payment' });
@@ -73,7 +80,10 @@ export const paymentJsonSchema = z
 export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
   return {
     payment_id: p.id,
+    merchant_order_id: p.merchantOrderId,
+    description: p.description,
     status: p.status,
+    failure_reason: p.failureReason === 'expired' ? 'expired' : null,
     amount: p.amountCents,
     currency: p.currency,
     fee_cents: p.feeCents,
@@ -89,6 +99,7 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
     voucher_code: p.voucherCode,
     voucher_redeemed: p.voucherRedeemed,
     refunded_cents: p.refundedCents,
+    created_at: p.createdAt.toISOString(),
   };
 }
 
@@ -99,5 +110,5 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
  */
 export function paymentEventData(p: Payment) {
   const { voucher_code: _code, ...status } = paymentJson(p);
-  return { ...status, merchant_order_id: p.merchantOrderId };
+  return status;
 }

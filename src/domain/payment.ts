@@ -47,6 +47,8 @@ export interface Payment {
    */
   netAmountCents: number | null;
   status: PaymentStatus;
+  /** Why it failed, when zarpay decided it: `expired` (never finished in PAYMENT_EXPIRES_AFTER_MS); null otherwise. */
+  failureReason: string | null;
   includeQr: boolean;
   successUrl: string | null;
   cancelUrl: string | null;
@@ -79,6 +81,19 @@ export interface PaymentInitiation {
   links: PaymentLinks;
   /** False when an Idempotency-Key or merchant_order_id replayed an earlier initiation. */
   created: boolean;
+  /**
+   * Return addresses the hosted page will not send the customer to (CONTRACT §4: their host is not
+   * on the merchant's allow-list, or in prd not https on 443): the page shows the result instead.
+   */
+  warnings: RedirectWarning[];
 }
+
+export interface RedirectWarning {
+  field: 'successUrl' | 'cancelUrl' | 'failureUrl';
+  message: string;
+}
+
+/** The failure reason of a payment that was never finished in time (CONTRACT §10). */
+export const EXPIRED = 'expired';
 
 export const paymentNotFound = () => new AppError('PAYMENT_NOT_FOUND', 'payment not found');

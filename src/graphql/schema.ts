@@ -16,6 +16,7 @@ import './types/bank-account.ts';
 import './types/audit.ts';
 import './types/jobs.ts';
 import './types/payout-batch.ts';
+import './types/statement.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable. */
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import { isAppError } from '../domain/errors.ts';
 import { formatRand } from '../domain/money.ts';
-import type { Payment } from '../domain/payment.ts';
+import { EXPIRED, type Payment } from '../domain/payment.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
 import { StaleForm, verifiedActor } from '../http/caller.ts';
@@ -256,6 +256,10 @@ function render(view: PaymentView, o: RenderOptions): Rendered {
             : `${top}\n${statusLine('captured', t('captured'), 'ok')}\n${note(t('redeemed', { merchant }))}\n${exit('back')}\n${support}`,
       };
     case 'failed':
+      // Expired: not finished within PAYMENT_EXPIRES_AFTER_MS; paying now is no longer possible.
+      if (p.failureReason === EXPIRED) {
+        return { title, pagePath, body: `${top}\n${statusLine('failed', t('expired'), 'bad')}\n${note(t('expiredNote'))}\n${exit('back')}\n${support}` };
+      }
       return { title, pagePath, body: `${top}\n${statusLine('failed', t('declined'), 'bad')}\n${note(t('notCharged'))}\n${exit('tryAgain')}\n${support}` };
     case 'cancelled':
       return { title, pagePath, body: `${top}\n${statusLine('cancelled', t('cancelled'), 'bad')}\n${note(t('notCharged'))}\n${exit('back')}\n${support}` };

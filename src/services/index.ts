@@ -22,6 +22,7 @@ import { KeyService } from './keys.ts';
 import { purgeTask, rateLimitSweepTask, scheduleRecurring } from './maintenance.ts';
 import { MerchantService } from './merchants.ts';
 import { embeddedNotifications, EVENTS_CHANNEL, Notifications, postgresNotifications } from './notifications.ts';
+import { expiryTask } from './payment-expiry.ts';
 import { PaymentFlow } from './payment-flow.ts';
 import { PaymentLinks } from './payment-links.ts';
 import { PaymentSettlement } from './payment-settlement.ts';
@@ -34,6 +35,7 @@ import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
 import { refundRequestTask } from './refund-requests.ts';
 import { RefundService } from './refunds.ts';
+import { StatementService } from './statements.ts';
 import { StatsService } from './stats.ts';
 import { webhookTask } from './webhook-dispatch.ts';
 import { WebhookDeliveryService } from './webhook-deliveries.ts';
@@ -65,6 +67,8 @@ export interface Services {
   /** Bank files: approved payouts out as pain.001, the bank's camt.054/053 reports in. */
   payoutBatches: PayoutBatchService;
   balances: BalanceService;
+  /** Statements: the balance's movements over SAST days, JSON or CSV, read from the ledger in batches. */
+  statements: StatementService;
 
   // What happened: events live and stored, and their webhook deliveries.
   /** Committed events, live (subscriptions). */
@@ -143,7 +147,7 @@ export function serviceQueues(config: Config): Queue[] {
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
   dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms],
-  reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund],
+  reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund, QUEUE.expire],
 };
 
 export function createServices(config: Config, database: DatabaseHandle, outside: Partial<Outside> = {}): ServiceRuntime {
@@ -191,6 +195,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
     refundRequestTask(deps, providers.all, refunds, reportError),
+    expiryTask(deps, providers.all, settlement, reportError),
     purgeTask(payments),
     ...providers.tasks,
   ];
@@ -213,6 +218,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     payouts: new PayoutService(deps),
     payoutBatches: new PayoutBatchService(deps),
     balances: new BalanceService(deps),
+    statements: new StatementService(deps),
     events,
     eventHistory: new EventHistoryService(deps),
     webhookDeliveries: new WebhookDeliveryService(deps),

@@ -47,4 +47,5 @@ export function rateLimitSweepTask(rateLimits: RateLimitService): Task<Record<st
 export async function scheduleRecurring(deps: ServiceDeps, queues: readonly string[]): Promise<void> {
   if (queues.includes(QUEUE.purge)) await enqueue(deps.db, { queue: QUEUE.purge, key: 'hourly' });
   if (queues.includes(QUEUE.rateLimitSweep)) await enqueue(deps.db, { queue: QUEUE.rateLimitSweep, key: 'minutely' });
+  if (queues.includes(QUEUE.expire)) await enqueue(deps.db, { queue: QUEUE.expire, key: 'minutely' });
 }

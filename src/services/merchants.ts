@@ -1,10 +1,10 @@
 import { openBalance } from '../db/ledger.ts';
 import { findMerchants, insertMerchant, listMerchants, updateMerchant } from '../db/merchants.ts';
-import { type Actor, covers, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, covers, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import type { ApiKeyRecord } from '../domain/api-key.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
-import type { CreateMerchantInput, Merchant, UpdateMerchantInput } from '../domain/merchant.ts';
+import type { CreateMerchantInput, Merchant, MerchantSettingsInput, UpdateMerchantInput } from '../domain/merchant.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { KeyService } from './keys.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
@@ -54,6 +54,33 @@ export class MerchantService {
     if (!merchant) throw notFound();
     this.keys.forgetMerchant(merchant.id);
     return merchant;
+  }
+
+  /** The merchant's own settings, read afresh (GET /api/v1/merchant). */
+  async settings(actor: Actor): Promise<Merchant> {
+    const { merchant } = requireMerchant(actor);
+    const [m] = await findMerchants(this.deps.db, [merchant.id]);
+    if (!m) throw notFound();
+    return m;
+  }
+
+  /**
+   * A merchant changes its own settings (PATCH /api/v1/merchant): webhook URL (the rule of
+   * CONTRACT §6: https and no private address in prd), redirect allow-list, support e-mail and phone.
+   */
+  async updateSettings(actor: Actor, input: MerchantSettingsInput): Promise<Merchant> {
+    const { merchant } = requireMerchant(actor);
+    this.checkWebhookUrl(input.webhookUrl);
+    const changed = await updateMerchant(this.deps.db, merchant.id, {
+      webhookUrl: input.webhookUrl,
+      redirectDomains: input.allowedRedirectDomains,
+      supportEmail: input.supportEmail,
+      supportPhone: input.supportPhone,
+    });
+    if (!changed) throw notFound();
+    // The key cache holds the merchant with its key: the next request sees the change.
+    this.keys.forgetMerchant(changed.id);
+    return changed;
   }
 
   async get(actor: Actor, id: string): Promise<Merchant> {

@@ -43,6 +43,9 @@ const START_GRACE_MS = 60_000;
  * holding the hosted page (`pay`, `cancel`, `returned`, `view`), the provider (`notify`), the
  * operator (`settle` in tst/dev, `reconcile` anywhere). Outcomes are applied by PaymentSettlement.
  */
+/** zarpay ending a payment past PAYMENT_EXPIRES_AFTER_MS, as the expiry job does (services/payment-expiry.ts). */
+const PAYMENT_EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });
+
 export class PaymentFlow {
   constructor(
     private readonly deps: ServiceDeps,
@@ -69,6 +72,12 @@ export class PaymentFlow {
     if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !simulator)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
     const provider = simulator ? this.providers.get(simulator.name)! : this.provider;
     const { payment, s } = await this.customersPayment(actor, id);
+    // Past its time and not yet swept by the minutely job: it ends now, rather than send the
+    // customer to pay what would be refunded.
+    if (payment.status === 'created' && Date.now() - payment.createdAt.getTime() >= this.deps.config.paymentExpiresAfterMs) {
+      await this.settlement.expire(payment.id, PAYMENT_EXPIRY);
+      return this.current(s, payment.id);
+    }
     const attemptId = randomUUID();
     const started = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.movePayment(tx, payment.id, ['created'], 'initiated'))) return false;

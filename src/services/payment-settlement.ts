@@ -9,7 +9,7 @@ import * as store from '../db/payments.ts';
 import { type Actor, actorLabel, type PaymentScope, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { captureLegs } from '../domain/ledger.ts';
-import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
+import { EXPIRED, isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import { paymentEventData } from '../domain/payment-json.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import type { AttemptState } from './providers/port.ts';
@@ -166,8 +166,15 @@ export class PaymentSettlement {
    * confirmation, and records the event, all in the caller's transaction, which holds the
    * payment's lock (taken within `s`).
    */
-  async finish(tx: Tx, s: PaymentScope, id: string, from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][], to: PaymentOutcome): Promise<Payment | null> {
-    const row = await store.finishPayment(tx, id, from, to);
+  async finish(
+    tx: Tx,
+    s: PaymentScope,
+    id: string,
+    from: readonly (typeof OPEN_PAYMENT_STATUSES)[number][],
+    to: PaymentOutcome,
+    failureReason: string | null = null,
+  ): Promise<Payment | null> {
+    const row = await store.finishPayment(tx, id, from, to, failureReason);
     if (!row) return null;
     if (to === 'cancelled') await attempts.resolvePendingAttempts(tx, id, 'cancelled');
     if (to === 'captured') {
@@ -189,6 +196,31 @@ export class PaymentSettlement {
     const payment = await this.load(tx, s, id);
     await recordEvent(tx, { merchantId: row.merchant_id, type: `payment.${to}`, paymentId: id, data: paymentEventData(payment), webhookUrl: row.webhook_url });
     return payment;
+  }
+
+  /**
+   * Ends a payment never finished in time (CONTRACT §10): its attempt in flight ends `expired`, the
+   * payment `failed` with `failure_reason` = `expired`, and `payment.failed` is emitted; audited.
+   * False when it had ended meanwhile. Money that still arrives for the attempt is owed back
+   * (`settle`: a success on an ended attempt of an ended payment).
+   */
+  async expire(paymentId: string, who: Actor): Promise<boolean> {
+    const s = paymentScope(who);
+    return withEvents(this.deps, async (tx) => {
+      const payment = await store.lockPayment(tx, s, paymentId);
+      if (!payment || isTerminal(payment.status)) return false;
+      await attempts.resolvePendingAttempts(tx, paymentId, 'expired', 'the payment expired before it was paid');
+      const ended = await this.finish(tx, s, paymentId, OPEN_PAYMENT_STATUSES, 'failed', EXPIRED);
+      if (!ended) return false;
+      await recordAudit(tx, {
+        actor: actorLabel(who),
+        action: 'payment.expired',
+        merchantId: payment.merchantId,
+        paymentId,
+        detail: { was: payment.status, expires_after_ms: this.deps.config.paymentExpiresAfterMs },
+      });
+      return true;
+    });
   }
 
   /** One payment within `s`, its voucher code opened; PAYMENT_NOT_FOUND when missing or outside it. */

@@ -5,17 +5,28 @@ import { type Actor, oneMerchantScope, requireMerchant, scope } from '../domain/
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
-import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus } from '../domain/payment.ts';
+import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus, type RedirectWarning } from '../domain/payment.ts';
+import { redirectAllowed } from '../domain/redirect.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import { revealed } from './vouchers.ts';
 
+/** The return addresses the hosted page may send a customer to. */
+const REDIRECT_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl'] as const;
+
 /** Spec: an Idempotency-Key is kept 24 hours; after that the key may be used afresh. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-export interface PaymentPageRequest {
+/** Filters of the GraphQL connection beside status: REST's `merchant_order_id`, `created_from`, `created_to` (exclusive instant). */
+export interface PaymentFilters {
+  merchantOrderId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+}
+
+export interface PaymentPageRequest extends PaymentFilters {
   merchantId?: string | null;
   status?: PaymentStatus | null;
   after: number | null;
@@ -23,6 +34,8 @@ export interface PaymentPageRequest {
   limit: number;
   inverted: boolean;
 }
+
+const storeFilter = (f: PaymentFilters): store.PaymentListFilter => ({ merchantOrderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdTo });
 
 /** Payments: initiation with its idempotency rules, and reads. Transitions are in payment-flow.ts. */
 export class PaymentService {
@@ -48,7 +61,9 @@ export class PaymentService {
     this.checkAddresses(input);
     const params = withDefaults(input);
     const paramsHash = requestDigest(keyringOf(this.deps), params);
-    if (idempotencyKey === undefined) return this.initiation(await this.insertOrReplay(this.deps.db, merchant.id, params, paramsHash));
+    // The allow-list as the caller step read it with the key (PATCH /api/v1/merchant forgets that copy).
+    const domains = merchant.redirectDomains;
+    if (idempotencyKey === undefined) return this.initiation(await this.insertOrReplay(this.deps.db, merchant.id, params, paramsHash), domains);
     const requestHash = requestDigest(keyringOf(this.deps), input);
     const result = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.claimIdempotencyKey(tx, merchant.id, idempotencyKey, requestHash, IDEMPOTENCY_TTL_MS))) {
@@ -64,7 +79,7 @@ export class PaymentService {
       await store.bindIdempotencyKey(tx, merchant.id, idempotencyKey, made.payment.id);
       return made;
     });
-    return this.initiation(result);
+    return this.initiation(result, domains);
   }
 
   /**
@@ -114,8 +129,27 @@ export class PaymentService {
     return { payment: this.reveal(outcome.created), created: true };
   }
 
-  private initiation({ payment, created }: { payment: Payment; created: boolean }): PaymentInitiation {
-    return { payment, links: this.links(payment), created };
+  private initiation({ payment, created }: { payment: Payment; created: boolean }, redirectDomains: readonly string[]): PaymentInitiation {
+    return { payment, links: this.links(payment), created, warnings: this.redirectWarnings(payment, redirectDomains) };
+  }
+
+  /**
+   * A return address the hosted page will not follow is said, not ignored: the payment is made (the
+   * specification lets the page show the result instead), and the answer names each such address
+   * and why, so an integration sees it at once rather than when a customer is not sent back.
+   */
+  private redirectWarnings(p: Payment, redirectDomains: readonly string[]): RedirectWarning[] {
+    const production = this.deps.config.serviceEnv === 'prd';
+    return REDIRECT_FIELDS.filter((f) => p[f] !== null && !redirectAllowed(p[f], redirectDomains, production)).map((field) => {
+      const host = URL.canParse(p[field]!) ? new URL(p[field]!).hostname : p[field]!;
+      const onList = redirectDomains.some((d) => d.toLowerCase() === host.toLowerCase());
+      return {
+        field,
+        message: onList
+          ? 'the customer will not be sent here: in production a return address must be https on port 443'
+          : `the customer will not be sent here: ${host} is not in the merchant's allowed_redirect_domains (PATCH /api/v1/merchant); the payment page shows the result instead`,
+      };
+    });
   }
 
   /** Where a payment is paid: its hosted page, and its signed QR image when it was asked for. */
@@ -141,13 +175,14 @@ export class PaymentService {
 
   /** Offset listing, newest first, `total` counting every match. */
   async list(actor: Actor, query: ListPaymentsQuery & { merchantId?: string | null }): Promise<{ payments: Payment[]; total: number }> {
-    const { payments, total } = await store.listPayments(this.deps.db, scope(actor, query.merchantId), query);
+    const { createdTo, ...rest } = query;
+    const { payments, total } = await store.listPayments(this.deps.db, scope(actor, query.merchantId), { ...rest, createdBefore: createdTo });
     return { payments: payments.map((p) => this.reveal(p)), total };
   }
 
   /** A keyset page, newest first unless `inverted` (GraphQL connections). */
   async page(actor: Actor, request: PaymentPageRequest) {
-    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request);
+    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request, storeFilter(request));
     return rows.map(({ node, seq }) => ({ node: this.reveal(node), seq }));
   }
 
@@ -156,8 +191,8 @@ export class PaymentService {
     return revealed(keyringOf(this.deps), payment, this.deps.db);
   }
 
-  count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null }): Promise<number> {
-    return store.countPayments(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined);
+  count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null } & PaymentFilters): Promise<number> {
+    return store.countPayments(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined, storeFilter(filter));
   }
 
   /** Housekeeping: forgets Idempotency-Keys past their 24 hours (expired keys are ignored anyway). */

@@ -1,6 +1,6 @@
 import { requireMerchant } from '../../domain/actor.ts';
 import type { Merchant } from '../../domain/merchant.ts';
-import { createMerchantInput, updateMerchantInput } from '../../domain/merchant.ts';
+import { createMerchantInput, merchantSettingsInput, updateMerchantInput } from '../../domain/merchant.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { ApiKeyRef } from './api-key.ts';
@@ -24,6 +24,8 @@ MerchantRef.implement({
       nullable: true,
       description: 'Where customers get help (e-mail address, phone number or http(s) page), shown on the hosted payment page.',
     }),
+    supportEmail: t.exposeString('supportEmail', { nullable: true, description: 'The support e-mail address the merchant set (REST support_email), shown on the hosted page.' }),
+    supportPhone: t.exposeString('supportPhone', { nullable: true, description: 'The support phone number the merchant set (REST support_phone), shown on the hosted page.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the merchant was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings last changed.' }),
   }),
@@ -78,6 +80,16 @@ const MerchantInput = builder.inputType('MerchantInput', {
   }),
 });
 
+const MerchantSettingsInput = builder.inputType('MerchantSettingsInput', {
+  description: 'A merchant\'s change to its own settings (REST `PATCH /api/v1/merchant`, camelCase): only what is given changes.',
+  fields: (t) => ({
+    webhookUrl: t.string({ description: 'Where events are delivered (http(s); in prd https and never a private address). Null clears it.' }),
+    allowedRedirectDomains: t.stringList({ description: 'Replaces the hosts the hosted page may send customers back to (at most 50).' }),
+    supportEmail: t.string({ description: 'The support e-mail address shown on the hosted page. Null clears it.' }),
+    supportPhone: t.string({ description: 'The support phone number shown on the hosted page. Null clears it.' }),
+  }),
+});
+
 const MerchantPayload = builder.simpleObject('MerchantPayload', {
   description: 'The merchant as changed.',
   fields: (t) => ({ merchant: t.field({ type: MerchantRef, description: 'The merchant.' }) }),
@@ -99,6 +111,16 @@ builder.mutationFields((t) => ({
     authScopes: { operator: true },
     args: { input: t.arg({ type: MerchantInput, required: true, description: 'Its settings; name is required.', validate: validated(createMerchantInput) }) },
     resolve: (_r, { input }, ctx) => ctx.services.merchants.create(actorOf(ctx), validatedInput(createMerchantInput, input)),
+  }),
+  updateMerchantSettings: t.field({
+    type: MerchantPayload,
+    description:
+      'The calling merchant changes its own settings (REST `PATCH /api/v1/merchant`): webhook URL, redirect allow-list, support e-mail and phone. Rate limit: credentials. Errors: VALIDATION_FAILED (fields in `details`), FORBIDDEN for the operator (who uses updateMerchant).',
+    authScopes: { merchant: true },
+    args: { input: t.arg({ type: MerchantSettingsInput, required: true, description: 'What changes.', validate: validated(merchantSettingsInput) }) },
+    resolve: async (_r, { input }, ctx) => ({
+      merchant: await ctx.services.merchants.updateSettings(actorOf(ctx), validatedInput(merchantSettingsInput, input)),
+    }),
   }),
   updateMerchant: t.field({
     type: MerchantPayload,

@@ -1,10 +1,14 @@
 import { AppError } from '../../domain/errors.ts';
 import type { Payment, PaymentAttempt } from '../../domain/payment.ts';
-import { idempotencyKeyInput, initiatePaymentInput } from '../../domain/payment-input.ts';
+import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../domain/payment-input.ts';
+import { parseInput } from '../../domain/validation.ts';
 import { actorOf, builder } from '../builder.ts';
 import { connectionArgsSchema, keysetConnection } from '../keyset.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.ts';
+
+/** The payments connection's filters beside status: REST's list filters under their GraphQL names. */
+const paymentFilters = listPaymentsQuery.pick({ merchantOrderId: true, createdFrom: true, createdTo: true });
 
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
   description: 'One attempt to take the payment with a provider (REST latest_attempt).',
@@ -31,6 +35,10 @@ PaymentRef.implement({
     description: t.exposeString('description', { nullable: true, description: 'What is being bought, shown on the payment page.' }),
     intentType: t.expose('intentType', { type: IntentTypeEnum, description: 'What happens after payment.' }),
     status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.',
+    }),
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
     feeCents: t.expose('feeCents', { type: 'Money', description: 'The platform fee, fixed at initiation.' }),
@@ -83,12 +91,24 @@ const InitiatePaymentInput = builder.inputType('InitiatePaymentInput', {
   }),
 });
 
+const RedirectWarningRef = builder.simpleObject('RedirectWarning', {
+  description: 'A return address of the payment that will not be followed; the payment page shows the result instead.',
+  fields: (t) => ({
+    field: t.string({ description: 'Which input: successUrl, cancelUrl or failureUrl.' }),
+    message: t.string({ description: 'Why, in words.' }),
+  }),
+});
+
 const InitiatePaymentPayload = builder.simpleObject('InitiatePaymentPayload', {
   description: 'The payment and where the customer pays it.',
   fields: (t) => ({
     payment: t.field({ type: PaymentRef, description: 'The payment, status CREATED (or as it is now, for a replay).' }),
     paymentUrl: t.string({ description: 'The hosted payment page to send the customer to.' }),
     qrCode: t.field({ type: QrCodeRef, nullable: true, description: 'Present when includeQr was true.' }),
+    warnings: t.field({
+      type: [RedirectWarningRef],
+      description: 'Return addresses the hosted page will not send the customer to (host not in the allow-list, or in prd not https on 443); empty when none.',
+    }),
   }),
 });
 
@@ -117,10 +137,20 @@ builder.queryFields((t) => ({
     args: {
       status: t.arg({ type: PaymentStatusEnum, description: 'Only payments in this state.' }),
       merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (the operator; a merchant may only name itself).' }),
+      merchantOrderId: t.arg.string({ description: 'Only the payment of this order id.' }),
+      createdFrom: t.arg.string({ description: 'Created at or after: a day (YYYY-MM-DD, Africa/Johannesburg, from its start) or an ISO 8601 timestamp with its offset.' }),
+      createdTo: t.arg.string({ description: 'Created at or before: a day (YYYY-MM-DD, Africa/Johannesburg, to its end) or an ISO 8601 timestamp with its offset.' }),
     },
     resolve: (_r, args, ctx) => {
       const actor = actorOf(ctx);
-      const filter = { merchantId: args.merchantId, status: args.status };
+      const parsed = parseInput(paymentFilters, { merchantOrderId: args.merchantOrderId, createdFrom: args.createdFrom, createdTo: args.createdTo }, 'arguments');
+      const filter = {
+        merchantId: args.merchantId,
+        status: args.status,
+        merchantOrderId: parsed.merchantOrderId,
+        createdFrom: parsed.createdFrom,
+        createdTo: parsed.createdTo,
+      };
       return keysetConnection('payment', args, (page) => ctx.services.payments.page(actor, { ...filter, ...page }), () => ctx.services.payments.count(actor, filter));
     },
   }, { description: 'A page of payments, newest first, with how many match the filter on all pages.' }, { description: 'One payment of the page, with its cursor.' }),
@@ -135,8 +165,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: InitiatePaymentInput, required: true, description: 'The payment.', validate: validated(initiateArgs) }) },
     resolve: async (_r, args, ctx) => {
       const { idempotencyKey, ...input } = validatedInput(initiateArgs, args.input);
-      const { payment, links } = await ctx.services.payments.init(actorOf(ctx), input, idempotencyKey ?? undefined);
-      return { payment, paymentUrl: links.paymentUrl, qrCode: links.qrCode };
+      const { payment, links, warnings } = await ctx.services.payments.init(actorOf(ctx), input, idempotencyKey ?? undefined);
+      return { payment, paymentUrl: links.paymentUrl, qrCode: links.qrCode, warnings };
     },
   }),
   settlePayment: t.field({

@@ -41,17 +41,23 @@
  *   [developer.yoco.com/online/api-reference/webhooks/events/successful-payment].
  *
  * Checkout status → AttemptState (queryAttempt):
- *   created, started, processing → pending   (made; page opened; a card being charged)
  *   completed                    → succeeded (paymentRef = paymentId)
- *   expired                      → expired
- *   HTTP 404                     → expired   (Yoco never saw it, as the port asks)
- *   anything else                → pending   (undocumented: wait rather than guess an outcome)
+ *   anything else                → pending   (created, started, processing: made; page opened; a
+ *                                             card being charged; and whatever else Yoco says)
+ *   HTTP 404                     → refused   (ProviderRefusedError: a checkout Yoco itself named)
+ *
+ * Yoco documents no expiry of a checkout: neither an `expired` status nor "404 means it is gone"
+ * is in its documentation (the accept-payments and webhooks pages name only `payment.succeeded`,
+ * `refund.succeeded` and `refund.failed`), so neither is taken as a fact that nobody paid. An
+ * abandoned checkout stays pending here, and the payment ends by zarpay's own rule instead
+ * (PAYMENT_EXPIRES_AFTER_MS, services/payment-expiry.ts): Yoco is asked once more, and money that
+ * still arrives afterwards is refunded.
  *
  * What the docs leave open, and what we chose:
  * - Declines. Yoco documents no failed-payment webhook and no failed checkout status: a declined
  *   card leaves the customer on Yoco's page free to try another, so a decline is not the
  *   checkout's outcome. This provider therefore never reports `failed`; an abandoned checkout ends
- *   as `expired`. A `payment.failed` event, should one ever arrive, is ignored (null) for the same
+ *   by the expiry rule. A `payment.failed` event, should one ever arrive, is ignored (null) for the same
  *   reason: a success may still follow on the same checkout.
  * - Error bodies: we read Yoco's documented problem fields (`code`, `detail`, `title`) and, for
  *   older answers, the fields Yoco's plugin reads (`errorCode`, `errorMessage`, `description`).
@@ -195,17 +201,11 @@ export class YocoProvider implements PaymentProvider {
 
   async queryAttempt(providerRef: string): Promise<AttemptState> {
     const res = await this.request('get checkout', 'GET', `/checkouts/${encodeURIComponent(ref(providerRef))}`);
-    if (res.status === 404) return { status: 'expired' };
+    // A 404 for a checkout Yoco created is refused like any other 4xx: not proof that nobody paid.
     if (!res.ok) throw this.refused('get checkout', res);
     const checkout = this.read('get checkout', fetchedCheckout, res);
-    switch (checkout.status) {
-      case 'completed':
-        return checkout.paymentId ? { status: 'succeeded', paymentRef: checkout.paymentId } : { status: 'succeeded' };
-      case 'expired':
-        return { status: 'expired' };
-      default:
-        return { status: 'pending' };
-    }
+    if (checkout.status === 'completed') return checkout.paymentId ? { status: 'succeeded', paymentRef: checkout.paymentId } : { status: 'succeeded' };
+    return { status: 'pending' };
   }
 
   async refund(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }> {

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { STATEMENT_CSV_HEADER, statementCsvLine, statementEntryJson, statementQuery } from '../src/domain/statement.ts';
+import type { Services } from '../src/services/index.ts';
+import type { StatementReader } from '../src/services/statements.ts';
+import { merchantOf } from './request.ts';
+import { parseWire } from './wire.ts';
+
+/** CSV when `?format=csv`, or when `Accept` names text/csv ahead of (or without) JSON. */
+function wantsCsv(req: FastifyRequest, format: 'json' | 'csv' | undefined): boolean {
+  if (format !== undefined) return format === 'csv';
+  const accept = (req.headers.accept ?? '').toLowerCase();
+  const csv = accept.indexOf('text/csv');
+  if (csv < 0) return false;
+  const json = accept.indexOf('application/json');
+  return json < 0 || csv < json;
+}
+
+/**
+ * The statement as the envelope's JSON, written as it is read: the opening balance first, each
+ * entry as its batch arrives, and the closing balance and count last (they are known once the
+ * entries have been read, and always agree with them).
+ */
+async function* jsonBody(s: StatementReader): AsyncGenerator<string> {
+  yield `{"status":"success","data":{"from":${JSON.stringify(s.from)},"to":${JSON.stringify(s.to)},"opening_balance_cents":${s.openingBalanceCents},"entries":[`;
+  let first = true;
+  for await (const entry of s.entries) {
+    yield (first ? '' : ',') + JSON.stringify(statementEntryJson(entry));
+    first = false;
+  }
+  const { closingBalanceCents, total } = s.summary();
+  yield `],"closing_balance_cents":${closingBalanceCents},"total":${total}}}`;
+}
+
+async function* csvBody(s: StatementReader): AsyncGenerator<string> {
+  yield `${STATEMENT_CSV_HEADER}\r\n`;
+  for await (const entry of s.entries) yield statementCsvLine(entry);
+}
+
+export function statementRoutes(app: FastifyInstance, services: Services) {
+  // CONTRACT §10: streamed, so a year of a busy merchant's journal is never held in memory.
+  app.get('/statements', { config: { rateLimit: 'balance' } }, async (req, reply) => {
+    const query = parseWire(statementQuery, req.query ?? {}, 'query');
+    const statement = await services.statements.open(merchantOf(req), query);
+    if (wantsCsv(req, query.format)) {
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="statement-${query.from}-${query.to}.csv"`)
+        .header('X-Opening-Balance-Cents', String(statement.openingBalanceCents));
+      return reply.send(Readable.from(csvBody(statement)));
+    }
+    reply.type('application/json; charset=utf-8');
+    return reply.send(Readable.from(jsonBody(statement)));
+  });
+}

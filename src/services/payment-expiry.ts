@@ -1,0 +1,64 @@
+import * as attempts from '../db/attempts.ts';
+import { openPaymentsOlderThan } from '../db/payments.ts';
+import { type Actor, paymentScope, scope } from '../domain/actor.ts';
+import { QUEUE } from '../domain/jobs.ts';
+import { later, type Task } from '../jobs/task.ts';
+import type { ServiceDeps } from './deps.ts';
+import type { PaymentSettlement } from './payment-settlement.ts';
+import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
+
+/** Payments end on zarpay's own decision, audited as such. */
+const EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });
+
+/** Looked for at least this often (CONTRACT §10: at least once a minute). */
+const EVERY_MS = 60_000;
+/** Payments ended per run; more waiting are looked at again at once, after the outcomes are written. */
+const BATCH = 50;
+
+/**
+ * Every payment ends (CONTRACT §10). A recurring job, every minute, finds payments still
+ * `created`, `initiated` or `awaiting_webhook` PAYMENT_EXPIRES_AFTER_MS after their creation. For
+ * each, the provider of its attempt in flight is asked once more: paid, and the payment is
+ * captured as the reconciler would; anything else (still open, declined, gone, or a provider that
+ * cannot answer now), and the payment fails with `failure_reason` = `expired` and `payment.failed`.
+ * Money that reaches the provider after that is refunded through it (`payment.refund_owed`), as for
+ * any payment that had ended. This is what ends a checkout the customer abandoned at a provider
+ * that never says so (Yoco documents no expiry of its checkouts).
+ */
+export function expiryTask(
+  deps: ServiceDeps,
+  providers: ReadonlyMap<string, PaymentProvider>,
+  settlement: PaymentSettlement,
+  onError: (m: string, e?: unknown) => void,
+): Task<Record<string, never>> {
+  /** What the attempt's provider says now; pending when there is nothing to ask or no answer. */
+  async function lastWord(attempt: attempts.Attempt | undefined): Promise<AttemptState> {
+    const provider = attempt?.provider_ref ? providers.get(attempt.provider) : undefined;
+    if (!attempt?.provider_ref || !provider) return { status: 'pending' };
+    try {
+      return await provider.queryAttempt(attempt.provider_ref);
+    } catch (e) {
+      if (!(e instanceof ProviderUnavailableError)) onError(`expiry: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
+      return { status: 'pending' };
+    }
+  }
+
+  return {
+    queue: QUEUE.expire,
+    concurrency: 1,
+    // A provider's answer takes 10 s at most: a batch stays well inside this.
+    leaseMs: 15 * 60_000,
+    retryDelaysMs: [5_000, 30_000, 60_000],
+    async run(job) {
+      const due = await openPaymentsOlderThan(deps.db, scope(EXPIRY), deps.config.paymentExpiresAfterMs, BATCH);
+      for (const paymentId of due) {
+        if (job.signal.aborted) return later(0);
+        const attempt = await attempts.pendingAttempt(deps.db, paymentScope(EXPIRY), paymentId);
+        const answer = await lastWord(attempt);
+        if (attempt && answer.status === 'succeeded') await settlement.apply(attempt.id, answer, EXPIRY);
+        else await settlement.expire(paymentId, EXPIRY);
+      }
+      return later(due.length === BATCH ? 0 : EVERY_MS);
+    },
+  };
+}

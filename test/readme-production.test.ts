@@ -88,7 +88,7 @@ describe.skipIf(!usingPostgres)('the README production walk (needs PostgreSQL: p
     expect(out).toMatch(/303 https:\/\/pay\.example\.co\.za\/pay\/[0-9a-f-]{36}\/return\?outcome=success/);
     // Captured by the signed webhook (one accepted), the net credited, then paid out.
     expect(out).toMatch(/^1$/m);
-    expect(out).toMatch(/"status":"captured","amount":300000,"currency":"ZAR","fee_cents":7500,"net_amount_cents":292500,"latest_attempt":\{"status":"succeeded","provider":"yoco"/);
+    expect(out).toMatch(/"status":"captured","failure_reason":null,"amount":300000,"currency":"ZAR","fee_cents":7500,"net_amount_cents":292500,"latest_attempt":\{"status":"succeeded","provider":"yoco"/);
     expect(out).toMatch(/"voucher_code":"\d{4}-\d{4}-\d{4}-\d{4}","voucher_redeemed":false/);
     expect(out).toContain('"available_cents":292500');
     const payout = JSON.parse(readFileSync(join(dir, 'payout.json'), 'utf8'));

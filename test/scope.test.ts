@@ -289,7 +289,7 @@ async function checkStream(p: FieldProbe & { stream: 'payout' | 'payment' }) {
   expectShows(streams.opAll.answer(), 'b', 'the operator naming none');
   for (const [name, s, whose] of [['the operator naming B', streams.opB, 'b'], ['A naming none', streams.aNone, 'a'], ['A naming itself', streams.aSelf, 'a']] as const) {
     await s.sub.waitFor(1);
-    expect(s.sub.results, name).toHaveLength(1);
+    expect(s.sub.results.map((r) => JSON.stringify(r)), name).toHaveLength(1);
     expect(s.sub.results[0]!.errors, name).toBeUndefined();
     expectShows(s.answer(), whose, name);
     expectHides(s.answer(), whose === 'a' ? 'b' : 'a', name);

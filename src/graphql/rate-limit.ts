@@ -24,6 +24,10 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Mutation.initiatePayment': 'payment_init',
   'Mutation.createWebhookSecret': 'credentials',
   'Mutation.rotateWebhookSecret': 'credentials',
+  'Mutation.issueApiKey': 'credentials',
+  'Mutation.revokeApiKey': 'credentials',
+  'Mutation.invitePerson': 'credentials',
+  'Mutation.removePerson': 'credentials',
 };
 
 /** The decision reported in the headers: the one with the least left. */

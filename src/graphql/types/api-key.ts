@@ -37,21 +37,22 @@ builder.mutationFields((t) => ({
   regenerateSecretKey: t.field({
     type: NewApiKeyPayload,
     description:
-      'Issues a new secret key and revokes the calling one at once: the next request with the old key is FORBIDDEN (merchant only; REST `POST /api/v1/merchant/api-keys/secret/regenerate`). Rate limit: credentials. Errors: FORBIDDEN for the operator.',
+      'Issues a new secret key and revokes the calling one at once: the next request with the old key is FORBIDDEN (merchant only; REST `POST /api/v1/merchant/api-keys/secret/regenerate`). Signed in to the dashboard, name the key to replace with kid. Rate limit: credentials. Errors: FORBIDDEN for the operator, NOT_FOUND for another merchant\'s kid.',
     authScopes: { merchant: true },
-    resolve: (_r, _a, ctx) => ctx.services.keys.regenerate(actorOf(ctx)),
+    args: { kid: t.arg.string({ description: 'The key to replace (a dashboard session must name it; a key replaces itself).' }) },
+    resolve: (_r, { kid }, ctx) => ctx.services.keys.regenerate(actorOf(ctx), kid),
   }),
   issueApiKey: t.field({
     type: NewApiKeyPayload,
-    description: 'Issues a merchant another secret key; the merchant\'s other keys keep working (operator only; CLI `zarpay key issue`). Errors: NOT_FOUND, FORBIDDEN for a merchant.',
-    authScopes: { operator: true },
+    description: 'Issues a merchant another secret key; the merchant\'s other keys keep working (the operator, or a merchant for itself; CLI `zarpay key issue`). Errors: NOT_FOUND, FORBIDDEN for another merchant.',
+    authScopes: { merchant: true, operator: true },
     args: { merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }) },
     resolve: (_r, { merchantId }, ctx) => ctx.services.keys.issue(actorOf(ctx), merchantId),
   }),
   revokeApiKey: t.field({
     type: ApiKeyPayload,
-    description: 'Revokes a key: FORBIDDEN from now on, on every instance (operator only; CLI `zarpay key revoke`). Errors: NOT_FOUND for an unknown kid, FORBIDDEN for a merchant.',
-    authScopes: { operator: true },
+    description: 'Revokes a key: FORBIDDEN from now on, on every instance (the operator any key, a merchant its own; CLI `zarpay key revoke`). Errors: NOT_FOUND for an unknown kid or another merchant\'s.',
+    authScopes: { merchant: true, operator: true },
     args: { kid: t.arg.string({ required: true, description: 'The key id.' }) },
     resolve: async (_r, { kid }, ctx) => ({ apiKey: await ctx.services.keys.revoke(actorOf(ctx), kid) }),
   }),

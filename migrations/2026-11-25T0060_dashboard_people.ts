@@ -17,9 +17,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       created_at timestamptz not null default now(),
       removed_at timestamptz
     )`.execute(db);
-  // One person per address among those not removed: sign-in asks for the address alone.
-  await sql`create unique index merchant_people_email on merchant_people (email) where removed_at is null`.execute(db);
-  await sql`create index merchant_people_merchant on merchant_people (merchant_id)`.execute(db);
+  // One person per address among those who can sign in (sign-in asks for the address alone);
+  // an invite not yet accepted is one per merchant and address.
+  await sql`create unique index merchant_people_email on merchant_people (email) where removed_at is null and password_hash is not null`.execute(db);
+  await sql`create unique index merchant_people_invited on merchant_people (merchant_id, email) where removed_at is null`.execute(db);
 
   await sql`
     create table merchant_invites (

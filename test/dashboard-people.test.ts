@@ -77,9 +77,10 @@ describe('invites and passwords', () => {
     expect(tokens.rows[0]!.n).toBe(0);
   });
 
-  it('refuses a second person with the same address, and an invite by anyone but an owner or the operator', async () => {
+  it('refuses an address that signs in for another merchant, and an invite by anyone but an owner or the operator', async () => {
     const viewer = await join('twice@example.com', 'VIEWER');
-    const again = await http(t, 'POST', '/graphql', { body: { query: INVITE, variables: { m: m.id, e: 'twice@example.com', r: 'OWNER' } }, headers: { authorization: `Bearer ${t.config.operatorToken}` } });
+    const other = await createMerchant(t, { name: 'Other Shop' });
+    const again = await http(t, 'POST', '/graphql', { body: { query: INVITE, variables: { m: other.id, e: 'twice@example.com', r: 'OWNER' } }, headers: { authorization: `Bearer ${t.config.operatorToken}` } });
     expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
     const byViewer = await asPerson(viewer, INVITE, { e: 'someone@example.com', r: 'OWNER' });
     expect(byViewer.body.errors[0].extensions.code).toBe('FORBIDDEN');

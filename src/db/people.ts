@@ -20,11 +20,11 @@ const toPerson = (r: PersonRow): Person => ({ id: r.id, merchantId: r.merchant_i
 const insertPersonStatement = statement<{ id: string; merchantId: string; email: string; role: Role }, PersonRow>(
   'invite a person',
   `insert into merchant_people (id, merchant_id, email, role) values (:id::uuid, :merchantId::uuid, :email::text, :role::text)
-   on conflict (email) where removed_at is null do nothing
+   on conflict (merchant_id, email) where removed_at is null do nothing
    returning ${PERSON}`,
 );
 
-/** A new person; undefined when the address already belongs to someone not removed. */
+/** A new person; undefined when the merchant has invited this address already. */
 export async function insertPerson(tx: Tx, p: { id: string; merchantId: string; email: string; role: Role }): Promise<Person | undefined> {
   const [row] = await insertPersonStatement.run(tx, p);
   return row && toPerson(row);
@@ -33,11 +33,11 @@ export async function insertPerson(tx: Tx, p: { id: string; merchantId: string; 
 const pendingPersonStatement = statement<{ merchantId: string; email: string; role: Role }, PersonRow>(
   'a person invited again before accepting',
   `update merchant_people set role = :role::text
-    where merchant_id = :merchantId::uuid and email = :email::text and removed_at is null and password_hash is null
+    where merchant_id = :merchantId::uuid and email = :email::text and removed_at is null
    returning ${PERSON}`,
 );
 
-/** The same merchant invites someone again who has not accepted yet: the new role, the same person. */
+/** The same merchant invites someone again: the same person, with the new role; a new link (to set a new password). */
 export async function reinvitePending(tx: Tx, p: { merchantId: string; email: string; role: Role }): Promise<Person | undefined> {
   const [row] = await pendingPersonStatement.run(tx, p);
   return row && toPerson(row);
@@ -81,18 +81,31 @@ export async function inviteEmail(db: DbOrTx, tokenHash: Buffer): Promise<string
   return row?.email;
 }
 
-const setPasswordStatement = statement<{ id: string; passwordHash: string }, never>(
-  "set a person's password",
-  `update merchant_people set password_hash = :passwordHash::text where id = :id::uuid and removed_at is null`,
+const setPasswordStatement = statement<{ id: string; passwordHash: string }, { id: string }>(
+  "set a person's password (unless their address signs in elsewhere already)",
+  `update merchant_people p set password_hash = :passwordHash::text
+    where p.id = :id::uuid and p.removed_at is null
+      and not exists (select 1 from merchant_people o where o.email = p.email and o.id <> p.id and o.removed_at is null and o.password_hash is not null)
+   returning p.id`,
 );
 
-export async function setPassword(tx: Tx, id: string, passwordHash: string): Promise<void> {
-  await setPasswordStatement.run(tx, { id, passwordHash });
+/** Whether the password was set: not when another person with the same address can sign in already. */
+export async function setPassword(tx: Tx, id: string, passwordHash: string): Promise<boolean> {
+  return (await setPasswordStatement.run(tx, { id, passwordHash })).length > 0;
+}
+
+const activeElsewhereStatement = statement<{ merchantId: string; email: string }, { id: string }>(
+  'whether an address signs in for another merchant',
+  `select id from merchant_people where email = :email::text and merchant_id <> :merchantId::uuid and removed_at is null and password_hash is not null`,
+);
+
+export async function signsInElsewhere(db: DbOrTx, merchantId: string, email: string): Promise<boolean> {
+  return (await activeElsewhereStatement.run(db, { merchantId, email })).length > 0;
 }
 
 const byEmailStatement = statement<{ email: string }, PersonRow & { password_hash: string | null }>(
   'a person by e-mail address, for sign-in',
-  `select ${PERSON}, password_hash from merchant_people where email = :email::text and removed_at is null`,
+  `select ${PERSON}, password_hash from merchant_people where email = :email::text and removed_at is null and password_hash is not null`,
 );
 
 export async function personForSignIn(db: DbOrTx, email: string): Promise<(Person & { passwordHash: string | null }) | undefined> {

@@ -2,7 +2,7 @@ import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { endKey, findKeyWithMerchant, insertKey, type KeyWithMerchant, keysOf, lockKey, revokeKeyById } from '../db/api-keys.ts';
 import type { DbOrTx } from '../db/index.ts';
 import { merchantExists } from '../db/merchants.ts';
-import { type Actor, covers, type KeyActor, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, covers, type KeyActor, oneMerchant, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -66,9 +66,9 @@ export class KeyService {
   }
 
   /** The operator issues a merchant another key; a merchant (its people in the dashboard) issues itself one. */
-  async issue(actor: Actor, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
-    if (actor.kind === 'merchant') scope(actor, merchantId);
-    else requireOperator(actor);
+  async issue(actor: Actor, requested: string | null | undefined): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    if (actor.kind !== 'merchant') requireOperator(actor);
+    const merchantId = oneMerchant(actor, requested);
     if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
     if (!(await merchantExists(this.deps.db, merchantId))) throw new AppError('NOT_FOUND', 'merchant not found');
     const issued = await this.issueIn(this.deps.db, merchantId);

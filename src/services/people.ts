@@ -18,6 +18,7 @@ import {
   revokeSessionByToken,
   revokeSessionsOf,
   setPassword,
+  signsInElsewhere,
   touchSession,
   useInvite,
 } from '../db/people.ts';
@@ -85,8 +86,9 @@ export class PeopleService {
     if (!isUuid(id) || !(await merchantExists(this.deps.db, id))) throw new AppError('NOT_FOUND', 'merchant not found');
     const token = newToken();
     const { person, expiresAt } = await this.deps.db.transaction().execute(async (tx) => {
+      if (await signsInElsewhere(tx, id, email)) throw new AppError('CONFLICT', 'email: this address already signs in for another merchant');
       const person = (await insertPerson(tx, { id: randomUUID(), merchantId: id, email, role })) ?? (await reinvitePending(tx, { merchantId: id, email, role }));
-      if (!person) throw new AppError('CONFLICT', 'email: this address already belongs to a person of a merchant');
+      if (!person) throw new AppError('CONFLICT', 'email: this address was just invited');
       const expiresAt = await insertInvite(tx, { id: randomUUID(), personId: person.id, tokenHash: tokenDigest(token), ttlMs: INVITE_TTL_MS });
       await recordAudit(tx, { actor: actorLabel(actor), action: 'person.invite', merchantId: id, detail: { person_id: person.id, role } });
       return { person, expiresAt };
@@ -121,7 +123,7 @@ export class PeopleService {
     const personId = await this.deps.db.transaction().execute(async (tx) => {
       const personId = await useInvite(tx, tokenDigest(token));
       if (!personId) throw new AppError('FORBIDDEN', 'this invite link is not valid any more: ask for a new one');
-      await setPassword(tx, personId, passwordHash);
+      if (!(await setPassword(tx, personId, passwordHash))) throw new AppError('CONFLICT', 'this e-mail address already signs in for another merchant');
       return personId;
     });
     return this.startSession(personId);

@@ -46,7 +46,7 @@ builder.mutationFields((t) => ({
     type: NewApiKeyPayload,
     description: 'Issues a merchant another secret key; the merchant\'s other keys keep working (the operator, or a merchant for itself; CLI `zarpay key issue`). Errors: NOT_FOUND, FORBIDDEN for another merchant.',
     authScopes: { merchant: true, operator: true },
-    args: { merchantId: t.arg({ type: 'UUID', required: true, description: 'The merchant.' }) },
+    args: { merchantId: t.arg({ type: 'UUID', description: 'The merchant: the operator must name one; a merchant may only name itself.' }) },
     resolve: (_r, { merchantId }, ctx) => ctx.services.keys.issue(actorOf(ctx), merchantId),
   }),
   revokeApiKey: t.field({

@@ -262,7 +262,7 @@ function Payments() {
           payments.edges.length === 0 ? (
             <p class="empty">No payments{status ? ` that are ${label(status)}` : ' yet'}.</p>
           ) : (
-            <div class="scroll">
+            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table data-testid="payments-table">
                 <caption>{payments.totalCount} payments, newest first</caption>
                 <thead>
@@ -337,6 +337,7 @@ function Payment(props: { id: string; me: Me }) {
             </dl>
             <h2>Attempts</h2>
             {p.latestAttempt ? (
+              <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table>
                 <thead>
                   <tr>
@@ -355,6 +356,7 @@ function Payment(props: { id: string; me: Me }) {
                   </tr>
                 </tbody>
               </table>
+              </div>
             ) : (
               <p class="empty">The customer has not started paying.</p>
             )}
@@ -396,7 +398,7 @@ function Payouts(props: { me: Me }) {
           payouts.edges.length === 0 ? (
             <p class="empty">No payouts yet.</p>
           ) : (
-            <div class="scroll">
+            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table data-testid="payouts-table">
                 <caption>{payouts.totalCount} payouts, newest first</caption>
                 <thead>
@@ -642,7 +644,7 @@ function Webhooks(props: { me: Me }) {
             {d.webhookDeliveries.length === 0 ? (
               <p class="empty">Nothing delivered yet.</p>
             ) : (
-              <div class="scroll">
+              <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
                 <table>
                   <thead>
                     <tr>
@@ -722,7 +724,7 @@ function Keys(props: { me: Me }) {
           viewer.apiKeys.length === 0 ? (
             <p class="empty">No keys.</p>
           ) : (
-            <div class="scroll">
+            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table>
                 <thead>
                   <tr>

@@ -4,6 +4,7 @@ import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, eftDetails, http, op, type TestMerchant } from './support/client.ts';
 import { zarpay } from './support/processes.ts';
 import { eventually, sleep } from './support/receiver.ts';
+import { startSmtpServer } from './support/smtp.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
 /**
@@ -196,6 +197,27 @@ describe('sign-in and the anonymous budget', () => {
       expect(codes).toEqual([401, 401, 401, 429]);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('invites by e-mail', () => {
+  it('with SMTP_URL set, the invite link is e-mailed to the person', async () => {
+    const smtp = await startSmtpServer();
+    const mailing = await startApp({ SMTP_URL: smtp.url, SMTP_FROM: 'zarpay <no-reply@zarpay.example>' });
+    try {
+      const shop = await createMerchant(mailing, { name: 'Mail Shop' });
+      const d = await op(mailing, INVITE, { m: shop.id, e: 'lindiwe@example.com', r: 'DEVELOPER' });
+      const [mail] = await eventually(async () => {
+        const to = smtp.received.filter((x) => x.to === 'lindiwe@example.com');
+        return to.length ? to : null;
+      });
+      expect(mail!.subject).toBe('You are invited to the zarpay dashboard');
+      expect(mail!.text).toContain(d.invitePerson.inviteUrl);
+      expect(mail!.text).toContain('developer');
+    } finally {
+      await mailing.close();
+      await smtp.close();
     }
   });
 });

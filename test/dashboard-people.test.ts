@@ -109,6 +109,11 @@ describe('the session as a way into GraphQL', () => {
     expect(count.payouts.totalCount).toBe(0);
     const form = await http(t, 'POST', '/dashboard/login', { body: { email: 'owner1@example.com', password: 'correct horse battery' }, headers: { origin: 'https://evil.example' } });
     expect(form.status).toBe(403);
+    // A page load with the cookie and no token (GraphiQL, in a browser signed in to the dashboard) reads as nobody.
+    const graphiql = await fetch(`${t.url}/graphql`, { headers: { cookie: owner.cookie, accept: 'text/html' } });
+    expect(graphiql.status).toBe(200);
+    const wrongToken = await asPerson({ ...owner, csrf: 'x'.repeat(43) }, '{ viewer { id } }');
+    expect(wrongToken.status).toBe(403);
   });
 
   it('roles: owner everything, developer keys and webhooks, viewer reading only (FORBIDDEN in the API)', async () => {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,10 +27,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
   let evil: Server;
   let evilUrl: string;
   const blocked: string[] = [];
+  /** The service's request log: the cross-site requests must have reached it, and been refused. */
+  const log: string[] = [];
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+    t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50', LOG_LEVEL: 'info' }, { logStream: new Writable({ write: (chunk, _e, done) => (log.push(...String(chunk).split('\n').filter(Boolean)), done()) }) });
     shop = await createMerchant(t, { name: 'Kasi Coffee & Co', autoTopup: true });
     await credit(t, shop.id, 123_456_78);
     // Another site, whose page tries to act with the visitor's dashboard cookie.
@@ -202,7 +205,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const before = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
     const attacker = await context.newPage();
     await attacker.goto(evilUrl);
+    const refusedBefore = log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length;
     await attacker.waitForFunction(() => document.title === 'sent');
+    // Both requests reached the service with the cookie, and were refused by the CSRF check.
+    await expect.poll(() => log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length - refusedBefore).toBe(2);
     const after = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
     expect(after).toBe(before);
     expect(after).not.toContain('attacker');

@@ -228,7 +228,11 @@ function credentialChecks(services: Services, operatorToken: string, publicBaseU
       const token = cookie(req, SESSION_COOKIE);
       if (token === undefined) return undefined;
       if (!sameOrigin(req, publicBaseUrl)) throw new AppError('FORBIDDEN', 'CSRF check failed: a request from another site');
-      return services.people.authenticate(token, single(req.headers[CSRF_HEADER]));
+      const csrf = single(req.headers[CSRF_HEADER]);
+      // A page load (GraphiQL's, in a browser that is also signed in to the dashboard) carries the
+      // cookie but no token: it reads as nobody. Anything else without the token is refused.
+      if (csrf === undefined && (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/graphql/stream')) return undefined;
+      return services.people.authenticate(token, csrf);
     },
     providerSignature(req) {
       const provider = services.providers.get(param(req, 'provider'));

@@ -18,6 +18,8 @@ import { newPayment } from './support/payments.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The refund and statement screens are on once their GraphQL is merged and dashboard/src/extras.tsx re-exports money-back.tsx. */
+const MONEY_BACK = readFileSync(new URL('../dashboard/src/extras.tsx', import.meta.url), 'utf8').includes("from './money-back.tsx'");
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chromium (needs ${CHROMIUM})`, () => {
@@ -196,6 +198,40 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     expect(answer.errors[0].extensions.code).toBe('FORBIDDEN');
     await go(page, 'Webhooks', 'Webhooks');
     expect(await page.getByTestId('webhook-url-save').count()).toBe(0);
+    await context.close();
+  });
+
+  it.skipIf(!MONEY_BACK)('an owner refunds a payment and downloads a statement as CSV; a viewer\'s refund is refused by the API', async () => {
+    const context = await newContext();
+    const page = await join(context, 'refunder@kasi.example', 'OWNER');
+    const p = await newPayment(t, shop, { amount: 20_000 });
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
+    await page.goto(`${t.url}/dashboard/payments/${p.payment_id}`);
+    await page.getByTestId('refund-amount').fill('50.00');
+    await page.getByTestId('refund-submit').click();
+    await page.getByText(/Refund of R 50\.00/).waitFor({ timeout: 15_000 });
+    await expectAccessible(page, 'payment with refund');
+
+    await go(page, 'Statements', 'Statements');
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    await page.getByTestId('statement-from').fill(day);
+    await page.getByTestId('statement-to').fill(day);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('statement-csv').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('posted_at,type,reference,amount_cents,balance_after_cents,description');
+    await expectAccessible(page, 'statements');
+
+    const viewer = await join(context, 'refund-viewer@kasi.example', 'VIEWER');
+    const answer = await viewer.evaluate(async (paymentId) => {
+      const csrf = document.cookie.split('; ').find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ query: 'mutation($i: RefundPaymentInput!) { refundPayment(input: $i) { refund { id } } }', variables: { i: { paymentId, amountCents: 100 } } }),
+      });
+      return res.json();
+    }, p.payment_id);
+    expect(answer.errors[0].extensions.code).toBe('FORBIDDEN');
     await context.close();
   });
 

@@ -259,9 +259,7 @@ function Payments() {
       </select>
       <Status q={q}>
         {({ payments }) =>
-          payments.edges.length === 0 ? (
-            <p class="empty">No payments{status ? ` that are ${label(status)}` : ' yet'}.</p>
-          ) : (
+          (
             <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table data-testid="payments-table">
                 <caption>{payments.totalCount} payments, newest first</caption>
@@ -274,6 +272,13 @@ function Payments() {
                   </tr>
                 </thead>
                 <tbody>
+                  {payments.edges.length === 0 && (
+                    <tr>
+                      <td colSpan={4} class="empty">
+                        No payments{status ? ` that are ${label(status)}` : ' yet'}.
+                      </td>
+                    </tr>
+                  )}
                   {payments.edges.map(({ node: p }) => (
                     <tr data-testid="payment-row" key={p.id}>
                       <td>
@@ -395,9 +400,7 @@ function Payouts(props: { me: Me }) {
       {props.me.role === 'OWNER' && <NewPayout done={q.reload} />}
       <Status q={q}>
         {({ payouts }) =>
-          payouts.edges.length === 0 ? (
-            <p class="empty">No payouts yet.</p>
-          ) : (
+          (
             <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
               <table data-testid="payouts-table">
                 <caption>{payouts.totalCount} payouts, newest first</caption>
@@ -411,6 +414,13 @@ function Payouts(props: { me: Me }) {
                   </tr>
                 </thead>
                 <tbody>
+                  {payouts.edges.length === 0 && (
+                    <tr>
+                      <td colSpan={5} class="empty">
+                        No payouts yet.
+                      </td>
+                    </tr>
+                  )}
                   {payouts.edges.map(({ node: p }) => (
                     <tr data-testid="payout-row" key={p.id}>
                       <td>

@@ -121,6 +121,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
 
     await go(page, 'Payouts', 'Payouts');
     await page.getByText('No payouts yet.').waitFor();
+    await expect.poll(() => t.app.services.events.subscriberCount, { timeout: 10_000 }).toBe(1);
     await page.getByText('New payout').click();
     await page.getByTestId('payout-amount').fill('1500.00');
     await page.getByTestId('payout-bank').fill('First National Bank');
@@ -144,8 +145,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     expect(await page.getByTestId('payout-bank-account').textContent()).toMatch(/\*\*\*\*5678$/);
     await expectAccessible(page, 'payout detail');
 
+    // The payouts screen's live stream has ended; the payments screen opens its own.
+    const streams = () => t.app.services.events.subscriberCount;
+    await expect.poll(streams, { timeout: 10_000 }).toBe(0);
     await go(page, 'Payments', 'Payments');
     await page.getByText('No payments yet.').waitFor();
+    await expect.poll(streams, { timeout: 10_000 }).toBe(1);
     // A payment is paid: it appears without a reload (graphql-sse).
     const p = await newPayment(t, shop, { amount: 12_345 });
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });

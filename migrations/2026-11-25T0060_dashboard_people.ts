@@ -44,6 +44,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
   await sql`create index merchant_sessions_person on merchant_sessions (person_id) where revoked_at is null`.execute(db);
 
+  // A session ended anywhere (sign-out, the person removed, by any process or by hand) is heard
+  // at once by every process, whose open event streams of it then end (services/people.ts).
+  await sql`
+    create function zarpay_session_ended() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('zarpay_cache', 'session:' || new.id::text);
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger merchant_sessions_ended after update of revoked_at on merchant_sessions
+    for each row when (old.revoked_at is null and new.revoked_at is not null) execute function zarpay_session_ended()`.execute(db);
+
   // Wrong passwords, by person and address, for the sign-in throttle (5 in 15 minutes).
   await sql`
     create table sign_in_failures (
@@ -57,6 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop table if exists sign_in_failures`.execute(db);
+  await sql`drop trigger if exists merchant_sessions_ended on merchant_sessions`.execute(db);
+  await sql`drop function if exists zarpay_session_ended`.execute(db);
   await sql`drop table if exists merchant_sessions`.execute(db);
   await sql`drop table if exists merchant_invites`.execute(db);
   await sql`drop table if exists merchant_people`.execute(db);

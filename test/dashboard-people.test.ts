@@ -179,6 +179,19 @@ describe('the session as a way into GraphQL', () => {
     expect(gone.status).toBe(401);
   });
 
+  it('a session revoked by another process (here: by hand in the database) ends its open streams at once', async () => {
+    const s = await join('elsewhere@example.com', 'VIEWER');
+    const client = sseClient(t.url, true, { cookie: s.cookie, 'x-csrf-token': s.csrf });
+    const before = t.app.services.events.subscriberCount;
+    const sub = subscribe(client, 'subscription { paymentEvents { id } }');
+    await eventually(async () => t.app.services.events.subscriberCount > before);
+    await sql`update merchant_sessions set revoked_at = now() where person_id = ${s.personId}::uuid`.execute(t.database.db);
+    // Well within the 15-second recheck: the database's notification ended it.
+    await Promise.race([sub.ended, sleep(5_000).then(() => Promise.reject(new Error('stream still open')))]);
+    expect(sub.results.at(-1)!.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    client.dispose();
+  });
+
   it('five wrong passwords per person and address in 15 minutes, then 429 even for the right one', async () => {
     await join('guessed@example.com', 'VIEWER');
     for (let i = 0; i < 5; i++) {

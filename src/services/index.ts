@@ -158,7 +158,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     },
   };
   const keys = new KeyService(deps, notifications);
-  const people = new PeopleService(deps, ports.mail, keys.watch);
+  const people = new PeopleService(deps, ports.mail, keys.watch, notifications);
   // A merchant caller's streams end with its key, or its person's session.
   const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, people.watchCaller);
   const webhookSecrets = new WebhookSecretService(deps);

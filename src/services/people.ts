@@ -43,8 +43,9 @@ import {
 import type { MailTransport } from '../outside/mail.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { KeyEnded, WatchCaller, WatchKey } from './key-watch.ts';
+import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
 
-/** Open event streams of sessions are checked this often (another process's revocation, the idle and absolute ends). */
+/** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
 const RECHECK_MS = 15_000;
 
 /** A session as sign-in hands it out: the cookie's token (once), the CSRF token that goes with it. */
@@ -77,7 +78,14 @@ export class PeopleService {
     private readonly deps: ServiceDeps,
     private readonly mail: MailTransport | null,
     private readonly watchKey: WatchKey,
-  ) {}
+    notifications: Notifications,
+  ) {
+    // A session ended in any process (migration 2026-11-25T0060's trigger): its streams here end now.
+    notifications.on(CACHE_CHANNEL, (payload) => {
+      if (payload.startsWith('session:')) this.ended([payload.slice('session:'.length)]);
+    });
+    notifications.onResync(() => void this.recheck());
+  }
 
   /** Invites a person to a merchant: the link (valid 72 hours, once) and when it expires; e-mailed when SMTP is set. */
   async invite(actor: Actor, merchantId: string | null | undefined, email: string, role: Role): Promise<{ inviteUrl: string; expiresAt: Date; person: Person; emailed: boolean }> {

@@ -13,6 +13,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { homeRoute } from './home.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { type ServiceRuntime, serviceQueues } from './services/index.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -180,6 +181,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   });
   app.register(homeRoute, { config });
   app.register(pages, { services, config });
+  app.register(dashboardRoutes, { services, config });
   // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
   rest(app, services, config);
   const graphql = graphqlRoutes(app, services, config, metrics, { ...STREAM_LIMITS, ...options.streamLimits });

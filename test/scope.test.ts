@@ -135,9 +135,12 @@ const sastDay = (offset: number) => new Date(Date.now() + 2 * 3600_000 + offset 
 /** How to call each field; the fields themselves come from the schema. */
 const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.auditLog': [
-    { who: 'operator', id: { of: 'payment' }, doc: 'query($id: UUID) { auditLog(paymentId: $id) { merchantId paymentId } }' },
-    { who: 'operator', id: { of: 'payout' }, doc: 'query($id: UUID) { auditLog(payoutId: $id) { merchantId payoutId } }' },
+    { who: 'both', id: { of: 'payment' }, doc: 'query($id: UUID) { auditLog(paymentId: $id) { merchantId paymentId } }' },
+    { who: 'both', id: { of: 'payout' }, doc: 'query($id: UUID) { auditLog(payoutId: $id) { merchantId payoutId } }' },
   ],
+  'Query.people': { who: 'both', names: 'one', doc: 'query($m: UUID) { people(merchantId: $m) { merchantId } }' },
+  'Query.signedInPerson': { who: 'merchant', doc: '{ signedInPerson { personId } viewer { id } }' },
+  'Mutation.invitePerson': { who: 'both', names: 'one', doc: 'mutation($m: UUID) { invitePerson(merchantId: $m, email: "probe@example.com", role: VIEWER) { person { merchantId } } }' },
   'Query.balance': { who: 'both', names: 'one', doc: 'query($m: UUID) { balance(merchantId: $m) { merchantId } }' },
   'Query.jobQueues': { who: 'operator', doc: '{ jobQueues { name } }' },
   'Query.jobs': { who: 'operator', doc: '{ jobs { id merchantId } }' },
@@ -165,7 +168,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Subscription.paymentEvents': { who: 'both', names: 'many', stream: 'payment', resume: true, doc: 'subscription($m: UUID, $after: String) { paymentEvents(merchantId: $m, after: $after) { merchantId } }' },
   'Subscription.payoutEvents': { who: 'both', names: 'many', stream: 'payout', resume: true, doc: 'subscription($m: UUID, $after: String) { payoutEvents(merchantId: $m, after: $after) { merchantId } }' },
   'Mutation.creditBalance': { who: 'operator', names: 'one', doc: 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 1) { balance { merchantId } } }' },
-  'Mutation.issueApiKey': { who: 'operator', names: 'one', doc: 'mutation($m: UUID!) { issueApiKey(merchantId: $m) { apiKey { merchantId } } }' },
+  'Mutation.issueApiKey': { who: 'both', names: 'one', doc: 'mutation($m: UUID) { issueApiKey(merchantId: $m) { apiKey { merchantId } } }' },
   'Balance.totals': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId totals { grossCents } } } } }' },
   'Merchant.apiKeys': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { apiKeys { merchantId } } } }' },
   'Merchant.balance': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId } } } }' },
@@ -174,7 +177,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },
   'Refund.payment': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { payment { id merchantId } } }' },
   'PaymentEvent.payment': { who: 'both', names: 'many', stream: 'payment', doc: 'subscription($m: UUID) { paymentEvents(merchantId: $m) { payment { merchantId } } }' },
-  'Payout.bankAccount': { who: 'operator', id: { of: 'payout' }, doc: 'query($id: UUID!) { payout(id: $id) { merchantId bankAccount { bankName } } }' },
+  'Payout.bankAccount': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchantId bankAccount { bankName } } }' },
   'Payout.events': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { events { id } } }' },
   'Payout.merchant': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { id } } }' },
   'PayoutEvent.payout': { who: 'both', names: 'many', stream: 'payout', doc: 'subscription($m: UUID) { payoutEvents(merchantId: $m) { payout { merchantId } } }' },
@@ -425,6 +428,24 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /docs': { kind: 'public' },
   'GET /docs/init.js': { kind: 'public' },
   'GET /docs/assets/:name': { kind: 'public' },
+  // The dashboard: its pages and files hold no merchant data (the application reads it through
+  // GraphQL, walked above); sign-in, invites and sign-out are proved in dashboard-people.test.ts.
+  'GET /dashboard': { kind: 'public' },
+  'GET /dashboard/': { kind: 'public' },
+  'GET /dashboard/login': { kind: 'public' },
+  'GET /dashboard/invite': { kind: 'public' },
+  'GET /dashboard/payments': { kind: 'public' },
+  'GET /dashboard/payments/:id': { kind: 'public' },
+  'GET /dashboard/payouts': { kind: 'public' },
+  'GET /dashboard/payouts/:id': { kind: 'public' },
+  'GET /dashboard/webhooks': { kind: 'public' },
+  'GET /dashboard/keys': { kind: 'public' },
+  'GET /dashboard/statements': { kind: 'public' },
+  'GET /dashboard/people': { kind: 'public' },
+  'GET /dashboard/assets/:file': { kind: 'public' },
+  'POST /dashboard/login': { kind: 'public' },
+  'POST /dashboard/invite': { kind: 'public' },
+  'POST /dashboard/logout': { kind: 'public' },
 };
 
 const routes = routesOf(t.app.app);

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { bool, collect, uuid, whole } from './args.ts';
+import { bool, collect, oneOf, uuid, whole } from './args.ts';
 import { CliError, restShape } from './client.ts';
 import { API_KEY, BALANCE, MERCHANT } from './fields.ts';
 import { formatOption, op, print } from './output.ts';
@@ -101,5 +101,21 @@ export function merchantCommands(program: Command) {
       const { apiKeys, ...merchantFields } = data.merchant;
       const { merchant_id: _same, ...balance } = restShape(data.balance) as Record<string, unknown>;
       print({ ...merchantShape(merchantFields), balance, api_keys: restShape(apiKeys) });
+    });
+
+  merchant
+    .command('invite')
+    .description('invite a person to the merchant\'s dashboard: prints { invite_url, expires_at } (valid 72 hours, once; e-mailed when SMTP_URL is set)')
+    .argument('<merchant-id>', 'the merchant', uuid('<merchant-id>'))
+    .requiredOption('--email <email>', 'their e-mail address: what they sign in with')
+    .requiredOption('--role <role>', 'owner, developer or viewer', oneOf('--role', ['owner', 'developer', 'viewer']))
+    .action(async (merchantId, opts) => {
+      const data = await op(
+        `mutation($merchantId: UUID, $email: String!, $role: PersonRole!) { invitePerson(merchantId: $merchantId, email: $email, role: $role) { inviteUrl expiresAt emailed person { id email role } } }`,
+        { merchantId, email: opts.email, role: String(opts.role).toUpperCase() },
+        { ...FLAGS, email: '--email', role: '--role', merchantId: '<merchant-id>' },
+      );
+      const { inviteUrl, expiresAt, emailed, person } = data.invitePerson;
+      print({ invite_url: inviteUrl, expires_at: expiresAt, emailed, person_id: person.id, email: person.email, role: String(person.role).toLowerCase() });
     });
 }

@@ -1,6 +1,7 @@
 import { AppError } from './errors.ts';
 import type { ApiKeyRecord } from './api-key.ts';
 import type { Merchant } from './merchant.ts';
+import type { Role, SessionPerson } from './people.ts';
 import { isUuid } from './ids.ts';
 import { paymentNotFound } from './payment.ts';
 import type { ProviderNotification } from './provider-notification.ts';
@@ -27,7 +28,12 @@ import type { ProviderNotification } from './provider-notification.ts';
  *   sees every merchant.
  */
 export type Actor =
-  | { readonly kind: 'merchant'; readonly merchant: Merchant; readonly key: ApiKeyRecord }
+  /**
+   * A merchant, by one of its secret keys (`key`), or by one of its people signed in to the
+   * dashboard (`person`: their session and role; CONTRACT §10). Exactly one of the two is set.
+   */
+  | { readonly kind: 'merchant'; readonly merchant: Merchant; readonly key: ApiKeyRecord; readonly person?: undefined }
+  | { readonly kind: 'merchant'; readonly merchant: Merchant; readonly key?: undefined; readonly person: SessionPerson }
   /** `name`: who at the console, as the CLI reports it (`X-Operator-Name`), for the audit log. */
   | { readonly kind: 'operator'; readonly name?: string }
   | { readonly kind: 'customer'; readonly paymentId: string }
@@ -35,6 +41,8 @@ export type Actor =
   | { readonly kind: 'system'; readonly task: string };
 
 export type MerchantActor = Extract<Actor, { kind: 'merchant' }>;
+/** A merchant by one of its secret keys. */
+export type KeyActor = Extract<MerchantActor, { key: ApiKeyRecord }>;
 
 export const OPERATOR: Actor = Object.freeze({ kind: 'operator' });
 
@@ -126,7 +134,7 @@ export function actorLabel(actor: Actor): string {
     case 'operator':
       return actor.name ? `operator:${actor.name}` : 'operator';
     case 'merchant':
-      return `merchant:${actor.merchant.id}`;
+      return actor.person ? `merchant:${actor.merchant.id}/person:${actor.person.personId}` : `merchant:${actor.merchant.id}`;
     case 'customer':
       return 'customer';
     case 'provider':
@@ -138,6 +146,18 @@ export function actorLabel(actor: Actor): string {
 
 /** An operator's self-declared name (`X-Operator-Name`): short, printable, or nothing. */
 export const OPERATOR_NAME = /^[A-Za-z0-9._@+ -]{1,64}$/;
+
+/** The role of the caller within its merchant: a secret key acts as the merchant itself (every right), a person by their role. */
+export function merchantRole(actor: MerchantActor): Role {
+  return actor.person ? actor.person.role : 'owner';
+}
+
+/** Use cases for the merchant's owners (people, payouts, refunds) or the operator: anyone else is FORBIDDEN. */
+export function requireOwnerOrOperator(actor: Actor): void {
+  if (actor.kind === 'operator') return;
+  if (actor.kind === 'merchant' && merchantRole(actor) === 'owner') return;
+  throw new AppError('FORBIDDEN', 'only an owner of the merchant or the operator may do this');
+}
 
 /** Use cases only the operator performs (approvals, credits, keys). */
 export function requireOperator(actor: Actor): void {

@@ -28,6 +28,10 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Query.refund': 'payment_status',
   'Mutation.createWebhookSecret': 'credentials',
   'Mutation.rotateWebhookSecret': 'credentials',
+  'Mutation.issueApiKey': 'credentials',
+  'Mutation.revokeApiKey': 'credentials',
+  'Mutation.invitePerson': 'credentials',
+  'Mutation.removePerson': 'credentials',
 };
 
 /** The decision reported in the headers: the one with the least left. */

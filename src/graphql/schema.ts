@@ -1,5 +1,6 @@
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { guardMutations } from './roles.ts';
 import './scalars.ts';
 import './types/enums.ts';
 import './types/api-key.ts';
@@ -17,6 +18,7 @@ import './types/audit.ts';
 import './types/jobs.ts';
 import './types/payout-batch.ts';
 import './types/statement.ts';
+import './types/people.ts';
 
-/** The whole GraphQL schema, sorted so that its printed form is stable. */
-export const schema = lexicographicSortSchema(builder.toSchema());
+/** The whole GraphQL schema, sorted so that its printed form is stable; every mutation checks the dashboard's roles (roles.ts). */
+export const schema = guardMutations(lexicographicSortSchema(builder.toSchema()));

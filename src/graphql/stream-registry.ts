@@ -1,7 +1,7 @@
 import type { Actor } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import type { StreamLimits } from '../domain/stream-limits.ts';
-import type { WatchKey } from '../services/key-watch.ts';
+import type { WatchCaller } from '../services/key-watch.ts';
 
 type Counter = 'reservations' | 'connections' | 'operations';
 
@@ -143,7 +143,7 @@ export class StreamRegistry {
 
   constructor(
     readonly limits: StreamLimits,
-    private readonly watchKey: WatchKey,
+    private readonly watchCaller: WatchCaller,
     /** Frees a reservation in graphql-sse (it holds one per token until connected). */
     private readonly expire: (token: string) => void,
   ) {}
@@ -166,7 +166,7 @@ export class StreamRegistry {
     this.principals.set(id, principal);
     if (actor.kind === 'merchant') {
       const p = principal;
-      const unwatch = this.watchKey(actor.key, () => this.keyEnded(p));
+      const unwatch = this.watchCaller(actor, () => this.keyEnded(p));
       // Found ended at once (it expired meanwhile): already let go of.
       if (this.principals.get(id) === p) p.unwatch = unwatch;
     }
@@ -259,7 +259,7 @@ export class StreamRegistry {
 }
 
 const principalId = (actor: Actor | undefined) =>
-  actor?.kind === 'merchant' ? `key:${actor.key.kid}` : actor?.kind === 'operator' ? 'operator' : undefined;
+  actor?.kind === 'merchant' ? (actor.person ? `session:${actor.person.sessionId}` : `key:${actor.key.kid}`) : actor?.kind === 'operator' ? 'operator' : undefined;
 
 const TOO_MANY: Record<Counter, (max: number, ttlMs: number) => string> = {
   reservations: (max, ttlMs) =>

@@ -62,7 +62,7 @@ const REFUSALS: Record<number, [ErrorCode, number]> = {
 export function eventStreams(services: Services, limits: StreamLimits = STREAM_LIMITS): EventStreams {
   let yoga!: Yoga;
   let handler!: (req: Req) => Promise<SseResponse>;
-  const registry = new StreamRegistry(limits, services.keys.watch, (token) => void expire(token));
+  const registry = new StreamRegistry(limits, services.people.watchCaller, (token) => void expire(token));
 
   const request = (raw: Request | undefined, context: Context): Req => ({
     method: raw?.method ?? 'GET',

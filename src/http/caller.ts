@@ -5,6 +5,7 @@ import { type Actor, OPERATOR, OPERATOR_NAME } from '../domain/actor.ts';
 import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { paymentNotFound } from '../domain/payment.ts';
+import { CSRF_HEADER, SESSION_COOKIE } from '../domain/people.ts';
 import type { Services } from '../services/index.ts';
 import { spendAnonymous } from './anonymous.ts';
 
@@ -48,6 +49,11 @@ import { spendAnonymous } from './anonymous.ts';
  * - `providerSignature`: `POST /providers/{name}/webhook` → that provider, with the notification
  *   it signed, once the provider has verified its signature over the raw body (401 missing, 403
  *   wrong or stale). Nothing of an unverified notification reaches the payment flow.
+ * - `session`: the dashboard's session cookie (CONTRACT §10) → its merchant, as the person signed
+ *   in (with their role). A cookie travels with any request the browser makes, so it proves
+ *   nothing alone: the request must also carry the session's CSRF token (`X-CSRF-Token`, which
+ *   only a page of this origin can read from its cookie) and, when the browser names one, come
+ *   from this origin (`Origin`). 401 for a session that has ended, 403 for a failed CSRF check.
  */
 const CREDENTIALS = {
   operatorToken: 'request',
@@ -56,6 +62,7 @@ const CREDENTIALS = {
   qrSignature: 'request',
   formToken: 'body',
   providerSignature: 'body',
+  session: 'request',
 } as const satisfies Record<string, 'request' | 'body'>;
 
 type Credential = keyof typeof CREDENTIALS;
@@ -84,7 +91,7 @@ export const GATES = {
   /** `/api/v1`: a merchant's secret key, always. */
   api: { credentials: ['secretKey'], required: 'missing API key: send your secret API key in the X-API-Key header', refused: 'answered', budget: 'unproved' },
   /** `/graphql`, `/graphql/stream`: the operator token or a secret key; without either, the caller is nobody (public fields only). */
-  graphql: { credentials: ['operatorToken', 'secretKey'], refused: 'answered', budget: 'unproved' },
+  graphql: { credentials: ['operatorToken', 'secretKey', 'session'], refused: 'answered', budget: 'unproved' },
   /** Every other route (the home page, docs, GraphiQL's files, `/metrics`, unknown routes): takes none, and does not charge valid ones. */
   public: { credentials: ['operatorToken', 'secretKey'], refused: 'ignored', budget: 'unproved' },
   /** The hosted page's views: `GET /pay/{id}`, its hand-off to a provider's checkout and the way back. */
@@ -97,6 +104,10 @@ export const GATES = {
   providerNotification: { credentials: ['providerSignature'], refused: 'answered', budget: 'always' },
   /** The hosted page's favicon: nothing to prove. */
   pageAsset: { credentials: [], refused: 'answered', budget: 'always' },
+  /** The dashboard's sign-in and invite forms (POST): nothing to prove yet, and always counted (CONTRACT §10). */
+  signIn: { credentials: [], refused: 'answered', budget: 'always' },
+  /** The dashboard's sign-out (POST): the session, with its CSRF check. */
+  session: { credentials: ['session'], required: 'not signed in', refused: 'answered', budget: 'unproved' },
   /** `/healthz`, `/readyz`: load balancers poll them from a handful of addresses, without credentials. */
   health: { credentials: [], refused: 'answered', budget: 'never' },
 } as const satisfies Record<string, Gate>;
@@ -145,6 +156,25 @@ function bearerMatches(header: string, token: string): boolean {
 const single = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string | undefined>)[name] ?? '';
 
+/** A cookie's value by name, from the `Cookie` header. */
+export function cookie(req: FastifyRequest, name: string): string | undefined {
+  const header = single(req.headers.cookie);
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** Whether a browser request comes from this service's own pages: no `Origin` (not a browser's cross-origin request), or ours. */
+export function sameOrigin(req: FastifyRequest, publicBaseUrl: string): boolean {
+  const origin = single(req.headers.origin);
+  if (origin === undefined) return true;
+  if (origin === new URL(publicBaseUrl).origin) return true;
+  return origin === `${req.protocol}://${req.host}`;
+}
+
 const QR_FILE = /^([0-9a-fA-F-]{36})\.(png|svg)$/;
 
 /** The customer of a payment address: a well-formed payment id is one; anything else is no payment's. */
@@ -173,7 +203,7 @@ export class StaleForm extends AppError {
  * How each credential is checked: the actor it proves; undefined when the request does not
  * present it; throws (401, 403, 404) when it presents it and it does not hold.
  */
-function credentialChecks(services: Services, operatorToken: string): Record<Credential, (req: FastifyRequest) => Actor | undefined | Promise<Actor | undefined>> {
+function credentialChecks(services: Services, operatorToken: string, publicBaseUrl: string): Record<Credential, (req: FastifyRequest) => Actor | undefined | Promise<Actor | undefined>> {
   return {
     operatorToken(req) {
       const authorization = single(req.headers.authorization);
@@ -208,6 +238,16 @@ function credentialChecks(services: Services, operatorToken: string): Record<Cre
       if (!services.paymentLinks.formTokenMatches(actor.paymentId, token)) throw new StaleForm();
       return actor;
     },
+    session(req) {
+      const token = cookie(req, SESSION_COOKIE);
+      if (token === undefined) return undefined;
+      if (!sameOrigin(req, publicBaseUrl)) throw new AppError('FORBIDDEN', 'CSRF check failed: a request from another site');
+      const csrf = single(req.headers[CSRF_HEADER]);
+      // A page load (GraphiQL's, in a browser that is also signed in to the dashboard) carries the
+      // cookie but no token: it reads as nobody. Anything else without the token is refused.
+      if (csrf === undefined && (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/graphql/stream')) return undefined;
+      return services.people.authenticate(token, csrf);
+    },
     providerSignature(req) {
       const provider = services.providers.get(param(req, 'provider'));
       if (!provider) throw new AppError('NOT_FOUND', 'unknown payment provider');
@@ -221,8 +261,8 @@ function credentialChecks(services: Services, operatorToken: string): Record<Cre
 const credentialsRefused = (e: unknown) => isAppError(e) && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN');
 
 /** The hooks that run the caller step; server.ts adds them once, for every route. */
-export function callerStep(services: Services, config: Pick<Config, 'operatorToken'>): { onRequest: onRequestHookHandler; preValidation: preValidationHookHandler } {
-  const checks = credentialChecks(services, config.operatorToken);
+export function callerStep(services: Services, config: Pick<Config, 'operatorToken' | 'publicBaseUrl'>): { onRequest: onRequestHookHandler; preValidation: preValidationHookHandler } {
+  const checks = credentialChecks(services, config.operatorToken, config.publicBaseUrl);
   const counting = services.rateLimits.limitOf('anonymous') !== undefined;
   const spend = (req: FastifyRequest, reply: FastifyReply) => spendAnonymous(services.rateLimits, req, reply);
   const gateOf = (req: FastifyRequest): Gate => GATES[req.routeOptions.config.gate ?? 'public'];

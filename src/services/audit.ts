@@ -1,5 +1,5 @@
-import { type AuditEntry, listAudit } from '../db/audit.ts';
-import { type Actor, requireOperator, scope } from '../domain/actor.ts';
+import { type AuditEntry, listAudit, recordAudit } from '../db/audit.ts';
+import { type Actor, actorLabel, requireOperator, requireOwnerOrOperator, scope } from '../domain/actor.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -8,8 +8,16 @@ export class AuditService {
   constructor(private readonly deps: ServiceDeps) {}
 
   list(actor: Actor, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
-    requireOperator(actor);
+    // The operator reads it all; a merchant's owners read their merchant's (who did what, CONTRACT §10).
+    if (actor.kind === 'merchant') requireOwnerOrOperator(actor);
+    else requireOperator(actor);
     const id = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : v ? '00000000-0000-0000-0000-000000000000' : null);
     return listAudit(this.deps.db, scope(actor), { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit });
+  }
+
+  /** Records a change a person made in the dashboard (by GraphQL mutation name): who, and what. */
+  async recordPersonAction(actor: Actor, action: string, detail: Record<string, unknown> = {}): Promise<void> {
+    if (actor.kind !== 'merchant' || !actor.person) return;
+    await recordAudit(this.deps.db, { actor: actorLabel(actor), action: `dashboard.${action}`, merchantId: actor.merchant.id, detail: { ...detail, person_id: actor.person.personId, email: actor.person.email } });
   }
 }

@@ -5,7 +5,7 @@ import { AppError, fieldError } from '../domain/errors.ts';
 import { comparePositions } from '../domain/event-position.ts';
 import type { EventPosition, StreamedEvent } from '../domain/events.ts';
 import { STREAM_LIMITS } from '../domain/stream-limits.ts';
-import type { WatchKey } from './key-watch.ts';
+import type { WatchCaller } from './key-watch.ts';
 import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
 
 export interface EventFilter {
@@ -87,8 +87,8 @@ export class EventBus {
     private readonly notifications: Notifications,
     /** How far back a stream may resume (EVENT_REPLAY_WINDOW_MS). */
     private readonly replayWindowMs: number,
-    /** Tells when a merchant's key stops working, and with it the key's streams. */
-    private readonly watchKey: WatchKey,
+    /** Tells when a merchant caller's key or session stops working, and with it its streams. */
+    private readonly watchCaller: WatchCaller,
     private readonly queueMax: number = STREAM_LIMITS.queuedEventsPerStream,
   ) {
     notifications.on(EVENTS_CHANNEL, () => this.heard());
@@ -171,7 +171,7 @@ export class EventBus {
     // Registered before the replay's first read: from here on it holds what the bus publishes.
     set.add(stream);
     if (actor.kind === 'merchant') {
-      unwatch = this.watchKey(actor.key, (reason) => stream.fail(reason));
+      unwatch = this.watchCaller(actor, (reason) => stream.fail(reason));
       // A key found ended at once (it expired meanwhile) ended the stream before `unwatch` was known.
       if (stream.done) unwatch();
     }

@@ -28,6 +28,7 @@ import { PaymentLinks } from './payment-links.ts';
 import { PaymentSettlement } from './payment-settlement.ts';
 import { PaymentService } from './payments.ts';
 import { PayoutBatchService } from './payout-batches.ts';
+import { PeopleService } from './people.ts';
 import { PayoutService } from './payouts.ts';
 import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
@@ -49,6 +50,8 @@ export interface Services {
   // Merchants and their credentials.
   merchants: MerchantService;
   keys: KeyService;
+  /** The dashboard's people: invites, sign-in, sessions (CONTRACT §10). */
+  people: PeopleService;
   webhookSecrets: WebhookSecretService;
 
   // Money in: payments, the hosted page's state machine, its links.
@@ -174,8 +177,9 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     },
   };
   const keys = new KeyService(deps, notifications);
-  // A merchant's streams end with its key.
-  const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, keys.watch);
+  const people = new PeopleService(deps, ports.mail, keys.watch, notifications);
+  // A merchant caller's streams end with its key, or its person's session.
+  const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, people.watchCaller);
   const webhookSecrets = new WebhookSecretService(deps);
   const paymentLinks = new PaymentLinks(config);
 
@@ -209,6 +213,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const services: Services = {
     merchants: new MerchantService(deps, keys),
     keys,
+    people,
     webhookSecrets,
     payments,
     paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, refunds),
@@ -255,6 +260,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
         await runner!.stop(graceMs);
         await events.stop();
         keys.stop();
+        people.stop();
         await notifications.stop();
         await rateLimits.close();
         ports.mail?.close();

@@ -59,6 +59,7 @@ export class KeyCache<T> {
       if (kind === 'key') this.forgetKey(id);
       else if (kind === 'created') this.keyCreated(id);
       else if (kind === 'merchant') this.forgetMerchant(id);
+      else if (kind === 'session') return; // a dashboard session ended: no key changed (services/people.ts)
       else this.clear();
     });
     notifications.onResync(() => this.clear());

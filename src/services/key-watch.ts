@@ -1,6 +1,7 @@
 import { keyStates } from '../db/api-keys.ts';
 import type { Db } from '../db/index.ts';
 import type { ApiKeyRecord } from '../domain/api-key.ts';
+import type { MerchantActor } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
 
@@ -15,6 +16,8 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 export type KeyState = Pick<ApiKeyRecord, 'status' | 'expiresAt'>;
 /** Told once, with the refusal a request with the key would now get. */
 export type KeyEnded = (reason: AppError) => void;
+/** Calls `onEnd` once when the credential of a merchant caller (its key, or a person's session) stops working; returns the function that stops watching. */
+export type WatchCaller = (actor: MerchantActor, onEnd: KeyEnded) => () => void;
 /** Calls `onEnd` once when `key` stops working; returns the function that stops watching. */
 export type WatchKey = (key: ApiKeyRecord, onEnd: KeyEnded) => () => void;
 

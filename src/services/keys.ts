@@ -2,7 +2,7 @@ import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { endKey, findKeyWithMerchant, insertKey, type KeyWithMerchant, keysOf, lockKey, revokeKeyById } from '../db/api-keys.ts';
 import type { DbOrTx } from '../db/index.ts';
 import { merchantExists } from '../db/merchants.ts';
-import { type Actor, covers, type MerchantActor, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, covers, type KeyActor, oneMerchant, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -17,11 +17,11 @@ interface KnownKey {
   /** SHA-256 of the secret once it has passed the keyed hash (see `secretOf`). */
   verified?: Buffer;
   /** Shared by every request with this key while it is cached: never changed. */
-  actor: MerchantActor;
+  actor: KeyActor;
 }
 
 function toKnownKey({ key, secretHash, merchant }: KeyWithMerchant): KnownKey {
-  return { secretHash, actor: Object.freeze({ kind: 'merchant', merchant: Object.freeze(merchant), key: Object.freeze(key) }) };
+  return { secretHash, actor: Object.freeze({ kind: 'merchant' as const, merchant: Object.freeze(merchant), key: Object.freeze(key) }) };
 }
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
@@ -58,9 +58,17 @@ export class KeyService {
     return { apiKey, fullKey: key.fullKey };
   }
 
-  /** The operator issues a merchant another key. */
-  async issue(actor: Actor, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
-    requireOperator(actor);
+  /** One of the merchant's keys by kid; NOT_FOUND for another merchant's or an unknown one. */
+  private async ownKey(merchantId: string, kid: string): Promise<ApiKeyRecord> {
+    const found = (await keysOf(this.deps.db, [merchantId])).find((k) => k.kid === kid);
+    if (!found) throw new AppError('NOT_FOUND', `no API key with kid ${kid}`);
+    return found;
+  }
+
+  /** The operator issues a merchant another key; a merchant (its people in the dashboard) issues itself one. */
+  async issue(actor: Actor, requested: string | null | undefined): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    if (actor.kind !== 'merchant') requireOperator(actor);
+    const merchantId = oneMerchant(actor, requested);
     if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
     if (!(await merchantExists(this.deps.db, merchantId))) throw new AppError('NOT_FOUND', 'merchant not found');
     const issued = await this.issueIn(this.deps.db, merchantId);
@@ -82,7 +90,7 @@ export class KeyService {
    * environment or with a wrong secret is 401; a revoked or expired key is 403 (spec
    * "Authentication"). The secret is compared in constant time against its keyed hash.
    */
-  async authenticate(header: string | undefined): Promise<MerchantActor> {
+  async authenticate(header: string | undefined): Promise<KeyActor> {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
@@ -119,8 +127,11 @@ export class KeyService {
    * Issues a new key and revokes the calling one in one transaction: the new key works at once
    * and the old one is refused (403) from the moment this commits.
    */
-  async regenerate(actor: Actor): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
-    const callingKeyId = requireMerchant(actor).key.id;
+  async regenerate(actor: Actor, kid?: string | null): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+    const merchant = requireMerchant(actor);
+    // A key regenerates itself; a person in the dashboard names the key (one of the merchant's).
+    const callingKeyId = kid != null ? (await this.ownKey(merchant.merchant.id, kid)).id : merchant.key?.id;
+    if (!callingKeyId) throw new AppError('VALIDATION_FAILED', 'kid: required when signed in to the dashboard');
     const { issued, revokedKid } = await this.deps.db.transaction().execute(async (tx) => {
       const current = await lockKey(tx, callingKeyId);
       if (!current) throw unauthorized();
@@ -147,7 +158,9 @@ export class KeyService {
 
   /** The operator revokes a key (a leaked one): refused with 403 at once, everywhere. */
   async revoke(actor: Actor, kid: string): Promise<ApiKeyRecord> {
-    requireOperator(actor);
+    // A merchant (its people in the dashboard) revokes its own keys; the operator any.
+    if (actor.kind === 'merchant') await this.ownKey(actor.merchant.id, kid);
+    else requireOperator(actor);
     return this.setStatus(kid, 'revoked');
   }
 

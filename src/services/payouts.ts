@@ -155,8 +155,8 @@ export class PayoutService {
    * The operator's view of payouts' bank accounts (a DataLoader batch, in key order): bank, branch
    * and holder, the account number masked. Null where a payout is missing; merchants are refused.
    */
+  /** The bank accounts of payouts within the actor's scope, masked (a merchant its own: CONTRACT §10). */
   async bankAccounts(actor: Actor, ids: readonly string[]): Promise<(MaskedBankAccount | null)[]> {
-    requireOperator(actor);
     const sealed = await store.sealedDetails(this.deps.db, scope(actor), ids.filter(isUuid).map((id) => id.toLowerCase()));
     const keyring = keyringOf(this.deps);
     const unreadable: { purpose: 'payout-details'; id: string; kid: string }[] = [];

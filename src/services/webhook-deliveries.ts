@@ -65,8 +65,11 @@ export class WebhookDeliveryService {
    * event's own URL or else the merchant's current one.
    */
   async redeliver(actor: Actor, eventId: string): Promise<WebhookDelivery> {
-    requireOperator(actor);
     if (!isUuid(eventId)) throw new AppError('NOT_FOUND', 'event not found');
+    // A merchant (its people in the dashboard) redelivers its own events: those it has deliveries of.
+    if (actor.kind === 'merchant') {
+      if ((await this.list(actor, { eventId, limit: 1 })).length === 0) throw new AppError('NOT_FOUND', 'event not found');
+    } else requireOperator(actor);
     const deliveryId = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await eventExists(tx, eventId.toLowerCase()))) throw new AppError('NOT_FOUND', 'event not found');
       const id = await queueDelivery(tx, eventId.toLowerCase());

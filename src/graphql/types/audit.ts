@@ -8,7 +8,7 @@ const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
   fields: (t) => ({
     id: t.string({ description: 'Its position in the log (newest is highest).', resolve: (e) => String(e.id) }),
     at: t.expose('at', { type: 'DateTime', description: 'When.' }),
-    actor: t.exposeString('actor', { description: 'Who: `operator`, `operator:<name>` (X-Operator-Name, the CLI sends ZARPAY_OPERATOR or the login name), or `system:<task>`.' }),
+    actor: t.exposeString('actor', { description: 'Who: `operator`, `operator:<name>` (X-Operator-Name, the CLI sends ZARPAY_OPERATOR or the login name), `merchant:<id>` (an API key), `merchant:<id>/person:<id>` (a person in the dashboard), or `system:<task>`.' }),
     action: t.exposeString('action', { description: 'What: `payment.settle`, `payment.reconcile`, `payout.approve`, `payout.reveal_bank_account`, …' }),
     merchantId: t.expose('merchantId', { type: 'UUID', nullable: true, description: 'Whose.' }),
     paymentId: t.expose('paymentId', { type: 'UUID', nullable: true, description: 'The payment, if any.' }),
@@ -20,8 +20,8 @@ const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
 builder.queryFields((t) => ({
   auditLog: t.field({
     type: [AuditEntryRef],
-    description: 'The audit log, newest first (operator only).',
-    authScopes: { operator: true },
+    description: 'The audit log, newest first: the operator every merchant\'s, a merchant\'s owner its own (FORBIDDEN for other roles).',
+    authScopes: { merchant: true, operator: true },
     args: {
       paymentId: t.arg({ type: 'UUID', description: 'Only this payment\'s entries.' }),
       payoutId: t.arg({ type: 'UUID', description: 'Only this payout\'s entries.' }),

@@ -5,8 +5,9 @@ import { validated } from '../validation.ts';
 import { PayoutRef } from './payout.ts';
 
 /**
- * A payout's bank account, for operators only (CONTRACT §9): the payout view shows it masked;
- * the full account number comes from one audited mutation. Merchants never read it back.
+ * A payout's bank account (CONTRACT §9, §10): the payout view shows it masked, to the operator
+ * and to the merchant whose payout it is; the full account number comes from one audited
+ * mutation, the operator's only. Merchants never read it back in full.
  */
 const MaskedBankAccountRef = builder.objectRef<MaskedBankAccount>('PayoutBankAccount').implement({
   description: 'The bank account a payout is paid into, as the operator\'s payout view shows it: the account number masked.',
@@ -43,8 +44,8 @@ builder.objectField(PayoutRef, 'bankAccount', (t) =>
   t.loadable({
     type: MaskedBankAccountRef,
     nullable: true,
-    authScopes: { operator: true },
-    description: 'The account the payout is paid into, the number masked (operator only: FORBIDDEN for merchants). The full number: revealPayoutBankAccount.',
+    authScopes: { merchant: true, operator: true },
+    description: 'The account the payout is paid into, the number masked (`****` + last 4): the merchant its own, the operator any. The full number: revealPayoutBankAccount (operator only).',
     load: (ids: string[], ctx) => ctx.services.payouts.bankAccounts(actorOf(ctx), ids),
     resolve: (payout) => payout.id,
   }),

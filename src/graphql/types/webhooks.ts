@@ -128,8 +128,8 @@ builder.mutationFields((t) => ({
   }),
   redeliverEvent: t.field({
     type: DeliveryPayload,
-    description: 'Sends an event again as a new delivery, with fresh attempts, to its URL or the merchant\'s current one (operator only; CLI `zarpay webhooks redeliver`). Errors: NOT_FOUND for an unknown event, VALIDATION_FAILED when there is no URL to send it to, FORBIDDEN for a merchant.',
-    authScopes: { operator: true },
+    description: 'Sends an event again as a new delivery, with fresh attempts, to its URL or the merchant\'s current one (the operator, or a merchant its own events; CLI `zarpay webhooks redeliver`). Errors: NOT_FOUND for an unknown event, VALIDATION_FAILED when there is no URL to send it to, FORBIDDEN for a merchant.',
+    authScopes: { merchant: true, operator: true },
     args: { eventId: t.arg({ type: 'UUID', required: true, description: 'The event.' }) },
     resolve: async (_r, a, ctx) => ({ delivery: await ctx.services.webhookDeliveries.redeliver(actorOf(ctx), a.eventId) }),
   }),

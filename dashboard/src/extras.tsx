@@ -1,0 +1,2 @@
+// The refund and statement screens (CONTRACT §10): money-back.tsx.
+export * from './money-back.tsx';

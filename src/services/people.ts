@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { findMerchants, merchantExists } from '../db/merchants.ts';
+import { recordAudit } from '../db/audit.ts';
+import {
+  inviteEmail,
+  merchantOfPerson,
+  insertInvite,
+  insertPerson,
+  insertSession,
+  liveSessions,
+  ownerCount,
+  peopleOf,
+  personForSignIn,
+  recentFailures,
+  recordFailure,
+  reinvitePending,
+  removePerson,
+  revokeSessionByToken,
+  revokeSessionsOf,
+  setPassword,
+  signsInElsewhere,
+  touchSession,
+  useInvite,
+} from '../db/people.ts';
+import { type Actor, actorLabel, type MerchantActor, oneMerchant, requireOwnerOrOperator } from '../domain/actor.ts';
+import { AppError } from '../domain/errors.ts';
+import { isUuid } from '../domain/ids.ts';
+import {
+  csrfMatches,
+  csrfToken,
+  hashPassword,
+  INVITE_TTL_MS,
+  newToken,
+  type Person,
+  type Role,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  SIGN_IN_FAILURES,
+  SIGN_IN_WINDOW_MS,
+  tokenDigest,
+  verifyPassword,
+} from '../domain/people.ts';
+import type { MailTransport } from '../outside/mail.ts';
+import type { ServiceDeps } from './deps.ts';
+import type { KeyEnded, WatchCaller, WatchKey } from './key-watch.ts';
+import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
+
+/** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
+const RECHECK_MS = 15_000;
+
+/** A session as sign-in hands it out: the cookie's token (once), the CSRF token that goes with it. */
+export interface NewSession {
+  token: string;
+  csrf: string;
+  expiresAt: Date;
+}
+
+/** Too many wrong passwords for this person from this address (CONTRACT §10): 429, and when to try again. */
+export class SignInThrottled extends AppError {
+  constructor(readonly retryAfter: number) {
+    super('RATE_LIMIT_EXCEEDED', `too many wrong passwords: try again in ${retryAfter} seconds`);
+  }
+}
+
+const signInRefused = () => new AppError('UNAUTHORIZED', 'wrong e-mail address or password');
+
+/**
+ * The merchant dashboard's people (CONTRACT §10): invites (by the operator, or an owner), the
+ * password set from an invite link, sign-in with its throttle, server-side sessions and their
+ * revocation, which reaches whatever a session holds open (its event streams).
+ */
+export class PeopleService {
+  /** Open streams, by session: told when the session ends. */
+  private readonly watched = new Map<string, Set<KeyEnded>>();
+  private sweep: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly mail: MailTransport | null,
+    private readonly watchKey: WatchKey,
+    notifications: Notifications,
+  ) {
+    // A session ended in any process (migration 2026-11-25T0060's trigger): its streams here end now.
+    notifications.on(CACHE_CHANNEL, (payload) => {
+      if (payload.startsWith('session:')) this.ended([payload.slice('session:'.length)]);
+    });
+    notifications.onResync(() => void this.recheck());
+  }
+
+  /** Invites a person to a merchant: the link (valid 72 hours, once) and when it expires; e-mailed when SMTP is set. */
+  async invite(actor: Actor, merchantId: string | null | undefined, email: string, role: Role): Promise<{ inviteUrl: string; expiresAt: Date; person: Person; emailed: boolean }> {
+    requireOwnerOrOperator(actor);
+    const id = oneMerchant(actor, merchantId);
+    if (!isUuid(id) || !(await merchantExists(this.deps.db, id))) throw new AppError('NOT_FOUND', 'merchant not found');
+    const token = newToken();
+    const { person, expiresAt } = await this.deps.db.transaction().execute(async (tx) => {
+      if (await signsInElsewhere(tx, id, email)) throw new AppError('CONFLICT', 'email: this address already signs in for another merchant');
+      const person = (await insertPerson(tx, { id: randomUUID(), merchantId: id, email, role })) ?? (await reinvitePending(tx, { merchantId: id, email, role }));
+      if (!person) throw new AppError('CONFLICT', 'email: this address was just invited');
+      const expiresAt = await insertInvite(tx, { id: randomUUID(), personId: person.id, tokenHash: tokenDigest(token), ttlMs: INVITE_TTL_MS });
+      await recordAudit(tx, { actor: actorLabel(actor), action: 'person.invite', merchantId: id, detail: { person_id: person.id, role } });
+      return { person, expiresAt };
+    });
+    const inviteUrl = `${this.deps.config.publicBaseUrl}/dashboard/invite#${token}`;
+    let emailed = false;
+    if (this.mail && this.deps.config.smtp) {
+      try {
+        await this.mail.send({
+          from: this.deps.config.smtp.from,
+          to: email,
+          subject: 'You are invited to the zarpay dashboard',
+          text: `You have been invited to a merchant's zarpay dashboard as ${role}.\n\nSet your password here (valid for 72 hours, once):\n${inviteUrl}\n`,
+          messageId: `<invite-${person.id}-${expiresAt.getTime()}@zarpay>`,
+        });
+        emailed = true;
+      } catch {
+        // The link is printed all the same; the operator can hand it over.
+      }
+    }
+    return { inviteUrl, expiresAt, person, emailed };
+  }
+
+  /** Whether an invite link may still be used, and for whom. */
+  async inviteFor(token: string): Promise<string | undefined> {
+    return inviteEmail(this.deps.db, tokenDigest(token));
+  }
+
+  /** Uses an invite link: sets the password and signs the person in. The link works once. */
+  async acceptInvite(token: string, password: string): Promise<NewSession> {
+    const passwordHash = await hashPassword(password);
+    const personId = await this.deps.db.transaction().execute(async (tx) => {
+      const personId = await useInvite(tx, tokenDigest(token));
+      if (!personId) throw new AppError('FORBIDDEN', 'this invite link is not valid any more: ask for a new one');
+      if (!(await setPassword(tx, personId, passwordHash))) throw new AppError('CONFLICT', 'this e-mail address already signs in for another merchant');
+      return personId;
+    });
+    return this.startSession(personId);
+  }
+
+  /**
+   * Signs a person in. At most 5 wrong passwords per person and address in 15 minutes, then 429
+   * RATE_LIMIT_EXCEEDED (with the seconds to wait), even for the right password.
+   */
+  async signIn(email: string, password: string, address: string): Promise<NewSession> {
+    const person = await personForSignIn(this.deps.db, email);
+    if (person) {
+      const { failures, oldest } = await recentFailures(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS);
+      if (failures >= SIGN_IN_FAILURES) {
+        const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + SIGN_IN_WINDOW_MS - Date.now()) / 1000));
+        throw new SignInThrottled(retryAfter);
+      }
+    }
+    // Checked against a decoy hash when there is no such person, so the answer takes as long.
+    const ok = await verifyPassword(password, person?.passwordHash ?? null);
+    if (!person || !ok) {
+      if (person) await recordFailure(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS);
+      throw signInRefused();
+    }
+    return this.startSession(person.id);
+  }
+
+  private async startSession(personId: string): Promise<NewSession> {
+    const token = newToken();
+    const expiresAt = await insertSession(this.deps.db, { id: randomUUID(), personId, tokenHash: tokenDigest(token), maxMs: SESSION_MAX_MS });
+    return { token, csrf: csrfToken(this.deps.config.serviceSecret, token), expiresAt };
+  }
+
+  /** The CSRF token of a session cookie (the dashboard reads it from its own cookie). */
+  csrfFor(token: string): string {
+    return csrfToken(this.deps.config.serviceSecret, token);
+  }
+
+  /**
+   * The caller of a session cookie: undefined without one; UNAUTHORIZED when it is not (any
+   * more) valid; FORBIDDEN when the CSRF token does not go with it. Every use restarts the idle clock.
+   */
+  async authenticate(token: string, csrf: string | undefined): Promise<MerchantActor> {
+    if (!csrfMatches(this.deps.config.serviceSecret, token, csrf)) throw new AppError('FORBIDDEN', 'CSRF check failed: send the X-CSRF-Token header of your session');
+    const session = await touchSession(this.deps.db, tokenDigest(token), SESSION_IDLE_MS);
+    if (!session) throw new AppError('UNAUTHORIZED', 'your session has ended: sign in again');
+    const [merchant] = await findMerchants(this.deps.db, [session.merchantId]);
+    if (!merchant) throw new AppError('UNAUTHORIZED', 'your session has ended: sign in again');
+    return Object.freeze({
+      kind: 'merchant' as const,
+      merchant: Object.freeze(merchant),
+      person: Object.freeze({ personId: session.personId, email: session.email, role: session.role, sessionId: session.sessionId }),
+    });
+  }
+
+  /** Ends the session of this cookie (sign-out); what it holds open ends with it. */
+  async signOut(token: string): Promise<void> {
+    const id = await revokeSessionByToken(this.deps.db, tokenDigest(token));
+    if (id) this.ended([id]);
+  }
+
+  /** The merchant's people (every role reads them). */
+  async list(actor: Actor, merchantId?: string | null): Promise<Person[]> {
+    return peopleOf(this.deps.db, oneMerchant(actor, merchantId));
+  }
+
+  /** Removes a person (an owner or the operator): their sessions end at once, open streams too. The last owner stays. */
+  async remove(actor: Actor, personId: string): Promise<Person> {
+    requireOwnerOrOperator(actor);
+    if (!isUuid(personId)) throw new AppError('NOT_FOUND', 'no such person');
+    const merchantId = actor.kind === 'merchant' ? actor.merchant.id : undefined;
+    const { person, sessions } = await this.deps.db.transaction().execute(async (tx) => {
+      const target = merchantId ?? (await merchantOfPerson(tx, personId.toLowerCase()));
+      const person = target && (await removePerson(tx, target, personId.toLowerCase()));
+      if (!person) throw new AppError('NOT_FOUND', 'no such person');
+      if (person.role === 'owner' && (await ownerCount(tx, person.merchantId)) === 0) throw new AppError('CONFLICT', 'the last owner cannot be removed');
+      const sessions = await revokeSessionsOf(tx, person.id);
+      await recordAudit(tx, { actor: actorLabel(actor), action: 'person.remove', merchantId: person.merchantId, detail: { person_id: person.id } });
+      return { person, sessions };
+    });
+    this.ended(sessions);
+    return person;
+  }
+
+  /**
+   * What ends a merchant caller's open streams: its key's end (revoked, regenerated, expired), or
+   * its session's (signed out, person removed, 12 hours, 30 idle minutes).
+   */
+  watchCaller: WatchCaller = (actor, onEnd) => {
+    if (!actor.person) return this.watchKey(actor.key, onEnd);
+    const id = actor.person.sessionId;
+    let set = this.watched.get(id);
+    if (!set) this.watched.set(id, (set = new Set()));
+    set.add(onEnd);
+    this.sweep ??= setInterval(() => void this.recheck(), RECHECK_MS).unref();
+    return () => {
+      const s = this.watched.get(id);
+      s?.delete(onEnd);
+      if (s && s.size === 0) this.watched.delete(id);
+      if (this.watched.size === 0 && this.sweep) {
+        clearInterval(this.sweep);
+        this.sweep = undefined;
+      }
+    };
+  };
+
+  /** Reads the watched sessions again: those no longer valid end their streams. */
+  async recheck(): Promise<void> {
+    const ids = [...this.watched.keys()];
+    let live: Set<string>;
+    try {
+      live = await liveSessions(this.deps.db, ids, SESSION_IDLE_MS);
+    } catch {
+      return; // the database is away: tried again at the next sweep
+    }
+    this.ended(ids.filter((id) => !live.has(id)));
+  }
+
+  private ended(ids: readonly string[]) {
+    for (const id of ids) {
+      const listeners = this.watched.get(id);
+      if (!listeners) continue;
+      this.watched.delete(id);
+      for (const listener of listeners) listener(new AppError('UNAUTHORIZED', 'your session has ended: sign in again'));
+    }
+  }
+
+  stop() {
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = undefined;
+  }
+}

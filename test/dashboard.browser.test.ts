@@ -1,0 +1,263 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { createRequire } from 'node:module';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, op, type TestMerchant } from './support/client.ts';
+import { newPayment } from './support/payments.ts';
+
+/**
+ * The merchant dashboard in headless Chromium (CONTRACT §10), with every other origin blocked:
+ * an owner from the invite link through the webhook URL and a payout, live updates, a viewer
+ * whose payout is refused by the API, a cross-site request carrying the cookie that changes
+ * nothing, and axe-core on every screen.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The refund and statement screens are on once their GraphQL is merged and dashboard/src/extras.tsx re-exports money-back.tsx. */
+const MONEY_BACK = /^export \* from '\.\/money-back\.tsx';/m.test(readFileSync(new URL('../dashboard/src/extras.tsx', import.meta.url), 'utf8'));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chromium (needs ${CHROMIUM})`, () => {
+  let t: TestApp;
+  let shop: TestMerchant;
+  let browser: Browser;
+  let evil: Server;
+  let evilUrl: string;
+  const blocked: string[] = [];
+  /** The service's request log: the cross-site requests must have reached it, and been refused. */
+  const log: string[] = [];
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50', LOG_LEVEL: 'info' }, { logStream: new Writable({ write: (chunk, _e, done) => (log.push(...String(chunk).split('\n').filter(Boolean)), done()) }) });
+    shop = await createMerchant(t, { name: 'Kasi Coffee & Co', autoTopup: true });
+    await credit(t, shop.id, 123_456_78);
+    // Another site, whose page tries to act with the visitor's dashboard cookie.
+    evil = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>prize</title><script>
+        const target = ${JSON.stringify(t.url)};
+        const body = JSON.stringify({ query: 'mutation { updateWebhookUrl(url: "http://attacker.example/hook") { merchant { id } } }' });
+        Promise.all([
+          fetch(target + '/graphql', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body }),
+          fetch(target + '/graphql', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'application/json' }, body }),
+        ]).finally(() => { document.title = 'sent'; });
+      </script>`);
+    });
+    await new Promise<void>((r) => evil.listen(0, r));
+    evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => evil?.close(r));
+    await t?.close();
+  });
+
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(t.url) || url.startsWith(evilUrl) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      blocked.push(url);
+      return route.abort();
+    });
+    context.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+    });
+    return context;
+  }
+
+  const invite = async (email: string, role: 'OWNER' | 'VIEWER') => {
+    const d = await op(t, 'mutation($m: UUID, $e: String!, $r: PersonRole!) { invitePerson(merchantId: $m, email: $e, role: $r) { inviteUrl } }', { m: shop.id, e: email, r: role });
+    const u = new URL(d.invitePerson.inviteUrl);
+    return `${t.url}${u.pathname}${u.hash}`;
+  };
+
+  /** Opens the invite link, sets the password by keyboard alone, and lands on the balance. */
+  async function join(context: BrowserContext, email: string, role: 'OWNER' | 'VIEWER'): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(await invite(email, role));
+    await page.getByTestId('set-password').focus();
+    await page.keyboard.type('a password of some length');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('balance-available').waitFor({ timeout: 15_000 });
+    return page;
+  }
+
+  async function expectAccessible(page: Page, screen: string) {
+    // The CSP refuses inline scripts (as it should): axe goes in through the test's own channel.
+    if (!(await page.evaluate(() => typeof (globalThis as any).axe !== 'undefined'))) await page.evaluate(AXE);
+    const result = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
+    const violations = (result.violations as { id: string; nodes: { target: string[] }[] }[]).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(violations, `axe on ${screen}`).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen} fits 390 px`).toBeLessThanOrEqual(390);
+  }
+
+  const go = async (page: Page, name: string, heading: string) => {
+    await page.getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  it('an owner: invite link → password → balance → webhook URL → payout (masked account, live status) → payments live', async () => {
+    const context = await newContext();
+    const page = await join(context, 'owner@kasi.example', 'OWNER');
+    expect(await page.getByTestId('balance-available').textContent()).toBe('R 123 456.78');
+    await expectAccessible(page, 'balance');
+
+    await go(page, 'Webhooks', 'Webhooks');
+    await page.getByTestId('webhook-url').fill('http://localhost:9/zarpay-hook');
+    await page.getByTestId('webhook-url-save').click();
+    await page.getByText('Saved.').waitFor();
+    const merchant = await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id });
+    expect(merchant.merchant.webhookUrl).toBe('http://localhost:9/zarpay-hook');
+    await expectAccessible(page, 'webhooks');
+
+    await go(page, 'Payouts', 'Payouts');
+    await page.getByText('No payouts yet.').waitFor();
+    await expect.poll(() => t.app.services.events.subscriberCount, { timeout: 10_000 }).toBe(1);
+    await page.getByText('New payout').click();
+    await page.getByTestId('payout-amount').fill('1500.00');
+    await page.getByTestId('payout-bank').fill('First National Bank');
+    await page.getByTestId('payout-branch').fill('250655');
+    await page.getByTestId('payout-account').fill('62012345678');
+    await page.getByTestId('payout-holder').fill('Thandi Nkosi');
+    await page.getByTestId('payout-reference').fill('week-47');
+    await page.getByTestId('payout-create').click();
+    const row = page.getByTestId('payout-row').first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain('R 1 500.00');
+    expect(await row.textContent()).toContain('****5678');
+    expect(await row.textContent()).not.toContain('62012345678');
+    expect(await row.textContent()).toContain('pending');
+    await expectAccessible(page, 'payouts');
+    // The operator approves it: the row changes without a reload (graphql-sse).
+    const { payouts } = await op(t, 'query($m: UUID) { payouts(merchantId: $m) { edges { node { id } } } }', { m: shop.id });
+    await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id: payouts.edges[0].node.id });
+    await page.getByTestId('payout-row').filter({ hasText: 'approved' }).waitFor({ timeout: 15_000 });
+    await page.getByTestId('payout-row').getByRole('link').first().click();
+    expect(await page.getByTestId('payout-bank-account').textContent()).toMatch(/\*\*\*\*5678$/);
+    await expectAccessible(page, 'payout detail');
+
+    // The payouts screen's live stream has ended; the payments screen opens its own.
+    const streams = () => t.app.services.events.subscriberCount;
+    await expect.poll(streams, { timeout: 10_000 }).toBe(0);
+    await go(page, 'Payments', 'Payments');
+    await page.getByText('No payments yet.').waitFor();
+    await expect.poll(streams, { timeout: 10_000 }).toBe(1);
+    // A payment is paid: it appears without a reload (graphql-sse).
+    const p = await newPayment(t, shop, { amount: 12_345 });
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
+    await page.getByTestId('payment-row').filter({ hasText: 'captured' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('payments-table').textContent()).toContain('R 123.45');
+    await expectAccessible(page, 'payments');
+    await page.getByTestId('payment-row').getByRole('link').first().click();
+    await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Attempts' }).waitFor();
+    await expectAccessible(page, 'payment detail');
+
+    await go(page, 'API keys', 'API keys');
+    await page.getByText('Issue a new key').click();
+    await page.locator('.once code').waitFor();
+    expect(await page.locator('.once code').textContent()).toMatch(/^sec1-tst-/);
+    await expectAccessible(page, 'API keys');
+
+    await go(page, 'People', 'People');
+    await page.getByText('owner@kasi.example').first().waitFor();
+    await expectAccessible(page, 'people');
+
+    await page.getByTestId('signout').click();
+    await page.getByTestId('login-email').waitFor();
+    await expectAccessible(page, 'sign-in');
+    await page.getByTestId('login-email').fill('owner@kasi.example');
+    await page.getByTestId('login-password').fill('a password of some length');
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('balance-available').waitFor();
+    await context.close();
+  });
+
+  it('a viewer reads everything, sees no payout form, and the API refuses the payout all the same', async () => {
+    const context = await newContext();
+    const page = await join(context, 'viewer@kasi.example', 'VIEWER');
+    await go(page, 'Payouts', 'Payouts');
+    await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
+    expect(await page.getByTestId('payout-create').count()).toBe(0);
+    const answer = await page.evaluate(async () => {
+      const csrf = document.cookie.split('; ').find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({
+          query: 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id } } }',
+          variables: { i: { amountCents: 1000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: { bankName: 'FNB', branchCode: '250655', accountNumber: '62012345678', accountHolder: 'T N' } } },
+        }),
+      });
+      return res.json();
+    });
+    expect(answer.errors[0].extensions.code).toBe('FORBIDDEN');
+    await go(page, 'Webhooks', 'Webhooks');
+    expect(await page.getByTestId('webhook-url-save').count()).toBe(0);
+    await context.close();
+  });
+
+  it.skipIf(!MONEY_BACK)('an owner refunds a payment and downloads a statement as CSV; a viewer\'s refund is refused by the API', async () => {
+    const context = await newContext();
+    const page = await join(context, 'refunder@kasi.example', 'OWNER');
+    const p = await newPayment(t, shop, { amount: 20_000 });
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
+    await page.goto(`${t.url}/dashboard/payments/${p.payment_id}`);
+    await page.getByTestId('refund-amount').fill('50.00');
+    await page.getByTestId('refund-submit').click();
+    await page.getByText(/Refund of R 50\.00/).waitFor({ timeout: 15_000 });
+    await expectAccessible(page, 'payment with refund');
+
+    await go(page, 'Statements', 'Statements');
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    await page.getByTestId('statement-from').fill(day);
+    await page.getByTestId('statement-to').fill(day);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('statement-csv').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('posted_at,type,reference,amount_cents,balance_after_cents,description');
+    await expectAccessible(page, 'statements');
+
+    const viewer = await join(context, 'refund-viewer@kasi.example', 'VIEWER');
+    const answer = await viewer.evaluate(async (paymentId) => {
+      const csrf = document.cookie.split('; ').find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
+      const res = await fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ query: 'mutation($i: RefundPaymentInput!) { refundPayment(input: $i) { refund { id } } }', variables: { i: { paymentId, amountCents: 100 } } }),
+      });
+      return res.json();
+    }, p.payment_id);
+    expect(answer.errors[0].extensions.code).toBe('FORBIDDEN');
+    await context.close();
+  });
+
+  it('a cross-site request carrying the session cookie changes nothing', async () => {
+    const context = await newContext();
+    const page = await join(context, 'target@kasi.example', 'OWNER');
+    const before = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
+    const attacker = await context.newPage();
+    await attacker.goto(evilUrl);
+    const refusedBefore = log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length;
+    await attacker.waitForFunction(() => document.title === 'sent');
+    // Both requests reached the service with the cookie, and were refused by the CSRF check.
+    await expect.poll(() => log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length - refusedBefore).toBe(2);
+    const after = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
+    expect(after).toBe(before);
+    expect(after).not.toContain('attacker');
+    // The session itself still works for the dashboard.
+    await page.reload();
+    await page.getByTestId('balance-available').waitFor();
+    expect(cspViolations).toEqual([]);
+    expect(blocked).toEqual([]);
+    await context.close();
+  });
+});

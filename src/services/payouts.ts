@@ -152,10 +152,11 @@ export class PayoutService {
   }
 
   /**
-   * The operator's view of payouts' bank accounts (a DataLoader batch, in key order): bank, branch
-   * and holder, the account number masked. Null where a payout is missing; merchants are refused.
+   * The payout view of bank accounts (a DataLoader batch, in key order): bank, branch and holder,
+   * the account number masked; the bank the branch code names and whether the free-text name
+   * differs. Within the actor's scope (a merchant its own: CONTRACT §10); null where a payout is
+   * missing.
    */
-  /** The bank accounts of payouts within the actor's scope, masked (a merchant its own: CONTRACT §10). */
   async bankAccounts(actor: Actor, ids: readonly string[]): Promise<(MaskedBankAccount | null)[]> {
     const sealed = await store.sealedDetails(this.deps.db, scope(actor), ids.filter(isUuid).map((id) => id.toLowerCase()));
     const keyring = keyringOf(this.deps);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,9 +46,9 @@ describe.skipIf(!usingPostgres)('the README production walk (needs PostgreSQL: p
     // A scratch checkout: the repository's files linked into a new directory, so the walk runs
     // as written (npm start, npx zarpay, node --import tsx) and its files land in the scratch.
     const dir = mkdtempSync(join(tmpdir(), 'zarpay-prd-walk-'));
-    for (const entry of ['package.json', 'package-lock.json', 'node_modules', 'bin', 'src', 'rest', 'migrations', 'test', 'tsconfig.json', 'build']) {
-      if (existsSync(join(ROOT, entry))) symlinkSync(join(ROOT, entry), join(dir, entry));
-    }
+    // Everything but the files a walk writes (JSON and logs of its own) and the embedded database.
+    const walkOutput = (name: string) => (/\.(json|log)$/.test(name) && !/^(package|package-lock|tsconfig.*)\.json$/.test(name)) || name === '.data';
+    for (const entry of readdirSync(ROOT)) if (!walkOutput(entry)) symlinkSync(join(ROOT, entry), join(dir, entry));
     const [zarpay, front, yoco] = [await freePort(), await freePort(), await freePort()];
     let out = '';
     for (const run of [1, 2]) {

@@ -292,8 +292,9 @@ async function checkStream(p: FieldProbe & { stream: 'payout' | 'payment' }) {
   expectShows(streams.opAll.answer(), 'b', 'the operator naming none');
   for (const [name, s, whose] of [['the operator naming B', streams.opB, 'b'], ['A naming none', streams.aNone, 'a'], ['A naming itself', streams.aSelf, 'a']] as const) {
     await s.sub.waitFor(1);
-    expect(s.sub.results.map((r) => JSON.stringify(r)), name).toHaveLength(1);
-    expect(s.sub.results[0]!.errors, name).toBeUndefined();
+    // What a stream shows is its own merchant's events only (a busy machine may let an earlier
+    // probe's event of the same merchant arrive too; the other merchant's never may).
+    for (const r of s.sub.results) expect(r.errors, `${name}: ${JSON.stringify(r)}`).toBeUndefined();
     expectShows(s.answer(), whose, name);
     expectHides(s.answer(), whose === 'a' ? 'b' : 'a', name);
   }

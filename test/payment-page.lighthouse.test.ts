@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { launch, type LaunchedChrome } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, op } from './support/client.ts';
+import { CHROMIUM, hasChromium, lighthouseOnPhone } from './support/lighthouse.ts';
 import { newPayment, press } from './support/payments.ts';
 
 /**
@@ -11,37 +9,20 @@ import { newPayment, press } from './support/payments.ts';
  * the hosted payment page a shopper sees first and after a decline. Accessibility and best
  * practices must score at least 95; the scores are printed on every run.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))(`Lighthouse on the hosted payment page (needs ${CHROMIUM}; CI installs it)`, () => {
+describe.skipIf(!hasChromium)(`Lighthouse on the hosted payment page (needs ${CHROMIUM}; CI installs it)`, () => {
   let t: TestApp;
-  let chrome: LaunchedChrome;
+  let browser: Awaited<ReturnType<typeof lighthouseOnPhone>>;
 
   beforeAll(async () => {
     t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
-    chrome = await launch({
-      chromePath: CHROMIUM,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await lighthouseOnPhone();
   });
   afterAll(async () => {
-    chrome?.kill();
+    browser?.close();
     await t?.close();
   });
 
-  async function audit(path: string, label: string) {
-    const result = await lighthouse(
-      `${t.url}${path}`,
-      { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: ['accessibility', 'best-practices'], formFactor: 'mobile', screenEmulation: { mobile: true, width: 390, height: 844, deviceScaleFactor: 2, disabled: false } },
-    );
-    const lhr = result!.lhr;
-    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const failing = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
-      .map((a) => a.id);
-    console.log(`Lighthouse ${label}: accessibility ${score('accessibility')}, best practices ${score('best-practices')}${failing.length ? ` (below full marks: ${failing.join(', ')})` : ''}`);
-    return { accessibility: score('accessibility'), bestPractices: score('best-practices'), failing };
-  }
+  const audit = (path: string, label: string) => browser.audit(`${t.url}${path}`, label);
 
   it('scores accessibility and best practices of at least 95 on the page to pay, and after a decline', async () => {
     const shop = await createMerchant(t, { name: 'Kasi Coffee & Co' });

@@ -243,11 +243,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const page = await join(context, 'target@kasi.example', 'OWNER');
     const before = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
     const attacker = await context.newPage();
-    await attacker.goto(evilUrl);
+    // Counted before the attacker's page loads: its script sends at once.
     const refusedBefore = log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length;
+    await attacker.goto(evilUrl);
     await attacker.waitForFunction(() => document.title === 'sent');
     // Both requests reached the service with the cookie, and were refused by the CSRF check.
-    await expect.poll(() => log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length - refusedBefore).toBe(2);
+    await expect.poll(() => log.filter((l) => /"route":"\/graphql".*"status":403/.test(l)).length - refusedBefore, { timeout: 15_000 }).toBe(2);
     const after = (await op(t, 'query($id: UUID!) { merchant(id: $id) { webhookUrl } }', { id: shop.id })).merchant.webhookUrl;
     expect(after).toBe(before);
     expect(after).not.toContain('attacker');

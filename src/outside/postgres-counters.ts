@@ -87,7 +87,9 @@ const POOL_SIZE = 2;
  * Counting statements in flight at once. One: while it runs, every request that arrives waits for
  * the next, which counts them all in one statement. Under load the batches grow with the load
  * (a statement carries what arrived during the last one), so the store costs the database a
- * statement per round trip, not one per request.
+ * statement per round trip, not one per request. Measured with `npm run bench -- --scenario
+ * rest-reads` (2 cores, 64 connections, both in one session): REST reads went from 0.41–0.51× the
+ * bare reference with four in flight to 0.50–0.68× with one, level with the Redis store (0.44–0.70×).
  */
 const IN_FLIGHT = 1;
 

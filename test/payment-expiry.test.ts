@@ -6,6 +6,7 @@ import { QUEUE } from '../src/domain/jobs.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { getPayment, newPayment, press } from './support/payments.ts';
+import { eventually } from './support/receiver.ts';
 import { type DoubleCheckout, startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
 
 /**
@@ -159,8 +160,9 @@ describe('Yoco\'s checkout states the docs do not name', () => {
   it('an abandoned or unknown checkout no longer reopens the payment: it waits for the expiry rule', async () => {
     const { id, checkout } = await startCheckout();
     yoco.expire(checkout.id);
-    await new Promise((r) => setTimeout(r, 150));
-    await t.app.services.runner.runDue([QUEUE.reconcile]);
+    // The reconciler asks once the attempt is RECONCILE_AFTER_MS old.
+    const before = asked(checkout.id);
+    await eventually(async () => (await t.app.services.runner.runDue([QUEUE.reconcile]), asked(checkout.id) > before));
     expect((await getPayment(t, shop, id)).body.data).toMatchObject({ status: 'awaiting_webhook', latest_attempt: { status: 'pending' } });
     await age([id]);
     await expireDue();

@@ -11,6 +11,7 @@ import { DataDirBusy, LOCK_FILE, lockDataDir } from '../src/db/data-dir-lock.ts'
 import { freshDatabase, PRD_PROVIDER, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { http, payoutBody } from './support/client.ts';
 import { freePort, ROOT, startService, zarpay } from './support/processes.ts';
+import { eventually } from './support/receiver.ts';
 
 describe('the service process (npm start)', () => {
   it('refuses to start in prd without its required settings, naming them', () => {
@@ -110,11 +111,12 @@ describe('npm start as a person runs it', () => {
     let output = '';
     npm.stderr.on('data', (d) => (output += d));
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true, 90_000, () => output);
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok === true || npm.exitCode !== null, 90_000);
+      expect(npm.exitCode, output).toBeNull();
       npm.kill('SIGTERM');
       await once(npm, 'exit');
       // The service behind the wrapper ends too, within its 5 s (CONTRACT §1), not only npm.
-      await waitFor(async () => !(await listening(port)), 15_000, () => `still listening on ${port}`);
+      await eventually(async () => !(await listening(port)), 15_000);
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
     }
@@ -132,14 +134,6 @@ describe('npm start as a person runs it', () => {
   });
 });
 
-/** Waits until `check` holds, asking again every 50 ms; fails with `why()` after `ms`. */
-async function waitFor(check: () => Promise<boolean>, ms: number, why: () => string) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${why()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('one process per embedded database (CONTRACT §9)', () => {
   const oneLine = (stderr: string) => {

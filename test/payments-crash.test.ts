@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
 import { ROOT, zarpay } from './support/processes.ts';
-import { OPERATOR_TOKEN, SERVICE_SECRET, type ServiceProcess, spawnService } from './support/process.ts';
+import { callService, OPERATOR_TOKEN, SERVICE_SECRET, type ServiceProcess, spawnService } from './support/process.ts';
 import { eventually, sleep } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
@@ -47,13 +47,7 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
     await db?.drop();
   });
 
-  const call = async (s: ServiceProcess, path: string, init: RequestInit & { key?: string } = {}) => {
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-    if (init.key) headers['x-api-key'] = init.key;
-    const res = await fetch(s.url + path, { ...init, headers, redirect: 'manual' });
-    const text = await res.text();
-    return { status: res.status, location: res.headers.get('location'), text, json: () => JSON.parse(text) };
-  };
+  const call = callService;
   const operator = async (s: ServiceProcess, query: string) =>
     (
       await call(s, '/graphql', {

@@ -3,7 +3,7 @@ import { QUEUE } from '../src/domain/jobs.ts';
 import { freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment } from './support/payments.ts';
-import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
+import { callService, OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
 import { zarpay } from './support/processes.ts';
 import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
 import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
@@ -311,13 +311,7 @@ describe.skipIf(!usingPostgres)('a refund across kill -9 (needs PostgreSQL: set 
     await db?.handle.close();
     await db?.drop();
   });
-  const call = async (s: ServiceProcess, path: string, init: RequestInit & { key?: string } = {}) => {
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-    if (init.key) headers['x-api-key'] = init.key;
-    const res = await fetch(s.url + path, { ...init, headers, redirect: 'manual' });
-    const text = await res.text();
-    return { status: res.status, text, json: () => JSON.parse(text) };
-  };
+  const call = callService;
   const operator = async (s: ServiceProcess, query: string) =>
     (await call(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` }, body: JSON.stringify({ query }) })).json().data;
 

@@ -65,3 +65,12 @@ export async function spawnService(env: Record<string, string>): Promise<Service
     },
   };
 }
+
+/** A request to a service process as a merchant (`key`) or anyone, redirects not followed. */
+export async function callService(s: ServiceProcess, path: string, init: RequestInit & { key?: string } = {}) {
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+  if (init.key) headers['x-api-key'] = init.key;
+  const res = await fetch(s.url + path, { ...init, headers, redirect: 'manual' });
+  const text = await res.text();
+  return { status: res.status, location: res.headers.get('location'), text, json: () => JSON.parse(text) };
+}

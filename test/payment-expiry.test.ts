@@ -7,7 +7,7 @@ import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { getPayment, newPayment, press } from './support/payments.ts';
 import { eventually } from './support/receiver.ts';
-import { type DoubleCheckout, startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
+import { type DoubleCheckout, startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
 
 /**
  * Every payment ends (issue 23 item 2; CONTRACT §10): a payment still open PAYMENT_EXPIRES_AFTER_MS
@@ -24,9 +24,7 @@ beforeAll(async () => {
   // A live-mode key: Yoco refunds live payments only.
   yoco = await startYocoDouble({ secretKey: `sk_live_${'e'.repeat(24)}` });
   t = await startApp({
-    YOCO_SECRET_KEY: yoco.secretKey,
-    YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
-    YOCO_API_URL: yoco.apiUrl,
+    ...yocoSettings(yoco),
     RUN_RECONCILER: 'false',
     RECONCILE_AFTER_MS: '100',
     PAYMENT_EXPIRES_AFTER_MS: String(EXPIRES_MS),

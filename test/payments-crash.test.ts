@@ -7,7 +7,7 @@ import { ROOT, zarpay } from './support/processes.ts';
 import { callService, OPERATOR_TOKEN, SERVICE_SECRET, type ServiceProcess, spawnService } from './support/process.ts';
 import { eventually, sleep } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
-import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
+import { startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
 
 /**
  * Nothing is stuck, even across `kill -9` (issue 14, item 3): the service dies after the customer
@@ -23,9 +23,7 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
   const service = async () => {
     const s = await spawnService({
       DATABASE_URL: db.url!,
-      YOCO_SECRET_KEY: yoco.secretKey,
-      YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
-      YOCO_API_URL: yoco.apiUrl,
+      ...yocoSettings(yoco),
       RECONCILE_AFTER_MS: '1000',
       SANDBOX_CONFIRM_DELAY_MS: '2500',
       SMTP_URL: smtp.url,
@@ -163,9 +161,7 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
       DATABASE_URL: db.url!,
       SERVICE_SECRET,
       OPERATOR_TOKEN,
-      YOCO_SECRET_KEY: yoco.secretKey,
-      YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
-      YOCO_API_URL: yoco.apiUrl,
+      ...yocoSettings(yoco),
       RECONCILE_AFTER_MS: '1000',
     };
     const reconciler: ChildProcess = spawn(process.execPath, ['bin/zarpay.js', 'reconciler'], { cwd: ROOT, env });

@@ -6,7 +6,7 @@ import { newPayment } from './support/payments.ts';
 import { callService, OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
 import { zarpay } from './support/processes.ts';
 import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
-import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
+import { startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
 
 /**
  * Refunds (CONTRACT §10) through the sandbox provider, over REST, GraphQL and the CLI: the
@@ -293,9 +293,7 @@ describe.skipIf(!usingPostgres)('a refund across kill -9 (needs PostgreSQL: set 
   const service = async () => {
     const s = await spawnService({
       DATABASE_URL: db.url!,
-      YOCO_SECRET_KEY: yoco.secretKey,
-      YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
-      YOCO_API_URL: yoco.apiUrl,
+      ...yocoSettings(yoco),
       RECONCILE_AFTER_MS: '1000',
     });
     running.push(s);

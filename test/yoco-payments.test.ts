@@ -5,7 +5,7 @@ import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken, press } from './support/payments.ts';
-import { type DoubleCheckout, startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
+import { type DoubleCheckout, startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
 
 /**
  * Payments through Yoco (the double), end to end in one service: the hand-off to the checkout,
@@ -20,9 +20,7 @@ beforeAll(async () => {
   // A live-mode key: Yoco refunds live payments only, and one test needs a refund.
   yoco = await startYocoDouble({ secretKey: `sk_live_${'d'.repeat(24)}` });
   t = await startApp({
-    YOCO_SECRET_KEY: yoco.secretKey,
-    YOCO_WEBHOOK_SECRET: yoco.webhookSecret,
-    YOCO_API_URL: yoco.apiUrl,
+    ...yocoSettings(yoco),
     RUN_RECONCILER: 'false',
     RECONCILE_AFTER_MS: '100',
   });

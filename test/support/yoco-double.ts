@@ -490,3 +490,8 @@ function view(checkout: DoubleCheckout) {
   const { declines: _declines, refunds: _refunds, createdDate: _created, ...yoco } = checkout;
   return { ...yoco, totalDiscount: null, totalTaxAmount: null, subtotalAmount: null, externalId: null };
 }
+
+/** The settings that point a zarpay service at this double, as an operator sets them for Yoco. */
+export function yocoSettings(yoco: YocoDouble): { YOCO_SECRET_KEY: string; YOCO_WEBHOOK_SECRET: string; YOCO_API_URL: string } {
+  return { YOCO_SECRET_KEY: yoco.secretKey, YOCO_WEBHOOK_SECRET: yoco.webhookSecret, YOCO_API_URL: yoco.apiUrl };
+}

@@ -76,6 +76,55 @@ export function Failure(props: { error?: ApiError | null }) {
   );
 }
 
+/**
+ * A table in a region that scrolls sideways on small screens (focusable, so that a keyboard can
+ * scroll it too). `columns` are its headers: `{ title, numeric }` right-aligns amounts, `false`
+ * leaves out a column a role may not use. With no rows, `empty` says so in one row across them.
+ */
+export function Table<T>(props: {
+  columns: readonly (string | { title: string; numeric: true } | false)[];
+  rows: readonly T[];
+  row: (item: T) => preact.JSX.Element;
+  empty: string;
+  caption?: string;
+  testid?: string;
+}) {
+  const columns = props.columns.filter((c) => c !== false);
+  return (
+    <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
+      <table data-testid={props.testid}>
+        {props.caption !== undefined && <caption>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              typeof c === 'string' ? (
+                <th scope="col">{c}</th>
+              ) : (
+                <th scope="col" class="num">
+                  {c.title}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length} class="empty">
+                {props.empty}
+              </td>
+            </tr>
+          ) : (
+            props.rows.map(props.row)
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export const label = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+
 /** Runs an action, with its error shown and a busy flag. */
 export function useAction<A extends unknown[], R>(act: (...a: A) => Promise<R>) {
   const [busy, setBusy] = useState(false);
@@ -239,7 +288,6 @@ const PayoutEvents = graphql(`
   subscription PayoutEvents { payoutEvents { id type } }
 `);
 
-const label = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
 function Payments() {
   const [status, setStatus] = useState<PaymentStatus | ''>('');
@@ -258,42 +306,25 @@ function Payments() {
         ))}
       </select>
       <Status q={q}>
-        {({ payments }) =>
-          (
-            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-              <table data-testid="payments-table">
-                <caption>{payments.totalCount} payments, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Order</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">Amount</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payments.edges.length === 0 && (
-                    <tr>
-                      <td colSpan={4} class="empty">
-                        No payments{status ? ` that are ${label(status)}` : ' yet'}.
-                      </td>
-                    </tr>
-                  )}
-                  {payments.edges.map(({ node: p }) => (
-                    <tr data-testid="payment-row" key={p.id}>
-                      <td>
-                        <Link href={`/dashboard/payments/${p.id}`}>{p.merchantOrderId}</Link>
-                      </td>
-                      <td>{label(p.status)}</td>
-                      <td class="num">{rand(p.amount)}</td>
-                      <td>{when(p.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ payments }) => (
+          <Table
+            testid="payments-table"
+            caption={`${payments.totalCount} payments, newest first`}
+            columns={['Order', 'Status', { title: 'Amount', numeric: true }, 'Created']}
+            rows={payments.edges}
+            empty={`No payments${status ? ` that are ${label(status)}` : ' yet'}.`}
+            row={({ node: p }) => (
+              <tr data-testid="payment-row" key={p.id}>
+                <td>
+                  <Link href={`/dashboard/payments/${p.id}`}>{p.merchantOrderId}</Link>
+                </td>
+                <td>{label(p.status)}</td>
+                <td class="num">{rand(p.amount)}</td>
+                <td>{when(p.createdAt)}</td>
+              </tr>
+            )}
+          />
+        )}
       </Status>
     </section>
   );
@@ -341,30 +372,19 @@ function Payment(props: { id: string; me: Me }) {
               <dd>{when(p.completedAt)}</dd>
             </dl>
             <h2>Attempts</h2>
-            {p.latestAttempt ? (
-              <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Provider</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Reference</th>
-                    <th scope="col">Started</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  <tr>
-                    <td>{p.latestAttempt.provider}</td>
-                    <td>{p.latestAttempt.status}</td>
-                    <td>{p.latestAttempt.providerRef ?? '—'}</td>
-                    <td>{when(p.latestAttempt.createdAt)}</td>
-                  </tr>
-                </tbody>
-              </table>
-              </div>
-            ) : (
-              <p class="empty">The customer has not started paying.</p>
-            )}
+            <Table
+              columns={['Provider', 'Status', 'Reference', 'Started']}
+              rows={p.latestAttempt ? [p.latestAttempt] : []}
+              empty="The customer has not started paying."
+              row={(a) => (
+                <tr>
+                  <td>{a.provider}</td>
+                  <td>{a.status}</td>
+                  <td>{a.providerRef ?? '—'}</td>
+                  <td>{when(a.createdAt)}</td>
+                </tr>
+              )}
+            />
             <PaymentRefunds payment={p} me={props.me} />
           </>
         )}
@@ -399,44 +419,26 @@ function Payouts(props: { me: Me }) {
       <h1 id="h-payouts">Payouts</h1>
       {props.me.role === 'OWNER' && <NewPayout done={q.reload} />}
       <Status q={q}>
-        {({ payouts }) =>
-          (
-            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-              <table data-testid="payouts-table">
-                <caption>{payouts.totalCount} payouts, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Reference</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">Amount</th>
-                    <th scope="col">Account</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payouts.edges.length === 0 && (
-                    <tr>
-                      <td colSpan={5} class="empty">
-                        No payouts yet.
-                      </td>
-                    </tr>
-                  )}
-                  {payouts.edges.map(({ node: p }) => (
-                    <tr data-testid="payout-row" key={p.id}>
-                      <td>
-                        <Link href={`/dashboard/payouts/${p.id}`}>{p.merchantReference ?? p.id.slice(0, 8)}</Link>
-                      </td>
-                      <td>{label(p.status)}</td>
-                      <td class="num">{rand(p.amountCents)}</td>
-                      <td>{p.bankAccount ? `${p.bankAccount.bankName} ${p.bankAccount.accountNumberMasked}` : '—'}</td>
-                      <td>{when(p.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ payouts }) => (
+          <Table
+            testid="payouts-table"
+            caption={`${payouts.totalCount} payouts, newest first`}
+            columns={['Reference', 'Status', { title: 'Amount', numeric: true }, 'Account', 'Created']}
+            rows={payouts.edges}
+            empty="No payouts yet."
+            row={({ node: p }) => (
+              <tr data-testid="payout-row" key={p.id}>
+                <td>
+                  <Link href={`/dashboard/payouts/${p.id}`}>{p.merchantReference ?? p.id.slice(0, 8)}</Link>
+                </td>
+                <td>{label(p.status)}</td>
+                <td class="num">{rand(p.amountCents)}</td>
+                <td>{p.bankAccount ? `${p.bankAccount.bankName} ${p.bankAccount.accountNumberMasked}` : '—'}</td>
+                <td>{when(p.createdAt)}</td>
+              </tr>
+            )}
+          />
+        )}
       </Status>
     </section>
   );
@@ -651,42 +653,27 @@ function Webhooks(props: { me: Me }) {
             {secret && <Once label="The new signing secret." value={secret} />}
             <h2>Deliveries</h2>
             <Failure error={redeliver.error} />
-            {d.webhookDeliveries.length === 0 ? (
-              <p class="empty">Nothing delivered yet.</p>
-            ) : (
-              <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Last answer</th>
-                      <th scope="col">Queued</th>
-                      {may && <th scope="col">Action</th>}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.webhookDeliveries.map((w) => (
-                      <tr key={w.id}>
-                        <td>{w.eventType}</td>
-                        <td>{label(w.status)}</td>
-                        <td>{w.attempts}</td>
-                        <td>{w.lastStatusCode ?? w.lastError ?? '—'}</td>
-                        <td>{when(w.createdAt)}</td>
-                        {may && (
-                          <td>
-                            <button type="button" class="small" onClick={() => void redeliver.run(w.eventId)}>
-                              Redeliver
-                            </button>
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <Table
+              columns={['Event', 'Status', 'Attempts', 'Last answer', 'Queued', may && 'Action']}
+              rows={d.webhookDeliveries}
+              empty="Nothing delivered yet."
+              row={(w) => (
+                <tr key={w.id}>
+                  <td>{w.eventType}</td>
+                  <td>{label(w.status)}</td>
+                  <td>{w.attempts}</td>
+                  <td>{w.lastStatusCode ?? w.lastError ?? '—'}</td>
+                  <td>{when(w.createdAt)}</td>
+                  {may && (
+                    <td>
+                      <button type="button" class="small" onClick={() => void redeliver.run(w.eventId)}>
+                        Redeliver
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              )}
+            />
           </>
         )}
       </Status>
@@ -730,49 +717,36 @@ function Keys(props: { me: Me }) {
       <Failure error={act.error} />
       {shown && <Once label="The new secret key." value={shown} />}
       <Status q={q}>
-        {({ viewer }) =>
-          viewer.apiKeys.length === 0 ? (
-            <p class="empty">No keys.</p>
-          ) : (
-            <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Issued</th>
-                    {may && <th scope="col">Actions</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {viewer.apiKeys.map((k) => (
-                    <tr key={k.kid}>
-                      <td>
-                        <code>{k.displayMask}</code>
-                      </td>
-                      <td>{label(k.status)}</td>
-                      <td>{when(k.createdAt)}</td>
-                      {may && (
-                        <td>
-                          {k.status === 'ACTIVE' && (
-                            <>
-                              <button type="button" class="small" onClick={() => void act.run('regenerate', k.kid)}>
-                                Regenerate
-                              </button>{' '}
-                              <button type="button" class="small danger" onClick={() => confirm(`Revoke ${k.displayMask}? Requests with it will be refused.`) && void act.run('revoke', k.kid)}>
-                                Revoke
-                              </button>
-                            </>
-                          )}
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ viewer }) => (
+          <Table
+            columns={['Key', 'Status', 'Issued', may && 'Actions']}
+            rows={viewer.apiKeys}
+            empty="No keys."
+            row={(k) => (
+              <tr key={k.kid}>
+                <td>
+                  <code>{k.displayMask}</code>
+                </td>
+                <td>{label(k.status)}</td>
+                <td>{when(k.createdAt)}</td>
+                {may && (
+                  <td>
+                    {k.status === 'ACTIVE' && (
+                      <>
+                        <button type="button" class="small" onClick={() => void act.run('regenerate', k.kid)}>
+                          Regenerate
+                        </button>{' '}
+                        <button type="button" class="small danger" onClick={() => confirm(`Revoke ${k.displayMask}? Requests with it will be refused.`) && void act.run('revoke', k.kid)}>
+                          Revoke
+                        </button>
+                      </>
+                    )}
+                  </td>
+                )}
+              </tr>
+            )}
+          />
+        )}
       </Status>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, graphql, rand, request, when } from './graphql.ts';
-import { Failure, type Me, type PaymentDetail, Status, toCents, useAction, useQuery } from './main.tsx';
+import { Failure, label, type Me, type PaymentDetail, Status, Table, toCents, useAction, useQuery } from './main.tsx';
 
 /**
  * Refunds and statements (CONTRACT §10), on `refundPayment`, `Payment.refunds`,
@@ -17,7 +17,6 @@ const RefundPayment = graphql(`
   mutation RefundPayment($input: RefundPaymentInput!) { refundPayment(input: $input) { refund { id status amountCents } } }
 `);
 
-const label = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
 /** The payment's refunds, and (owners, captured payments) the refund form. */
 export function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
@@ -146,34 +145,20 @@ function Statements(_props: { me: Me }) {
             <p>
               Opening balance {rand(s.openingBalanceCents)}, closing balance {rand(s.closingBalanceCents)}, {s.total} entries.
             </p>
-            {s.entries.length === 0 ? (
-              <p class="empty">Nothing moved in these days.</p>
-            ) : (
-              <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Posted</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Description</th>
-                      <th scope="col" class="num">Amount</th>
-                      <th scope="col" class="num">Balance</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.entries.map((e) => (
-                      <tr key={e.entryId}>
-                        <td>{when(e.postedAt)}</td>
-                        <td>{label(e.type)}</td>
-                        <td>{e.description}</td>
-                        <td class="num">{rand(e.amountCents)}</td>
-                        <td class="num">{rand(e.balanceAfterCents)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <Table
+              columns={['Posted', 'Type', 'Description', { title: 'Amount', numeric: true }, { title: 'Balance', numeric: true }]}
+              rows={s.entries}
+              empty="Nothing moved in these days."
+              row={(e) => (
+                <tr key={e.entryId}>
+                  <td>{when(e.postedAt)}</td>
+                  <td>{label(e.type)}</td>
+                  <td>{e.description}</td>
+                  <td class="num">{rand(e.amountCents)}</td>
+                  <td class="num">{rand(e.balanceAfterCents)}</td>
+                </tr>
+              )}
+            />
           </>
         )}
       </Status>

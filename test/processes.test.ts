@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
-import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
+import { operatorOn as opOn, type ServiceProcess, spawnService } from './support/process.ts';
 import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
-/** Operator GraphQL against a child process. */
-async function opOn(s: ServiceProcess, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${s.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: unknown[] };
-  if (!body.data || body.errors) throw new Error(JSON.stringify(body));
-  return body.data;
-}
 
 async function merchantOn(s: ServiceProcess, webhookUrl: string) {
   const d = await opOn(s, 'mutation($i: MerchantInput!) { createMerchant(input: $i) { merchant { id } fullKey } }', { i: { name: 'Proc Shop', webhookUrl } });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePosition } from '../src/domain/event-position.ts';
 import { freshDatabase, usingPostgres } from './support/app.ts';
-import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
+import { operatorOn as opOn, type ServiceProcess, spawnService } from './support/process.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
 /**
@@ -14,16 +14,6 @@ import { sseClient, subscribe } from './support/sse.ts';
 
 const QUERY = 'subscription($after: String) { payoutEvents(after: $after) { id type position payout { id } } }';
 
-async function opOn(s: ServiceProcess, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${s.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: any; errors?: unknown[] };
-  if (!body.data || body.errors) throw new Error(JSON.stringify(body));
-  return body.data;
-}
 
 async function payOn(s: ServiceProcess, key: string) {
   const res = await fetch(`${s.url}/api/v1/payouts`, {

@@ -74,3 +74,15 @@ export async function callService(s: ServiceProcess, path: string, init: Request
   const text = await res.text();
   return { status: res.status, location: res.headers.get('location'), text, json: () => JSON.parse(text) };
 }
+
+/** Operator GraphQL against a service process: the data, or an error naming what came back. */
+export async function operatorOn(s: ServiceProcess, query: string, variables: Record<string, unknown> = {}) {
+  const res = await fetch(`${s.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: any; errors?: unknown[] };
+  if (!body.data || body.errors) throw new Error(JSON.stringify(body));
+  return body.data;
+}

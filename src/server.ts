@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import pino from 'pino';
 import { rest } from '../rest/index.ts';
@@ -35,6 +36,11 @@ export interface App {
   graphql: GraphQLRoutes;
 }
 
+/** pino's number for `info`, the level of the request lines. */
+const INFO = 30;
+const pid = process.pid;
+const host = hostname();
+
 /** How many bytes of log lines are gathered before a write, and how long a line may wait at most. */
 const LOG_BLOCK_BYTES = 4096;
 const LOG_FLUSH_MS = 100;
@@ -56,10 +62,12 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   // then a thread-pool round trip each); pino writes what is gathered on exit. A kill -9 loses at
   // most the last 100 ms of lines: logs are not the record (the database and its audit log are).
   const logStream = options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS });
-  // The one line per request is written by a logger of its own without redaction: it carries
-  // only the fields named in onResponse, none of them secret, and redaction's object walk was
-  // ten microseconds a line. Everything else goes through Fastify's redacting logger.
-  const requestLog = pino({ level: config.logLevel }, logStream);
+  // The one line per request (onResponse) is written in pino's format (level, time, pid,
+  // hostname, its fields, msg) straight onto pino's stream, without redaction: it carries only
+  // the fields named there, none of them secret. Redaction's object walk was ten microseconds a
+  // line, and pino's general-purpose serializer 2.8 µs where JSON.stringify takes 0.4 (a loop of
+  // 200,000 on the bench machine). Everything else goes through Fastify's redacting logger.
+  const requestLines = (pino.levels.values[config.logLevel] ?? Infinity) <= INFO;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids reach the route (→ 404 PAYOUT_NOT_FOUND) instead of Fastify's own 414 shape;
@@ -144,17 +152,22 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    requestLog.info(
-      {
-        reqId: req.id,
-        method: req.method,
-        route,
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-        merchant_id: req.actor?.kind === 'merchant' ? req.actor.merchant.id : undefined,
-      },
-      'request',
-    );
+    if (requestLines) {
+      logStream.write(
+        JSON.stringify({
+          level: INFO,
+          time: Date.now(),
+          pid,
+          hostname: host,
+          reqId: req.id,
+          method: req.method,
+          route,
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+          merchant_id: req.actor?.kind === 'merchant' ? req.actor.merchant.id : undefined,
+        }).slice(0, -1) + ',"msg":"request"}\n',
+      );
+    }
     done();
   });
 

@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/server.ts';
 import { createServices } from '../src/services/index.ts';
 import { MemoryCounters } from '../src/outside/counters.ts';
+import { PostgresCounters } from '../src/outside/postgres-counters.ts';
 import { sweep } from '../src/db/rate-limit-counters.ts';
 import { counterStoreFor, RateLimitService } from '../src/services/rate-limits.ts';
 import { borrowed, startApp, type TestApp, usingPostgres } from './support/app.ts';
@@ -280,6 +281,40 @@ describe.skipIf(!usingPostgres)('exact shared budgets in PostgreSQL (needs Postg
       expect(counts()).toBeLessThan(20);
     } finally {
       await svc!.close();
+    }
+  });
+});
+
+describe('the PostgreSQL counters\' statements (a pool that records them)', () => {
+  it('count a request after a quiet spell at once, and under load carry what arrives within the spacing in one statement', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const sent: string[][] = [];
+      const pool = {
+        async query(q: { values: unknown[] }) {
+          const [keys, points] = q.values.filter(Array.isArray) as [string[], number[]];
+          sent.push(keys);
+          return { rows: keys.map((key, i) => ({ key, points: points[i], expire: '0' })) };
+        },
+      };
+      const counters = new PostgresCounters(pool as never, 1, 100);
+      await counters.consume('a');
+      expect(sent).toEqual([['a']]);
+      // Within 100 ms of that statement: these wait, and go together.
+      const b = counters.consume('b');
+      const c = counters.consume('c');
+      await vi.advanceTimersByTimeAsync(60);
+      expect(sent).toHaveLength(1);
+      const b2 = counters.consume('b');
+      await vi.advanceTimersByTimeAsync(40);
+      expect(sent).toEqual([['a'], ['b', 'c']]);
+      expect((await Promise.all([b, c, b2])).map((r) => r.consumedPoints)).toEqual([1, 1, 2]);
+      // After a quiet spell, at once again.
+      await vi.advanceTimersByTimeAsync(500);
+      await counters.consume('d');
+      expect(sent).toEqual([['a'], ['b', 'c'], ['d']]);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

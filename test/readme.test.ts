@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, startService } from './support/processes.ts';
 
@@ -31,10 +31,18 @@ describe('the README walk', () => {
     if (service) await once(service.child, 'exit');
   });
 
-  it('has runnable blocks, and links only inside the repository', () => {
+  it('has runnable blocks, and it and docs/ link only inside the repository', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(6);
-    expect(readme).not.toMatch(/\]\(\.\.\//);
-    for (const [, target] of readme.matchAll(/\]\(((?!https?:|#)[^)]+)\)/g)) expect(existsSync(join(ROOT, target!.split('#')[0]!)), target).toBe(true);
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (target!.startsWith('#')) continue;
+        const path = join(ROOT, dirname(page), target!.split('#')[0]!);
+        expect(/^[a-z]+:/i.test(target!) || relative(ROOT, path).startsWith('..') ? `${page}: ${target}` : '', 'a link out of the repository').toBe('');
+        expect(existsSync(path), `${page}: ${target}`).toBe(true);
+      }
+    }
   });
 
   it('runs every sh block as written', async () => {

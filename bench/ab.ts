@@ -3,9 +3,12 @@
  * change to the request path helps, on a machine whose speed drifts more between runs of
  * `npm run bench` than most changes move the figures.
  *
- *   git checkout OLD -- src rest && npm run build && cp -r build /tmp/zarpay-a && git checkout HEAD -- src rest
- *   npm run build && cp -r build /tmp/zarpay-b
- *   npx tsx bench/ab.ts --a /tmp/zarpay-a --b /tmp/zarpay-b [--path balance|payout] [--rounds 6]
+ *   git checkout OLD -- src rest && npm run build && cp -r build build-a && git checkout HEAD -- src rest
+ *   npm run build && cp -r build build-b
+ *   npx tsx bench/ab.ts --a build-a --b build-b [--path balance|payout] [--rounds 6]
+ *
+ * The copies stay in the checkout (build-a/, build-b/; git ignores them), where a build finds
+ * node_modules and the migrations.
  *
  * Each round measures both (4 s of wrk, 64 connections, keys and ids rotating over the seed;
  * the order alternates), and prints requests per second and the process's CPU time per request
@@ -26,7 +29,7 @@ import { seed } from './seed.ts';
 const { values: args } = parseArgs({
   options: { a: { type: 'string' }, b: { type: 'string' }, path: { type: 'string', default: 'balance' }, rounds: { type: 'string', default: '6' } },
 });
-if (!args.a || !args.b) throw new Error('--a and --b: two directories holding a build (npm run build, then a copy of build/)');
+if (!args.a || !args.b) throw new Error('--a and --b: two copies of build/ in the checkout (npm run build, then cp -r build build-a)');
 if (args.path !== 'balance' && args.path !== 'payout') throw new Error('--path is balance or payout');
 
 const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -165,7 +165,8 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
           status: reply.statusCode,
           duration_ms: Math.round(reply.elapsedTime * 10) / 10,
           merchant_id: req.actor?.kind === 'merchant' ? req.actor.merchant.id : undefined,
-        }).slice(0, -1) + ',"msg":"request"}\n',
+          msg: 'request',
+        }) + '\n',
       );
     }
     done();

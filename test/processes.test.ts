@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
-import { operatorOn as opOn, type ServiceProcess, spawnService } from './support/process.ts';
+import { operatorOn, type ServiceProcess, spawnService } from './support/process.ts';
 import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
-
 async function merchantOn(s: ServiceProcess, webhookUrl: string) {
-  const d = await opOn(s, 'mutation($i: MerchantInput!) { createMerchant(input: $i) { merchant { id } fullKey } }', { i: { name: 'Proc Shop', webhookUrl } });
+  const d = await operatorOn(s, 'mutation($i: MerchantInput!) { createMerchant(input: $i) { merchant { id } fullKey } }', { i: { name: 'Proc Shop', webhookUrl } });
   const m = { id: d.createMerchant.merchant.id as string, key: d.createMerchant.fullKey as string };
-  await opOn(s, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 1000000) { balance { balanceCents } } }', { m: m.id });
+  await operatorOn(s, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 1000000) { balance { balanceCents } } }', { m: m.id });
   return m;
 }
 
@@ -93,7 +92,7 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
     await sleep(1000);
 
     const p = await payoutOn(b, shop.key);
-    await opOn(b, `mutation { approvePayout(id: "${p.id}") { payout { id } } }`);
+    await operatorOn(b, `mutation { approvePayout(id: "${p.id}") { payout { id } } }`);
     const [created, approved] = await sub.waitFor(2);
     expect(created!.data.payoutEvents).toMatchObject({ type: 'payout.created', payout: { id: p.id, status: 'PENDING' } });
     expect(approved!.data.payoutEvents).toMatchObject({ type: 'payout.approved', payout: { id: p.id, status: 'APPROVED' } });
@@ -115,7 +114,7 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
     expect(await balanceOn(b)).toBe(200);
     expect(await balanceOn(b)).toBe(200);
     const kid = shop.key.split('-')[2];
-    await opOn(a, `mutation { revokeApiKey(kid: "${kid}") { apiKey { status } } }`);
+    await operatorOn(a, `mutation { revokeApiKey(kid: "${kid}") { apiKey { status } } }`);
     expect(await balanceOn(a)).toBe(403);
     const revokedAt = Date.now();
     await eventually(async () => (await balanceOn(b)) === 403, 2000);

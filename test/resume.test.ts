@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePosition } from '../src/domain/event-position.ts';
 import { freshDatabase, usingPostgres } from './support/app.ts';
-import { operatorOn as opOn, type ServiceProcess, spawnService } from './support/process.ts';
+import { operatorOn, type ServiceProcess, spawnService } from './support/process.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
 /**
@@ -13,7 +13,6 @@ import { sseClient, subscribe } from './support/sse.ts';
  */
 
 const QUERY = 'subscription($after: String) { payoutEvents(after: $after) { id type position payout { id } } }';
-
 
 async function payOn(s: ServiceProcess, key: string) {
   const res = await fetch(`${s.url}/api/v1/payouts`, {
@@ -49,9 +48,9 @@ describe.skipIf(!usingPostgres)('resuming an event stream across service process
   beforeAll(async () => {
     db = await freshDatabase();
     [a, b] = await Promise.all([spawnService({ DATABASE_URL: db.url! }), spawnService({ DATABASE_URL: db.url! })]);
-    const d = await opOn(b, 'mutation { createMerchant(input: { name: "Resume Shop" }) { merchant { id } fullKey } }');
+    const d = await operatorOn(b, 'mutation { createMerchant(input: { name: "Resume Shop" }) { merchant { id } fullKey } }');
     shop = { id: d.createMerchant.merchant.id, key: d.createMerchant.fullKey };
-    await opOn(b, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 100000000) { balance { balanceCents } } }', { m: shop.id });
+    await operatorOn(b, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 100000000) { balance { balanceCents } } }', { m: shop.id });
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

@@ -15,13 +15,12 @@
  * (from /proc, so Linux only), then the median of each. `ENV_B='{"RATE_LIMITS":"off"}'` gives
  * one side other settings (ENV_A the other): the cost of a feature, by switching it off.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { loadConfig, RATE_LIMITED_OPERATIONS } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
 import { load } from './load.ts';
 import { spawnServer } from './processes.ts';
 import { seed } from './seed.ts';
@@ -32,30 +31,9 @@ const { values: args } = parseArgs({
 if (!args.a || !args.b) throw new Error('--a and --b: two copies of build/ in the checkout (npm run build, then cp -r build build-a)');
 if (args.path !== 'balance' && args.path !== 'payout') throw new Error('--path is balance or payout');
 
-const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `zarpay_ab_${Date.now()}`;
-const url = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const database = scratchDatabase(`zarpay_ab_${newRunId()}`);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-ab-'));
-const env: Record<string, string> = {
-  DATABASE_URL: url,
-  SERVICE_ENV: 'tst',
-  DATA_DIR: work,
-  OPERATOR_TOKEN: randomBytes(24).toString('hex'),
-  SERVICE_SECRET: randomBytes(32).toString('hex'),
-  RATE_LIMITS: RATE_LIMITED_OPERATIONS.map((op) => `${op}=10000000`).join(','),
-  LOG_LEVEL: 'info',
-  RUN_DISPATCHER: 'false',
-};
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const env = benchedServiceEnv(database.url, work);
 
 /** The process's user and system CPU time so far, in ms (clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
@@ -65,7 +43,7 @@ function cpuMs(pid: number): number {
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-await admin(`create database "${dbName}"`);
+await database.create();
 try {
   const data = await seed(loadConfig({ ...env, PORT: '0' }), { merchants: 1000, payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
   const start = (dir: string, name: string, extra: string | undefined) =>
@@ -96,5 +74,5 @@ try {
     await Promise.all([servers.a.stop(), servers.b.stop()]);
   }
 } finally {
-  await admin(`drop database "${dbName}" with (force)`);
+  await database.drop();
 }

@@ -9,14 +9,13 @@
  * --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it
  * never fails on a number. */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { loadConfig, RATE_LIMITED_OPERATIONS } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { ROOT } from '../test/support/processes.ts';
+import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
 import { assertWrk, load, loadWindows } from './load.ts';
 import { assertPgbench } from './pgbench.ts';
 import { type Child, spawnServer } from './processes.ts';
@@ -69,47 +68,25 @@ if (rateLimitStore !== 'postgres' && rateLimitStore !== 'redis') throw new Error
 // The Redis store is the one production deployments with several instances are advised to run.
 const redisUrl = rateLimitStore === 'redis' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined;
 
-const adminUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+const runId = newRunId();
 // Several checkouts sharing one PostgreSQL can keep their runs' databases apart by prefix.
-const dbName = `${process.env.BENCH_DATABASE_PREFIX || 'zarpay_bench_'}${runId}`;
-const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const database = scratchDatabase(`${process.env.BENCH_DATABASE_PREFIX || 'zarpay_bench_'}${runId}`);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-bench-'));
 const env: Record<string, string> = {
-  DATABASE_URL: benchUrl,
-  SERVICE_ENV: 'tst',
-  DATA_DIR: work,
-  OPERATOR_TOKEN: randomBytes(24).toString('hex'),
-  SERVICE_SECRET: randomBytes(32).toString('hex'),
-  // Override every limit rather than `off`, so the limiter's own cost is part of what is measured.
-  RATE_LIMITS: RATE_LIMITED_OPERATIONS.map((op) => `${op}=10000000`).join(','),
-  LOG_LEVEL: 'info',
+  ...benchedServiceEnv(database.url, work),
   SANDBOX_CONFIRM_DELAY_MS: '1000',
-  // Webhooks are delivered by a `zarpay dispatcher` of their own in the webhook scenario, so
-  // that it can be measured working off a backlog (the service's in-process one is the same code).
-  RUN_DISPATCHER: 'false',
   ...(redisUrl && { REDIS_URL: redisUrl }),
 };
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function main(): Promise<number> {
   assertWrk();
   assertPgbench();
-  await admin(`create database "${dbName}"`);
+  await database.create();
   const stops: (() => Promise<void>)[] = [];
   try {
-    log(`seeding ${dbName}: ${merchants} merchants`);
+    log(`seeding ${database.name}: ${merchants} merchants`);
     const config = loadConfig({ ...env, PORT: '0' });
     const data = await seed(config, { merchants, payoutsPerMerchant: smoke ? 2 : 5, paymentsPerMerchant: smoke ? 1 : 2 });
     log(`seeded ${data.payouts.length} payouts, ${data.payments.length} payments; logs in ${work}`);
@@ -133,13 +110,13 @@ async function main(): Promise<number> {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     const zarpay = await spawnServer('build/src/main.js', env, join(work, 'zarpay.log'), flags);
     stops.push(zarpay.stop);
-    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
+    const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: database.url, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
     stops.push(bare.stop);
     // The GraphQL references, only for the scenarios that use them (PostGraphile for the reads).
     let yoga: Child | null = null;
     let postgraphile: Child | null = null;
     if (chosen.some((s) => s.startsWith('graphql-'))) {
-      yoga = await spawnServer('bench/references/yoga.ts', { DATABASE_URL: benchUrl, BENCH_STATEMENTS: statementsFile }, join(work, 'yoga.log'), profiled('yoga'));
+      yoga = await spawnServer('bench/references/yoga.ts', { DATABASE_URL: database.url, BENCH_STATEMENTS: statementsFile }, join(work, 'yoga.log'), profiled('yoga'));
       stops.push(yoga.stop);
     }
     // PostGraphile 5 needs Node 22 (its engines; on Node 20 it starts, then fails every query for
@@ -149,7 +126,7 @@ async function main(): Promise<number> {
     if (postgraphileSkipped) log(postgraphileSkipped);
     else if (chosen.includes('graphql-reads')) {
       const t0 = performance.now();
-      const pglEnv = { DATABASE_URL: benchUrl, NODE_ENV: 'production', GRAPHILE_ENV: 'production' };
+      const pglEnv = { DATABASE_URL: database.url, NODE_ENV: 'production', GRAPHILE_ENV: 'production' };
       postgraphile = await spawnServer('bench/references/postgraphile.ts', pglEnv, join(work, 'postgraphile.log'));
       stops.push(postgraphile.stop);
       log(`PostGraphile answering after ${((performance.now() - t0) / 1000).toFixed(1)} s (process start, introspection, schema)`);
@@ -162,7 +139,7 @@ async function main(): Promise<number> {
       bareUrl: bare.url,
       yogaUrl: yoga?.url ?? null,
       postgraphileUrl: postgraphile?.url ?? null,
-      databaseUrl: benchUrl,
+      databaseUrl: database.url,
       operatorToken: env.OPERATOR_TOKEN!,
       seed: data,
       scripts: pgbenchScripts(statements),
@@ -229,7 +206,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
-    await admin(`drop database if exists "${dbName}" with (force)`).catch((e) => log(`could not drop ${dbName}: ${e.message}`));
+    await database.drop().catch((e) => log(`could not drop ${database.name}: ${e.message}`));
   }
 }
 

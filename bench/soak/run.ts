@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, ROOT, zarpay } from '../../test/support/processes.ts';
+import { newRunId, scratchDatabase } from '../database.ts';
 import { abuseStreams } from './abuse.ts';
 import { type Check, httpCheck, instancesCheck, ledgerCheck, readDeliveries, rssCheck, unrecordedWindows, webhookVerdict } from './checks.ts';
 import type { MachineSamples } from './figures.ts';
@@ -62,10 +63,8 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 /** After the load, how long the webhooks may take to be delivered (claims left by the kill and the cut expire within 25 s). */
 const DRAIN_MS = 120_000;
 
-const adminUrl = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-const dbName = `${process.env.SOAK_DATABASE_PREFIX || 'zarpay_soak_'}${runId}`;
-const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` });
+const database = scratchDatabase(`${process.env.SOAK_DATABASE_PREFIX || 'zarpay_soak_'}${newRunId()}`);
+const dbUrl = new URL(database.url);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-soak-'));
 
 const log = (message: string) => console.error(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -78,18 +77,9 @@ const sleep = (ms: number) =>
     interruption.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl.toString() });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(): Promise<number> {
-  await admin(`create database "${dbName}"`);
+  await database.create();
   const instances: Instance[] = [];
   const receiver = new WebhookReceiver();
   const outcomes: Outcome[] = [];
@@ -114,7 +104,7 @@ async function main(): Promise<number> {
     });
   }
   try {
-    log(`database ${dbName}; logs in ${work}`);
+    log(`database ${database.name}; logs in ${work}`);
     log('building (npm run build)');
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     await receiver.start();
@@ -224,8 +214,8 @@ async function main(): Promise<number> {
     for (const i of instances.reverse()) await i.stop().catch((e) => log(`stopping ${i.name}: ${e.message}`));
     await receiver.close().catch(() => {});
     for (const c of [clients.setup, clients.merchants, clients.customers, ...clients.abusers]) c.close();
-    if (args.keep) log(`kept database ${dbName}`);
-    else await admin(`drop database if exists "${dbName}" with (force)`).catch((e) => log(`could not drop ${dbName}: ${e.message}`));
+    if (args.keep) log(`kept database ${database.name}`);
+    else await database.drop().catch((e) => log(`could not drop ${database.name}: ${e.message}`));
   }
 }
 

@@ -288,7 +288,6 @@ const PayoutEvents = graphql(`
   subscription PayoutEvents { payoutEvents { id type } }
 `);
 
-
 function Payments() {
   const [status, setStatus] = useState<PaymentStatus | ''>('');
   const q = useQuery(() => request(PaymentsQuery, { status: status || null }), [status]);

@@ -17,7 +17,6 @@ const RefundPayment = graphql(`
   mutation RefundPayment($input: RefundPaymentInput!) { refundPayment(input: $input) { refund { id status amountCents } } }
 `);
 
-
 /** The payment's refunds, and (owners, captured payments) the refund form. */
 export function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
   const q = useQuery(() => request(RefundsQuery, { id: props.payment.id }), [props.payment.id]);

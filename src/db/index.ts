@@ -2,7 +2,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
-import { preparedStatementPool } from './prepared.ts';
+import { preparedStatementPool, StatementNames, sendPrepared } from './prepared.ts';
+import { runDirectlyOn } from './statement.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -58,7 +59,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // 'error' (process crash). The query itself still fails (→ 503) and the pool discards the
     // broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }), ...log });
+    const names = new StatementNames();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, names) }), ...log });
+    // Registered statements outside a transaction skip Kysely's executor (statement.ts), under
+    // the same names, reported to `onQuery` like Kysely's own.
+    runDirectlyOn(db, async (sql, values) => {
+      try {
+        return (await sendPrepared(pool, names, sql, values)).rows;
+      } finally {
+        onQuery?.(sql, values);
+      }
+    });
     return {
       db,
       kind: 'postgres',

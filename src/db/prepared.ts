@@ -29,15 +29,19 @@ export class StatementNames {
  * is most of its work for the short indexed queries of an API. Kysely's SQL is parameterised, so
  * one text serves every request of its kind.
  */
+/** Sends `sql` on a client of `pool` or on one client: named (prepared) when `names` gives it a name. */
+export function sendPrepared(client: pg.Pool | pg.PoolClient, names: StatementNames, sql: string, values: unknown[]) {
+  const name = names.nameOf(sql);
+  return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
+}
+
 export function preparedStatementPool(pool: pg.Pool, names = new StatementNames()): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
     query: ((sqlOrCursor: unknown, parameters?: readonly unknown[]) => {
       if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as never);
-      const name = names.nameOf(sqlOrCursor);
       // Kysely hands over a fresh array of its own, so it can be given to pg as it is.
-      const values = (parameters ?? []) as unknown[];
-      return name === undefined ? client.query(sqlOrCursor, values) : client.query({ name, text: sqlOrCursor, values });
+      return sendPrepared(client, names, sqlOrCursor, (parameters ?? []) as unknown[]);
     }) as unknown as PostgresPoolClient['query'],
     release: () => client.release(),
   });

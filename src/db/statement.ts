@@ -1,5 +1,21 @@
 import { CompiledQuery } from 'kysely';
-import type { DbOrTx } from './index.ts';
+import type { Db, DbOrTx } from './index.ts';
+
+/** Runs SQL text with its values on a pool connection of its own, answering the rows. */
+export type DirectRunner = (sql: string, values: unknown[]) => Promise<unknown[]>;
+
+const directRunners = new WeakMap<Db, DirectRunner>();
+
+/**
+ * Lets statements run on `db` itself (outside a transaction) straight on its `pg` pool, the way
+ * Kysely would send them but without its executor: a connection checked out, the statement
+ * sent prepared, the rows read, the connection back, in one call of the pool (index.ts). A
+ * transaction (`Transaction`, another object) still runs on its own connection through Kysely.
+ * About three microseconds of CPU a statement, a twentieth of a REST read.
+ */
+export function runDirectlyOn(db: Db, run: DirectRunner): void {
+  directRunners.set(db, run);
+}
 
 /**
  * A statement written out in full as SQL, fixed when its module loads. Values only ever travel
@@ -45,6 +61,8 @@ export function statement<Args extends object, Row = Record<string, unknown>>(na
     sql,
     parameters,
     async run(db, args) {
+      const direct = directRunners.get(db as Db);
+      if (direct) return (await direct(sql, s.values(args))) as Row[];
       const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(sql, s.values(args)));
       return rows;
     },

@@ -9,6 +9,7 @@ import { STREAM_LIMITS, type StreamLimits } from './domain/stream-limits.ts';
 import { type GraphQLRoutes, graphqlRoutes } from './graphql/http.ts';
 import { callerStep } from './http/caller.ts';
 import { failure, success } from './http/envelope.ts';
+import { RequestLogger } from './http/request-logger.ts';
 import { sendError } from './http/reply.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { homeRoute } from './home.ts';
@@ -85,6 +86,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     },
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger, bindings, options),
     logger: {
       level: config.logLevel,
       stream: logStream,

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_QUERY } from '../src/graphql/graphiql.ts';
 import { KNOWN_OPERATION_NAMES } from '../src/graphql/operation-metrics.ts';
+import { RequestLogger } from '../src/http/request-logger.ts';
 import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 
@@ -38,6 +40,25 @@ describe('request logs', () => {
       merchant_id: shop.id,
       duration_ms: expect.any(Number),
     });
+  });
+
+  it("a request's own log lines carry its id, from a child logger made only when it logs", () => {
+    const written: Record<string, unknown>[] = [];
+    const parent = pino({ level: 'info' }, { write: (line: string) => written.push(JSON.parse(line)) });
+    const child = vi.spyOn(parent, 'child');
+    const log = new RequestLogger(parent, { reqId: 'trace-78' }, {});
+    expect(child).not.toHaveBeenCalled();
+    log.warn({ code: 'X' }, 'something odd');
+    log.info('and more');
+    log.debug('not at this level');
+    expect(child).toHaveBeenCalledTimes(1);
+    expect(written).toMatchObject([
+      { level: 40, reqId: 'trace-78', code: 'X', msg: 'something odd' },
+      { level: 30, reqId: 'trace-78', msg: 'and more' },
+    ]);
+    log.level = 'debug';
+    log.debug('now it is');
+    expect(written.at(-1)).toMatchObject({ level: 20, reqId: 'trace-78', msg: 'now it is' });
   });
 
   it('names the merchant for GraphQL requests too', async () => {

@@ -12,21 +12,31 @@
  *
  * Each round measures both (4 s of wrk, 64 connections, keys and ids rotating over the seed;
  * the order alternates), and prints requests per second and the process's CPU time per request
- * (from /proc, so Linux only), then the median of each. `ENV_B='{"RATE_LIMITS":"off"}'` gives
- * one side other settings (ENV_A the other): the cost of a feature, by switching it off.
+ * (from /proc, so Linux only) and the database's (every `postgres` process on the machine: run
+ * it on a PostgreSQL nothing else uses), then the median of each. `ENV_B='{"RATE_LIMITS":"off"}'`
+ * gives one side other settings (ENV_A the other): the cost of a feature, by switching it off;
+ * `FLAGS_B='--max-semi-space-size=32'` gives it more node flags.
+ * `--b bare` runs the bare reference (reference-server.ts) as B: what zarpay costs above it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
-import { load } from './load.ts';
+import { load, loadWindows } from './load.ts';
 import { spawnServer } from './processes.ts';
-import { seed } from './seed.ts';
+import { PAYOUT_BODY, seed } from './seed.ts';
+import { captureStatements } from './statements.ts';
 
 const { values: args } = parseArgs({
-  options: { a: { type: 'string' }, b: { type: 'string' }, path: { type: 'string', default: 'balance' }, rounds: { type: 'string', default: '6' } },
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    path: { type: 'string', default: 'balance' },
+    rounds: { type: 'string', default: '6' },
+    profile: { type: 'boolean', default: false },
+  },
 });
 if (!args.a || !args.b) throw new Error('--a and --b: two copies of build/ in the checkout (npm run build, then cp -r build build-a)');
 if (args.path !== 'balance' && args.path !== 'payout') throw new Error('--path is balance or payout');
@@ -35,10 +45,23 @@ const database = scratchDatabase(`zarpay_ab_${newRunId()}`);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-ab-'));
 const env = benchedServiceEnv(database.url, work);
 
-/** The process's user and system CPU time so far, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+/** A process's user and system CPU time so far, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number | string): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time so far of every PostgreSQL process (server and backends) on the machine, in ms. */
+function databaseCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuMs(pid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -46,32 +69,60 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 await database.create();
 try {
   const data = await seed(loadConfig({ ...env, PORT: '0' }), { merchants: 1000, payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
+  // --profile: each side's CPU profile in the work directory, for profile-summary.ts.
+  const profiled = (name: string) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+  // FLAGS_A / FLAGS_B: more node flags for one side (`--max-semi-space-size=32`, `--trace-gc`).
+  const flagsOf = (name: string) => process.env[`FLAGS_${name.toUpperCase()}`]?.split(' ').filter(Boolean) ?? [];
   const start = (dir: string, name: string, extra: string | undefined) =>
-    spawnServer(join(resolve(dir), 'src/main.js'), { ...env, ...JSON.parse(extra ?? '{}') }, join(work, `${name}.log`), ['--max-old-space-size=160']);
-  const servers = { a: await start(args.a, 'a', process.env.ENV_A), b: await start(args.b, 'b', process.env.ENV_B) };
+    spawnServer(join(resolve(dir), 'src/main.js'), { ...env, ...JSON.parse(extra ?? '{}') }, join(work, `${name}.log`), [
+      '--max-old-space-size=160',
+      ...flagsOf(name),
+      ...profiled(name),
+    ]);
+  const bare = args.b === 'bare';
+  const startB = async () => {
+    if (!bare) return start(args.b!, 'b', process.env.ENV_B);
+    const file = join(work, 'statements.json');
+    writeFileSync(file, JSON.stringify(await captureStatements(loadConfig({ ...env, PORT: '0' }), data, PAYOUT_BODY)));
+    return spawnServer('bench/reference-server.ts', { DATABASE_URL: database.url, BENCH_STATEMENTS: file }, join(work, 'bare.log'), profiled('b'));
+  };
+  const servers = { a: await start(args.a, 'a', process.env.ENV_A), b: await startB() };
   try {
-    const request = (i: number) => {
-      if (args.path === 'balance') return { path: '/api/v1/payouts/balance', headers: { 'x-api-key': data.merchants[i % data.merchants.length]!.key } };
+    // The bare reference takes the merchant by id, zarpay by its key.
+    const who = (s: 'a' | 'b', m: number): Record<string, string> => (s === 'b' && bare ? { 'x-merchant-id': data.merchants[m]!.id } : { 'x-api-key': data.merchants[m]!.key });
+    const requestOf = (s: 'a' | 'b') => (i: number) => {
+      if (args.path === 'balance') return { path: '/api/v1/payouts/balance', headers: who(s, i % data.merchants.length) };
       const p = data.payouts[i % data.payouts.length]!;
-      return { path: `/api/v1/payouts/${p.id}`, headers: { 'x-api-key': data.merchants[p.merchant]!.key } };
+      return { path: `/api/v1/payouts/${p.id}`, headers: who(s, p.merchant) };
     };
-    for (const s of ['a', 'b'] as const) await load({ url: servers[s].url, connections: 64, durationSec: 3, request, distinct: 2000, isWarmup: true });
-    const seen = { a: [] as { rps: number; us: number }[], b: [] as { rps: number; us: number }[] };
+    for (const s of ['a', 'b'] as const) await load({ url: servers[s].url, connections: 64, durationSec: 3, request: requestOf(s), distinct: 2000, isWarmup: true });
+    const seen = { a: [] as { rps: number; us: number; db: number }[], b: [] as { rps: number; us: number; db: number }[] };
     for (let round = 0; round < Number(args.rounds); round++) {
       for (const s of round % 2 ? (['b', 'a'] as const) : (['a', 'b'] as const)) {
         const pid = servers[s].child.pid!;
         const before = cpuMs(pid);
-        const m = await load({ url: servers[s].url, connections: 64, durationSec: 4, request, distinct: 2000 });
+        const dbBefore = databaseCpuMs();
+        const m = await load({ url: servers[s].url, connections: 64, durationSec: 4, request: requestOf(s), distinct: 2000 });
         const us = ((cpuMs(pid) - before) * 1000) / m.total;
-        seen[s].push({ rps: m.requestsPerSec, us });
-        console.log(`${s} ${Math.round(m.requestsPerSec)} req/s, ${us.toFixed(1)} µs CPU a request${Object.keys(m.errors).length ? `, errors ${JSON.stringify(m.errors)}` : ''}`);
+        const db = ((databaseCpuMs() - dbBefore) * 1000) / m.total;
+        seen[s].push({ rps: m.requestsPerSec, us, db });
+        console.log(
+          `${s} ${Math.round(m.requestsPerSec)} req/s, ${us.toFixed(1)} µs CPU a request, database ${db.toFixed(1)} µs${Object.keys(m.errors).length ? `, errors ${JSON.stringify(m.errors)}` : ''}`,
+        );
       }
     }
     for (const s of ['a', 'b'] as const) {
-      console.log(`${s} (${s === 'a' ? args.a : args.b}): median ${Math.round(median(seen[s].map((r) => r.rps)))} req/s, ${median(seen[s].map((r) => r.us)).toFixed(1)} µs CPU a request`);
+      const of = (k: 'rps' | 'us' | 'db') => median(seen[s].map((r) => r[k]));
+      console.log(`${s} (${s === 'a' ? args.a : args.b}): median ${Math.round(of('rps'))} req/s, ${of('us').toFixed(1)} µs CPU a request, database ${of('db').toFixed(1)} µs`);
     }
   } finally {
     await Promise.all([servers.a.stop(), servers.b.stop()]);
+    if (args.profile) {
+      const names = { [servers.a.url]: 'a', [servers.b.url]: 'b' };
+      const windows = join(work, 'windows.json');
+      writeFileSync(windows, JSON.stringify(loadWindows.map(({ url, ...w }) => ({ server: names[url], ...w }))));
+      console.log(`profiles: npx tsx bench/profile-summary.ts ${join(work, 'a.cpuprofile')} --windows ${windows} --server a (b: b.cpuprofile, --server b)`);
+    }
   }
 } finally {
   await database.drop();

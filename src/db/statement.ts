@@ -60,11 +60,18 @@ export function statement<Args extends object, Row = Record<string, unknown>>(na
     name,
     sql,
     parameters,
-    async run(db, args) {
+    // Not async: on the hot path a statement is one promise, the pool's. A missing argument
+    // still fails as a rejected promise, never as a throw.
+    run(db, args) {
+      let values: unknown[];
+      try {
+        values = s.values(args);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       const direct = directRunners.get(db as Db);
-      if (direct) return (await direct(sql, s.values(args))) as Row[];
-      const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(sql, s.values(args)));
-      return rows;
+      if (direct) return direct(sql, values) as Promise<Row[]>;
+      return db.executeQuery<Row>(CompiledQuery.raw(sql, values)).then((r) => r.rows as Row[]);
     },
     values(args) {
       return parameters.map((p) => {

@@ -7,6 +7,7 @@ import { KNOWN_OPERATION_NAMES } from '../src/graphql/operation-metrics.ts';
 import { RequestLogger } from '../src/http/request-logger.ts';
 import { startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
+import { eventually } from './support/receiver.ts';
 
 let t: TestApp;
 let shop: TestMerchant;
@@ -29,7 +30,8 @@ describe('request logs', () => {
   it('writes one JSON line per request with route, status, duration, merchant and request id', async () => {
     const res = await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key, headers: { 'x-request-id': 'trace-77' } });
     expect(res.headers.get('x-request-id')).toBe('trace-77');
-    await new Promise((r) => setTimeout(r, 50));
+    // The line is written once the response has gone (onResponse).
+    await eventually(async () => lines.some((l) => l.reqId === 'trace-77'));
     const mine = lines.filter((l) => l.reqId === 'trace-77');
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({
@@ -63,8 +65,7 @@ describe('request logs', () => {
 
   it('names the merchant for GraphQL requests too', async () => {
     await gql(t, '{ balance { availableCents } }', {}, { key: shop.key });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(lines.some((l) => l.route === '/graphql' && l.merchant_id === shop.id)).toBe(true);
+    await eventually(async () => lines.some((l) => l.route === '/graphql' && l.merchant_id === shop.id));
   });
 
   it('never writes keys, secrets or bank account numbers', async () => {
@@ -78,9 +79,9 @@ describe('request logs', () => {
     const newKey = regenerated.body.data.full_key as string;
     await http(t, 'GET', '/api/v1/payouts/balance', { key: newKey });
     await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key.replace(/.$/, 'x') });
-    await gql(t, '{ balance { availableCents } }', {}, { operator: true });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(raw.length).toBeGreaterThan(0);
+    await gql(t, '{ balance { availableCents } }', {}, { operator: true, headers: { 'x-request-id': 'secrets-last' } });
+    // Every line is in once the last request's is (lines are written in order).
+    await eventually(async () => lines.some((l) => l.reqId === 'secrets-last'));
     for (const secret of [shop.key, shop.key.split('-')[3]!, newKey, newKey.split('-')[3]!, accountNumber, t.config.operatorToken, t.config.serviceSecret]) {
       expect(raw).not.toContain(secret);
     }

@@ -7,7 +7,7 @@ import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } f
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
-import { KeyCache } from './key-cache.ts';
+import { KeyCache, NOT_CACHED } from './key-cache.ts';
 import { KeyWatch, type WatchKey } from './key-watch.ts';
 import type { Notifications } from './notifications.ts';
 
@@ -89,17 +89,29 @@ export class KeyService {
    * Resolves the `X-API-Key` header to the merchant actor it stands for. Anything malformed, unknown, of another
    * environment or with a wrong secret is 401; a revoked or expired key is 403 (spec
    * "Authentication"). The secret is compared in constant time against its keyed hash.
+   *
+   * Answered at once, without a promise, when the key cache knows the kid (nearly every request):
+   * the same checks in the same order, only no turn of the event loop. Throws then; otherwise
+   * the promise rejects.
    */
-  async authenticate(header: string | undefined): Promise<KeyActor> {
+  authenticate(header: string | undefined): KeyActor | Promise<KeyActor> {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
-    const known = await this.cache.get(parsed.kid, async () => {
-      const found = await findKeyWithMerchant(this.deps.db, parsed.kid);
-      return found && { merchantId: found.merchant.id, value: toKnownKey(found) };
-    });
+    const cached = this.cache.peek(parsed.kid);
+    if (cached !== NOT_CACHED) return this.admit(cached, parsed.secret);
+    return this.cache
+      .get(parsed.kid, async () => {
+        const found = await findKeyWithMerchant(this.deps.db, parsed.kid);
+        return found && { merchantId: found.merchant.id, value: toKnownKey(found) };
+      })
+      .then((known) => this.admit(known, parsed.secret));
+  }
+
+  /** The actor of a key whose record (or its absence) is known, if `secret` is the key's and it is in force. */
+  private admit(known: KnownKey | undefined, secret: string): KeyActor {
     // secretOf runs first even for an unknown kid, so timing does not tell the two apart.
-    if (!this.secretOf(known, parsed.secret) || !known) throw unauthorized();
+    if (!this.secretOf(known, secret) || !known) throw unauthorized();
     const { key } = known.actor;
     if (key.status === 'revoked') throw new AppError('FORBIDDEN', 'API key has been revoked');
     if (key.status === 'expired' || (key.expiresAt !== null && key.expiresAt <= new Date())) {

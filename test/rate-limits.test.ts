@@ -64,6 +64,51 @@ describe('REST rate limits', () => {
     expect(codes).toEqual([200, 200, 200, 200, 429]);
   });
 
+  it('answers a read over its budget with 429 whatever the read found: a refused caller learns nothing of what exists', async () => {
+    const m = await createMerchant(t);
+    await credit(t, m.id, 10_000);
+    const created = await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: payoutBody(100) });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    // Reads run while they are counted: within the budget each answers as it would, with the headers.
+    const within = [
+      await http(t, 'GET', `/api/v1/payouts/${created.body.data.id}`, { key: m.key }),
+      await http(t, 'GET', `/api/v1/payouts/${unknown}`, { key: m.key }),
+      await http(t, 'GET', '/api/v1/payouts?limit=nope', { key: m.key }),
+      await http(t, 'GET', '/api/v1/payouts', { key: m.key }),
+    ];
+    expect(within.map((r) => [r.status, r.headers.get('ratelimit-remaining')])).toEqual([
+      [200, '3'],
+      [404, '2'],
+      [400, '1'],
+      [200, '0'],
+    ]);
+    // Over it, the 429 takes the place of the payout, of the 404 and of the 400 alike.
+    for (const path of [`/payouts/${created.body.data.id}`, `/payouts/${unknown}`, '/payouts?limit=nope']) {
+      const refused = await http(t, 'GET', `/api/v1${path}`, { key: m.key });
+      expect([path, refused.status, refused.body.error?.code]).toEqual([path, 429, 'RATE_LIMIT_EXCEEDED']);
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    // A statement is streamed with headers of its own (its opening balance): none of them, and
+    // none of its body, reach a caller over the balance budget.
+    const day = new Date().toISOString().slice(0, 10);
+    const statement = (format: string) => http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}&format=${format}`, { key: m.key });
+    const counted = [await statement('csv'), await statement('json'), await statement('csv')];
+    expect(counted.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(counted[0]!.headers.get('x-opening-balance-cents')).toMatch(/^\d+$/);
+    for (const format of ['csv', 'json']) {
+      const refused = await statement(format);
+      expect([format, refused.status, refused.body.error?.code]).toEqual([format, 429, 'RATE_LIMIT_EXCEEDED']);
+      expect(refused.headers.get('content-type')).toContain('application/json');
+      expect(refused.headers.get('x-opening-balance-cents')).toBeNull();
+      expect(refused.headers.get('content-disposition')).toBeNull();
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('limits key regeneration under credentials', async () => {
     const m = await createMerchant(t);
     const first = await http(t, 'POST', '/api/v1/merchant/api-keys/secret/regenerate', { key: m.key });

@@ -3,7 +3,7 @@ import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import { preparedStatementPool, StatementNames, sendPrepared } from './prepared.ts';
-import { runDirectlyOn } from './statement.ts';
+import { runDirectlyOn } from './direct.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;

@@ -1,21 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import type { Db, DbOrTx } from './index.ts';
-
-/** Runs SQL text with its values on a pool connection of its own, answering the rows. */
-export type DirectRunner = (sql: string, values: unknown[]) => Promise<unknown[]>;
-
-const directRunners = new WeakMap<Db, DirectRunner>();
-
-/**
- * Lets statements run on `db` itself (outside a transaction) straight on its `pg` pool, the way
- * Kysely would send them but without its executor: a connection checked out, the statement
- * sent prepared, the rows read, the connection back, in one call of the pool (index.ts). A
- * transaction (`Transaction`, another object) still runs on its own connection through Kysely.
- * About three microseconds of CPU a statement, a twentieth of a REST read.
- */
-export function runDirectlyOn(db: Db, run: DirectRunner): void {
-  directRunners.set(db, run);
-}
+import { directRunnerOf } from './direct.ts';
+import type { DbOrTx } from './index.ts';
 
 /**
  * A statement written out in full as SQL, fixed when its module loads. Values only ever travel
@@ -69,7 +54,7 @@ export function statement<Args extends object, Row = Record<string, unknown>>(na
       } catch (e) {
         return Promise.reject(e);
       }
-      const direct = directRunners.get(db as Db);
+      const direct = directRunnerOf(db);
       if (direct) return direct(sql, values) as Promise<Row[]>;
       return db.executeQuery<Row>(CompiledQuery.raw(sql, values)).then((r) => r.rows as Row[]);
     },

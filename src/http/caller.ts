@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import type { Config } from '../config.ts';
-import { type Actor, type KeyActor, OPERATOR, OPERATOR_NAME } from '../domain/actor.ts';
+import { type Actor, OPERATOR, OPERATOR_NAME } from '../domain/actor.ts';
 import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { paymentNotFound } from '../domain/payment.ts';
@@ -220,17 +220,13 @@ function credentialChecks(services: Services, operatorToken: string, publicBaseU
       // Empty is no key (GraphiQL's header template until one is pasted): the caller is nobody.
       const value = single(header);
       if (header === undefined || value?.trim() === '') return undefined;
-      let actor: KeyActor | Promise<KeyActor>;
+      // A key the cache knows is answered at once (a throw), any other later (a rejection).
       try {
-        actor = services.keys.authenticate(value);
+        const actor = services.keys.authenticate(value);
+        return actor instanceof Promise ? actor.catch(refuseKey) : actor;
       } catch (e) {
-        throw keyRefusal(e);
+        return refuseKey(e);
       }
-      return actor instanceof Promise
-        ? actor.catch((e: unknown) => {
-            throw keyRefusal(e);
-          })
-        : actor;
     },
     paymentAddress: (req) => customer(param(req, 'id')),
     qrSignature(req) {
@@ -265,9 +261,10 @@ function credentialChecks(services: Services, operatorToken: string, publicBaseU
   };
 }
 
-/** A key's refusal as the caller step gives it: a 401 says what the header should hold. */
-const keyRefusal = (e: unknown) =>
-  isAppError(e) && e.code === 'UNAUTHORIZED' ? new AppError('UNAUTHORIZED', 'invalid API key: the X-API-Key header holds no valid secret key of this environment') : e;
+/** Throws a key's refusal as the caller step gives it: a 401 says what the header should hold. */
+const refuseKey = (e: unknown): never => {
+  throw isAppError(e) && e.code === 'UNAUTHORIZED' ? new AppError('UNAUTHORIZED', 'invalid API key: the X-API-Key header holds no valid secret key of this environment') : e;
+};
 
 /** Credentials that were there and wrong (401), or of a revoked or expired key (403). */
 const credentialsRefused = (e: unknown) => isAppError(e) && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN');

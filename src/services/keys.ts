@@ -7,7 +7,7 @@ import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } f
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
-import { KeyCache, NOT_CACHED } from './key-cache.ts';
+import { KeyCache } from './key-cache.ts';
 import { KeyWatch, type WatchKey } from './key-watch.ts';
 import type { Notifications } from './notifications.ts';
 
@@ -98,14 +98,11 @@ export class KeyService {
     if (!header) throw unauthorized();
     const parsed = parseKey(header);
     if (!parsed || parsed.env !== this.deps.config.serviceEnv) throw unauthorized();
-    const cached = this.cache.peek(parsed.kid);
-    if (cached !== NOT_CACHED) return this.admit(cached, parsed.secret);
-    return this.cache
-      .get(parsed.kid, async () => {
-        const found = await findKeyWithMerchant(this.deps.db, parsed.kid);
-        return found && { merchantId: found.merchant.id, value: toKnownKey(found) };
-      })
-      .then((known) => this.admit(known, parsed.secret));
+    const known = this.cache.get(parsed.kid, async () => {
+      const found = await findKeyWithMerchant(this.deps.db, parsed.kid);
+      return found && { merchantId: found.merchant.id, value: toKnownKey(found) };
+    });
+    return known instanceof Promise ? known.then((k) => this.admit(k, parsed.secret)) : this.admit(known, parsed.secret);
   }
 
   /** The actor of a key whose record (or its absence) is known, if `secret` is the key's and it is in force. */

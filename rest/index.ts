@@ -63,27 +63,21 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
       counted.catch(() => {});
       return done();
     }
-    counted.then((decision) => {
-      if (decision) budgetHeaders(reply, decision);
-      done(decision?.allowed === false ? rateLimitExceeded(decision) : undefined);
-    }, done);
+    counted.then((decision) => done(settle(reply, decision)), done);
   });
   app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: Error | null, payload?: unknown) => void) => {
     const budget = req.budget;
     if (!budget) return done(null, payload);
     req.budget = undefined;
     budget.counted.then((decision) => {
-      if (decision?.allowed !== false) {
-        if (decision) budgetHeaders(reply, decision);
-        return done(null, payload);
+      if (decision?.allowed === false) {
+        // Over the budget: the 429 replaces whatever the read found, a 404 included, and nothing
+        // its handler set goes out (a statement's stream is closed, its headers dropped): a
+        // refused caller learns nothing of what exists.
+        if (payload instanceof Readable) payload.destroy();
+        for (const name of Object.keys(reply.getHeaders())) if (!budget.headers.includes(name)) reply.removeHeader(name);
       }
-      // Over the budget: the 429 replaces whatever the read found, a 404 included, and nothing
-      // its handler set goes out (a statement's stream is closed, its headers dropped): a refused
-      // caller learns nothing of what exists.
-      if (payload instanceof Readable) payload.destroy();
-      for (const name of Object.keys(reply.getHeaders())) if (!budget.headers.includes(name)) reply.removeHeader(name);
-      budgetHeaders(reply, decision);
-      done(rateLimitExceeded(decision));
+      done(settle(reply, decision) ?? null, payload);
     }, done);
   });
   payoutRoutes(app, services);
@@ -94,7 +88,12 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
   webhookRoutes(app, services);
 }
 
-const budgetHeaders = (reply: FastifyReply, decision: RateLimitDecision) => reply.headers(rateLimitHeaders(decision));
+/** Puts a count's `RateLimit-*` headers on the reply, and gives the refusal when it is over the budget. */
+function settle(reply: FastifyReply, decision: RateLimitDecision | null): Error | undefined {
+  if (!decision) return undefined;
+  reply.headers(rateLimitHeaders(decision));
+  return decision.allowed ? undefined : rateLimitExceeded(decision);
+}
 
 /** Mounts REST on the app: `/api/v1`, and its OpenAPI document and reference page. */
 export function rest(app: FastifyInstance, services: Services, config: Config) {

@@ -38,7 +38,7 @@ export interface App {
 }
 
 /** pino's number for `info`, the level of the request lines. */
-const INFO = 30;
+const INFO = pino.levels.values.info!;
 const pid = process.pid;
 const host = hostname();
 

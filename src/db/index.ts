@@ -63,18 +63,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, names) }), ...log });
     // Registered statements outside a transaction skip Kysely's executor (statement.ts), under
     // the same names, reported to `onQuery` like Kysely's own.
-    runDirectlyOn(
-      db,
-      onQuery
-        ? async (sql, values) => {
-            try {
-              return (await sendPrepared(pool, names, sql, values)).rows;
-            } finally {
-              onQuery(sql, values);
-            }
-          }
-        : (sql, values) => sendPrepared(pool, names, sql, values).then((r) => r.rows),
-    );
+    runDirectlyOn(db, (sql, values) => {
+      const rows = sendPrepared(pool, names, sql, values).then((r) => r.rows);
+      return onQuery ? rows.finally(() => onQuery(sql, values)) : rows;
+    });
     return {
       db,
       kind: 'postgres',

@@ -23,18 +23,18 @@ export class StatementNames {
   }
 }
 
+/** Sends `sql` on a client of the pool, or on the pool itself: named (prepared) when `names` gives it a name. */
+export function sendPrepared(client: pg.Pool | pg.PoolClient, names: StatementNames, sql: string, values: unknown[]) {
+  const name = names.nameOf(sql);
+  return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
+}
+
 /**
  * A `pg` pool for Kysely whose clients send each statement as a named prepared statement: the
  * database parses and plans a statement once per connection instead of on every execution, which
  * is most of its work for the short indexed queries of an API. Kysely's SQL is parameterised, so
  * one text serves every request of its kind.
  */
-/** Sends `sql` on a client of `pool` or on one client: named (prepared) when `names` gives it a name. */
-export function sendPrepared(client: pg.Pool | pg.PoolClient, names: StatementNames, sql: string, values: unknown[]) {
-  const name = names.nameOf(sql);
-  return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
-}
-
 export function preparedStatementPool(pool: pg.Pool, names = new StatementNames()): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => ({

@@ -25,7 +25,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
 import { load, loadWindows } from './load.ts';
-import { spawnServer } from './processes.ts';
+import { OLD_SPACE_MIB, spawnServer } from './processes.ts';
+import { cpuSeconds } from './rss.ts';
 import { PAYOUT_BODY, seed } from './seed.ts';
 import { captureStatements } from './statements.ts';
 
@@ -45,18 +46,12 @@ const database = scratchDatabase(`zarpay_ab_${newRunId()}`);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-ab-'));
 const env = benchedServiceEnv(database.url, work);
 
-/** A process's user and system CPU time so far, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number | string): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU time so far of every PostgreSQL process (server and backends) on the machine, in ms. */
-function databaseCpuMs(): number {
+/** CPU seconds so far of every PostgreSQL process (server and backends) on the machine. */
+function databaseCpuSeconds(): number {
   let total = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuMs(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) total += cpuSeconds(pid) ?? 0;
     } catch {
       // ended meanwhile
     }
@@ -68,14 +63,15 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 await database.create();
 try {
-  const data = await seed(loadConfig({ ...env, PORT: '0' }), { merchants: 1000, payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
+  const config = loadConfig({ ...env, PORT: '0' });
+  const data = await seed(config, { merchants: 1000, payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
   // --profile: each side's CPU profile in the work directory, for profile-summary.ts.
   const profiled = (name: string) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
   // FLAGS_A / FLAGS_B: more node flags for one side (`--max-semi-space-size=32`, `--trace-gc`).
   const flagsOf = (name: string) => process.env[`FLAGS_${name.toUpperCase()}`]?.split(' ').filter(Boolean) ?? [];
   const start = (dir: string, name: string, extra: string | undefined) =>
     spawnServer(join(resolve(dir), 'src/main.js'), { ...env, ...JSON.parse(extra ?? '{}') }, join(work, `${name}.log`), [
-      '--max-old-space-size=160',
+      `--max-old-space-size=${OLD_SPACE_MIB}`,
       ...flagsOf(name),
       ...profiled(name),
     ]);
@@ -83,7 +79,7 @@ try {
   const startB = async () => {
     if (!bare) return start(args.b!, 'b', process.env.ENV_B);
     const file = join(work, 'statements.json');
-    writeFileSync(file, JSON.stringify(await captureStatements(loadConfig({ ...env, PORT: '0' }), data, PAYOUT_BODY)));
+    writeFileSync(file, JSON.stringify(await captureStatements(config, data, PAYOUT_BODY)));
     return spawnServer('bench/reference-server.ts', { DATABASE_URL: database.url, BENCH_STATEMENTS: file }, join(work, 'bare.log'), profiled('b'));
   };
   const servers = { a: await start(args.a, 'a', process.env.ENV_A), b: await startB() };
@@ -100,11 +96,11 @@ try {
     for (let round = 0; round < Number(args.rounds); round++) {
       for (const s of round % 2 ? (['b', 'a'] as const) : (['a', 'b'] as const)) {
         const pid = servers[s].child.pid!;
-        const before = cpuMs(pid);
-        const dbBefore = databaseCpuMs();
+        const before = cpuSeconds(pid)!;
+        const dbBefore = databaseCpuSeconds();
         const m = await load({ url: servers[s].url, connections: 64, durationSec: 4, request: requestOf(s), distinct: 2000 });
-        const us = ((cpuMs(pid) - before) * 1000) / m.total;
-        const db = ((databaseCpuMs() - dbBefore) * 1000) / m.total;
+        const us = ((cpuSeconds(pid)! - before) * 1e6) / m.total;
+        const db = ((databaseCpuSeconds() - dbBefore) * 1e6) / m.total;
         seen[s].push({ rps: m.requestsPerSec, us, db });
         console.log(
           `${s} ${Math.round(m.requestsPerSec)} req/s, ${us.toFixed(1)} µs CPU a request, database ${db.toFixed(1)} µs${Object.keys(m.errors).length ? `, errors ${JSON.stringify(m.errors)}` : ''}`,

@@ -3,6 +3,9 @@ import { once } from 'node:events';
 import { openSync } from 'node:fs';
 import { freePort, ROOT } from '../test/support/processes.ts';
 
+/** The service's old-generation cap, as a production start command sets it (docs/production.md). */
+export const OLD_SPACE_MIB = 160;
+
 export interface Child {
   child: ChildProcess;
   url: string;

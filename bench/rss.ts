@@ -11,6 +11,18 @@ export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number 
   }
 }
 
+/** CPU seconds a process has used, from /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number | string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name, which may itself hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Samples a process's RSS every `everyMs` and keeps the peak since the last `reset()`. */
 export class RssSampler {
   private peak = 0;

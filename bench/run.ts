@@ -18,7 +18,7 @@ import { ROOT } from '../test/support/processes.ts';
 import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
 import { assertWrk, load, loadWindows } from './load.ts';
 import { assertPgbench } from './pgbench.ts';
-import { type Child, spawnServer } from './processes.ts';
+import { type Child, OLD_SPACE_MIB, spawnServer } from './processes.ts';
 import { renderReport } from './report.ts';
 import { RssSampler, rssMiB } from './rss.ts';
 import { webhookDispatch, sseFanout } from './scenarios/events.ts';
@@ -36,8 +36,6 @@ const SCENARIOS: Record<string, Scenario> = {
   webhooks: webhookDispatch,
   sse: sseFanout,
 };
-/** The service's old-generation cap in the benchmark, as a production start command would set it. */
-const OLD_SPACE_MIB = 160;
 /** Both zarpay and the bare server use a pool of this many connections (src/db default). */
 const POOL_SIZE = 20;
 

@@ -1,8 +1,7 @@
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Child, spawnServer } from '../processes.ts';
-import { rssMiB } from '../rss.ts';
+import { type Child, OLD_SPACE_MIB, spawnServer } from '../processes.ts';
+import { cpuSeconds, rssMiB } from '../rss.ts';
 import { ProxyProcess } from './proxy.ts';
 
 /** A stretch of time (ms since the epoch) during which some failures are expected. */
@@ -26,20 +25,6 @@ export interface Incarnation {
   cpuSeconds: number;
 }
 
-/** CPU seconds a process has used, from /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name, which may itself hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** The service's old-generation cap, as a production start command sets it (docs/production.md). */
-export const OLD_SPACE_MIB = 160;
 
 /**
  * One zarpay instance as production runs it (compiled, `node --max-old-space-size=160`), reaching

@@ -22,7 +22,8 @@ import { abuseStreams } from './abuse.ts';
 import { type Check, httpCheck, instancesCheck, ledgerCheck, readDeliveries, rssCheck, unrecordedWindows, webhookVerdict } from './checks.ts';
 import type { MachineSamples } from './figures.ts';
 import { Client, type Outcome } from './http.ts';
-import { Instance, OLD_SPACE_MIB } from './instances.ts';
+import { OLD_SPACE_MIB } from '../processes.ts';
+import { Instance } from './instances.ts';
 import { merchantStreams } from './merchants.ts';
 import { createShops, OperatorApi, type Shop } from './shops.ts';
 import { Followups, Pacer, type Stream, Troubles } from './pace.ts';
@@ -76,7 +77,6 @@ const sleep = (ms: number) =>
     const timer = setTimeout(resolve, ms);
     interruption.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
-
 
 async function main(): Promise<number> {
   await database.create();

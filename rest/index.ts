@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config, RateLimitedOperation } from '../src/config.ts';
+import { type Action, refusal } from '../src/domain/access.ts';
+import { AppError } from '../src/domain/errors.ts';
 import { sendError } from '../src/http/reply.ts';
 import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts';
 import type { Services } from '../src/services/index.ts';
@@ -19,6 +21,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The budget this route counts against: `app.get(url, { config: { rateLimit: 'balance' } }, handler)`. */
     rateLimit?: RateLimitedOperation;
+    /** What the route does for the merchant (src/domain/access.ts): every `/api/v1` route names it. */
+    access?: Action;
   }
   interface FastifyRequest {
     /** A read's count under way while its handler runs, and the headers set before it: onSend waits for it (see restApi). */
@@ -47,14 +51,21 @@ async function restApi(app: FastifyInstance, opts: { services: Services }) {
   // Problems with a use case's input name its fields as REST callers know them (`payment_details.branch_code`).
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply, restField));
   app.addHook('onRoute', (route) => {
+    if (!route.config?.access) throw new Error(`${route.method} ${route.url}: name its access (src/domain/access.ts)`);
     route.config = { ...route.config, gate: 'api' };
   });
   // Callbacks, like the app's other hooks: an async hook costs a promise and a turn of the
   // microtask queue more on every request.
   app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => {
-    const operation = req.routeOptions.config.rateLimit;
+    const { rateLimit: operation, access } = req.routeOptions.config;
+    if (!access) return done(); // not a route (a 404)
+    const merchant = merchantOf(req);
+    // What the caller's role may not do is refused first, before it spends the merchant's budget
+    // (the use case checks the same table again).
+    const why = access && refusal(merchant, access);
+    if (why) return done(new AppError('FORBIDDEN', why));
     if (!operation) return done();
-    const counted = services.rateLimits.consume(merchantOf(req).merchant.id, operation);
+    const counted = services.rateLimits.consume(merchant.merchant.id, operation);
     // A read changes nothing, so it runs while it is counted, and its answer waits for the count
     // in onSend: a 429 then goes out in its place. Anything else waits for the count first.
     if (req.method === 'GET') {

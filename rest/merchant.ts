@@ -7,7 +7,7 @@ import { jsonObjectBody, merchantOf, noQuery } from './request.ts';
 import { parseWire } from './wire.ts';
 
 export function merchantRoutes(app: FastifyInstance, services: Services) {
-  app.post('/merchant/api-keys/secret/regenerate', { config: { rateLimit: 'credentials' } }, async (req, reply) => {
+  app.post('/merchant/api-keys/secret/regenerate', { config: { rateLimit: 'credentials', access: 'keys.manage' } }, async (req, reply) => {
     noQuery(req);
     const { apiKey, fullKey } = await services.keys.regenerate(merchantOf(req));
     reply.code(201);
@@ -15,12 +15,12 @@ export function merchantRoutes(app: FastifyInstance, services: Services) {
   });
 
   // CONTRACT §10: the merchant's own settings, read and changed under the credentials budget.
-  app.get('/merchant', { config: { rateLimit: 'credentials' } }, async (req) => {
+  app.get('/merchant', { config: { rateLimit: 'credentials', access: 'read' } }, async (req) => {
     noQuery(req);
     return success(merchantSettingsJson(await services.merchants.settings(merchantOf(req))));
   });
 
-  app.patch('/merchant', { config: { rateLimit: 'credentials' } }, async (req) => {
+  app.patch('/merchant', { config: { rateLimit: 'credentials', access: 'webhooks.manage' } }, async (req) => {
     noQuery(req);
     const input = parseWire(merchantSettingsInput, jsonObjectBody(req));
     return success(merchantSettingsJson(await services.merchants.updateSettings(merchantOf(req), input)));

@@ -16,7 +16,7 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 }
 
 export function paymentRoutes(app: FastifyInstance, services: Services) {
-  app.post('/payments/init', { config: { rateLimit: 'payment_init' } }, async (req) => {
+  app.post('/payments/init', { config: { rateLimit: 'payment_init', access: 'payments.create' } }, async (req) => {
     noQuery(req);
     const input = parseWire(initiatePaymentInput, jsonObjectBody(req));
     const initiation = await services.payments.init(merchantOf(req), input, idempotencyKey(req));
@@ -26,13 +26,13 @@ export function paymentRoutes(app: FastifyInstance, services: Services) {
     return { ...answer, metadata: { ...answer.metadata, warnings: initiation.warnings.map((w) => ({ field: restField([w.field]), message: w.message })) } };
   });
 
-  app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/payments/:id', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
     noQuery(req);
     return success(paymentJson(await services.payments.get(merchantOf(req), req.params.id)));
   });
 
   // CONTRACT §9: offset paging like payouts, newest first, the same shape as one payment.
-  app.get('/payments', { config: { rateLimit: 'payment_status' } }, async (req) => {
+  app.get('/payments', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
     const query = parseWire(listPaymentsQuery, req.query ?? {}, 'query');
     const { payments, total } = await services.payments.list(merchantOf(req), query);
     return success({ payments: payments.map(paymentJson), total });

@@ -8,12 +8,12 @@ import { jsonObjectBody, merchantOf, noQuery } from './request.ts';
 import { parseWire } from './wire.ts';
 
 export function payoutRoutes(app: FastifyInstance, services: Services) {
-  app.get('/payouts/balance', { config: { rateLimit: 'balance' } }, async (req) => {
+  app.get('/payouts/balance', { config: { rateLimit: 'balance', access: 'read' } }, async (req) => {
     noQuery(req);
     return success(balanceJson(await services.balances.get(merchantOf(req))));
   });
 
-  app.post('/payouts', { config: { rateLimit: 'payout_create' } }, async (req, reply) => {
+  app.post('/payouts', { config: { rateLimit: 'payout_create', access: 'payouts.create' } }, async (req, reply) => {
     noQuery(req);
     const input = parseWire(createPayoutInput, jsonObjectBody(req));
     const { payout, created } = await services.payouts.create(merchantOf(req), input);
@@ -21,12 +21,12 @@ export function payoutRoutes(app: FastifyInstance, services: Services) {
     return success(payoutJson(payout));
   });
 
-  app.get<{ Params: { id: string } }>('/payouts/:id', { config: { rateLimit: 'payout_status' } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/payouts/:id', { config: { rateLimit: 'payout_status', access: 'read' } }, async (req) => {
     noQuery(req);
     return success(payoutJson(await services.payouts.get(merchantOf(req), req.params.id)));
   });
 
-  app.get('/payouts', { config: { rateLimit: 'payout_status' } }, async (req) => {
+  app.get('/payouts', { config: { rateLimit: 'payout_status', access: 'read' } }, async (req) => {
     const query = parseWire(listPayoutsQuery, req.query ?? {}, 'query');
     const { payouts, total } = await services.payouts.list(merchantOf(req), query);
     return success({ payouts: payouts.map(payoutJson), total });

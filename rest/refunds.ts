@@ -24,7 +24,7 @@ function refundBody(req: FastifyRequest): Record<string, unknown> {
 
 /** CONTRACT §10 "Refunds": create and read a payment's refunds, and one refund by id. */
 export function refundRoutes(app: FastifyInstance, services: Services) {
-  app.post<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'refund' } }, async (req, reply) => {
+  app.post<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'refund', access: 'refunds.create' } }, async (req, reply) => {
     noQuery(req);
     const input = parseWire(createRefundInput, refundBody(req));
     const { refund, created } = await services.refunds.create(merchantOf(req), req.params.id, input, idempotencyKey(req));
@@ -32,13 +32,13 @@ export function refundRoutes(app: FastifyInstance, services: Services) {
     return success(refundJson(refund));
   });
 
-  app.get<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'payment_status' } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
     const page = parseWire(listRefundsQuery, req.query ?? {}, 'query');
     const { refunds, total } = await services.refunds.ofPayment(merchantOf(req), req.params.id, page);
     return success({ refunds: refunds.map(refundJson), total });
   });
 
-  app.get<{ Params: { id: string } }>('/refunds/:id', { config: { rateLimit: 'payment_status' } }, async (req) => {
+  app.get<{ Params: { id: string } }>('/refunds/:id', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
     noQuery(req);
     return success(refundJson(await services.refunds.get(merchantOf(req), req.params.id)));
   });

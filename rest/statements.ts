@@ -39,7 +39,7 @@ async function* csvBody(s: StatementReader): AsyncGenerator<string> {
 
 export function statementRoutes(app: FastifyInstance, services: Services) {
   // CONTRACT §10: streamed, so a year of a busy merchant's journal is never held in memory.
-  app.get('/statements', { config: { rateLimit: 'balance' } }, async (req, reply) => {
+  app.get('/statements', { config: { rateLimit: 'balance', access: 'read' } }, async (req, reply) => {
     const query = parseWire(statementQuery, req.query ?? {}, 'query');
     const statement = await services.statements.open(merchantOf(req), query);
     if (wantsCsv(req, query.format)) {

@@ -208,6 +208,46 @@ describe('the session as a way into GraphQL', () => {
   });
 });
 
+describe('sign-in throttled per account as well as per address', () => {
+  it('ten wrong passwords from ten addresses lock the account: the right one is refused as a wrong one until the lock lifts, and the person is told', async () => {
+    const smtp = await startSmtpServer();
+    // Behind a proxy the service believes, each request comes from the address it forwards.
+    const proxied = await startApp({ TRUST_PROXY: 'true', SMTP_URL: smtp.url, SMTP_FROM: 'zarpay <no-reply@zarpay.example>' });
+    try {
+      const shop = await createMerchant(proxied, { name: 'Guarded Shop' });
+      const d = await op(proxied, INVITE, { m: shop.id, e: 'spread@example.com', r: 'OWNER' });
+      const token = new URL(d.invitePerson.inviteUrl).hash.slice(1);
+      expect((await http(proxied, 'POST', '/dashboard/invite', { body: { token, password: 'correct horse battery' } })).status).toBe(200);
+      const from = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });
+      const signIn = (password: string, n: number) => http(proxied, 'POST', '/dashboard/login', { body: { email: 'spread@example.com', password }, headers: from(n) });
+      // Positive control: the right password from a fresh address signs in before the lock.
+      expect((await signIn('correct horse battery', 200)).status).toBe(200);
+      for (let n = 1; n <= 10; n++) {
+        const wrong = await signIn(`wrong guess ${n}`, n);
+        expect(wrong.status).toBe(401);
+      }
+      const refused = await signIn('correct horse battery', 11);
+      const unknown = await http(proxied, 'POST', '/dashboard/login', { body: { email: 'nobody-here@example.com', password: 'correct horse battery' }, headers: from(12) });
+      // Locked looks exactly like a wrong password, or an address with no account.
+      expect({ status: refused.status, error: refused.body.error }).toEqual({ status: unknown.status, error: unknown.body.error });
+      expect(refused.status).toBe(401);
+      const [mail] = await eventually(async () => {
+        const to = smtp.received.filter((x) => x.to === 'spread@example.com' && /locked/.test(x.subject));
+        return to.length ? to : null;
+      });
+      expect(mail!.text).toContain('10 times in 15 minutes');
+      expect(mail!.text).toContain('Guarded Shop');
+      // The lock lifts once the wrong passwords are 15 minutes old.
+      await sql`update sign_in_failures set at = at - interval '15 minutes'`.execute(proxied.database.db);
+      expect((await signIn('correct horse battery', 13)).status).toBe(200);
+      expect(smtp.received.filter((x) => x.to === 'spread@example.com')).toHaveLength(2); // the invite and one lock notice
+    } finally {
+      await proxied.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe('sign-in and the anonymous budget', () => {
   it('counts every sign-in against the address\'s anonymous budget', async () => {
     const limited = await startApp({ RATE_LIMITS: 'anonymous=3' });

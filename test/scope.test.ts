@@ -58,8 +58,16 @@ beforeAll(async () => {
     const refunded = (await newPayment(t, m, { amount: 6_222 })).payment_id;
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: refunded });
     const refund = (await http(t, 'POST', `/api/v1/payments/${refunded}/refunds`, { key: m.key, body: { amount_cents: 100 } })).body.data.refund_id;
+    // A person who issued a key of their own, so that the people of each merchant have something to show.
+    const invited = await op(t, 'mutation($m: UUID!, $e: String!) { invitePerson(merchantId: $m, email: $e, role: DEVELOPER) { inviteUrl } }', { m: m.id, e: `scope-dev-${whose}@example.com` });
+    const token = new URL(invited.invitePerson.inviteUrl).hash.slice(1);
+    const joined = await http(t, 'POST', '/dashboard/invite', { body: { token, password: `scope test password ${whose}` } });
+    const cookies = joined.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const csrf = cookies.find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
+    const issued = await gql(t, 'mutation { issueApiKey { apiKey { kid } } }', {}, { headers: { cookie: cookies.join('; '), 'x-csrf-token': csrf } });
+    const kid = issued.body.data.issueApiKey.apiKey.kid as string;
     ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund };
-    markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund);
+    markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund, kid);
   }
   const bRef = (await http(t, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(100, { merchant_reference: taken.reference }) })).body.data.id;
   const bOrder = (await newPayment(t, b, { merchant_order_id: taken.orderId })).payment_id;
@@ -139,8 +147,10 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
     { who: 'both', id: { of: 'payout' }, doc: 'query($id: UUID) { auditLog(payoutId: $id) { merchantId payoutId } }' },
   ],
   'Query.people': { who: 'both', names: 'one', doc: 'query($m: UUID) { people(merchantId: $m) { merchantId } }' },
+  'Person.issuedKeys': { who: 'both', names: 'one', doc: 'query($m: UUID) { people(merchantId: $m) { issuedKeys { merchantId kid } } }' },
   'Query.signedInPerson': { who: 'merchant', doc: '{ signedInPerson { personId } viewer { id } }' },
-  'Mutation.invitePerson': { who: 'both', names: 'one', doc: 'mutation($m: UUID) { invitePerson(merchantId: $m, email: "probe@example.com", role: VIEWER) { person { merchantId } } }' },
+  // People are managed from an owner's session or by the operator, never with a key (docs/access.md).
+  'Mutation.invitePerson': { who: 'operator', names: 'one', doc: 'mutation($m: UUID) { invitePerson(merchantId: $m, email: "probe@example.com", role: VIEWER) { person { merchantId } } }' },
   'Query.balance': { who: 'both', names: 'one', doc: 'query($m: UUID) { balance(merchantId: $m) { merchantId } }' },
   'Query.jobQueues': { who: 'operator', doc: '{ jobQueues { name } }' },
   'Query.jobs': { who: 'operator', doc: '{ jobs { id merchantId } }' },

@@ -109,6 +109,34 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "issuedBy",
+            "description": "Who issued it.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "ApiKeyIssuer",
+                "kind": "ENUM",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "issuedByPersonId",
+            "description": "The person who issued it, when issuedBy is PERSON: removing them revokes it.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "UUID",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "kid",
             "description": "The key id: the third part of `sec1-{env}-{kid}-…`.",
             "args": [],
@@ -148,6 +176,22 @@ export type introspection = {
               "kind": "SCALAR",
               "name": "DateTime",
               "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "role",
+            "description": "The most it may do: its issuer's role when it was issued, lowered with theirs (docs/access.md).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PersonRole",
+                "kind": "ENUM",
+                "ofType": null
+              }
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -200,6 +244,37 @@ export type introspection = {
         "inputFields": null,
         "interfaces": null,
         "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "ENUM",
+        "name": "ApiKeyIssuer",
+        "description": "Who issued a secret key.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": [
+          {
+            "name": "MERCHANT",
+            "description": "The merchant's first credentials, made with the merchant (and keys from before issuers were recorded).",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "OPERATOR",
+            "description": "The operator (account manager), with `zarpay key issue`.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "PERSON",
+            "description": "One of the merchant's people (issuedByPerson); removing them revokes it.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
         "possibleTypes": null
       },
       {
@@ -1678,7 +1753,7 @@ export type introspection = {
           },
           {
             "name": "queue",
-            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `maintenance.rate_limit_sweep`.",
+            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -1799,7 +1874,7 @@ export type introspection = {
           },
           {
             "name": "name",
-            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `maintenance.rate_limit_sweep`.",
+            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -2508,6 +2583,55 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "changePersonRole",
+            "description": "Changes a person's role (an owner signed in to the dashboard, or the operator; never an API key). The keys they issued are lowered to the new role where they carried more. Errors: NOT_FOUND, CONFLICT for the last owner, FORBIDDEN for anyone else.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The person id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "role",
+                "description": "Their new role.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "PersonRole",
+                    "kind": "ENUM",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PersonPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "completePayout",
             "description": "Completes a processing payout: its gross amount (amount and fee) is deducted from the balance (operator only; CLI `zarpay payout complete`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.",
             "args": [
@@ -2861,7 +2985,7 @@ export type introspection = {
           },
           {
             "name": "invitePerson",
-            "description": "Invites a person to a merchant's dashboard with a role (an owner, or the operator; CLI `zarpay merchant invite`). Errors: CONFLICT when the address belongs to a person already, NOT_FOUND for an unknown merchant, FORBIDDEN for other roles.",
+            "description": "Invites a person to a merchant's dashboard with a role (an owner signed in to the dashboard, or the operator; never an API key; CLI `zarpay merchant invite`). Inviting someone not yet accepted again sends a new link with the new role. Errors: CONFLICT when the address belongs to a person already (change their role with changePersonRole), NOT_FOUND for an unknown merchant, FORBIDDEN for other roles and for API keys.",
             "args": [
               {
                 "name": "email",
@@ -3214,7 +3338,7 @@ export type introspection = {
           },
           {
             "name": "removePerson",
-            "description": "Removes a person: they cannot sign in any more, and their sessions (and open event streams) end at once (an owner, or the operator). Errors: NOT_FOUND, CONFLICT for the last owner.",
+            "description": "Removes a person: they cannot sign in any more, their sessions (and open event streams) end at once, and the API keys they issued are revoked (an owner signed in to the dashboard, or the operator; never an API key). Errors: NOT_FOUND, CONFLICT for the last owner.",
             "args": [
               {
                 "name": "id",
@@ -5925,6 +6049,30 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "issuedKeys",
+            "description": "The active secret keys this person issued, newest first: removing the person revokes them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "ApiKey",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "merchantId",
             "description": "Whose person.",
             "args": [],
@@ -5994,7 +6142,7 @@ export type introspection = {
       {
         "kind": "ENUM",
         "name": "PersonRole",
-        "description": "What a person may do in the dashboard and through GraphQL with their session.",
+        "description": "What a person may do in the dashboard and through GraphQL with their session, and the most a key they issue may do (docs/access.md).",
         "specifiedByURL": null,
         "isOneOf": null,
         "fields": null,
@@ -6009,7 +6157,7 @@ export type introspection = {
           },
           {
             "name": "OWNER",
-            "description": "Everything: people, payouts, refunds, keys, webhooks.",
+            "description": "Everything: people (from a session only), payments, payouts, refunds, keys, webhooks, settings.",
             "isDeprecated": false,
             "deprecationReason": null
           },
@@ -6161,7 +6309,7 @@ export type introspection = {
               },
               {
                 "name": "queue",
-                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `maintenance.rate_limit_sweep`.",
+                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",

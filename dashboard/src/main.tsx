@@ -754,13 +754,16 @@ function Keys(props: { me: Me }) {
 // ---- People.
 
 const PeopleQuery = graphql(`
-  query People { people { id email role active createdAt } }
+  query People { people { id email role active createdAt issuedKeys { kid displayMask } } }
 `);
 const InvitePerson = graphql(`
   mutation InvitePerson($email: String!, $role: PersonRole!) { invitePerson(email: $email, role: $role) { inviteUrl expiresAt emailed } }
 `);
 const RemovePerson = graphql(`
   mutation RemovePerson($id: UUID!) { removePerson(id: $id) { person { id } } }
+`);
+const ChangePersonRole = graphql(`
+  mutation ChangePersonRole($id: UUID!, $role: PersonRole!) { changePersonRole(id: $id, role: $role) { person { id role } } }
 `);
 const AuditQuery = graphql(`
   query Audit { auditLog(first: 50) { id at actor action } }
@@ -783,6 +786,16 @@ function People(props: { me: Me }) {
     await request(RemovePerson, { id });
     q.reload();
   });
+  const changeRole = useAction(async (id: string, to: Role) => {
+    await request(ChangePersonRole, { id, role: to });
+    q.reload();
+  });
+  /** What removing a person ends, said before it happens: their sessions, and every key they issued. */
+  const removal = (p: { email: string; issuedKeys: readonly { displayMask: string }[] }) =>
+    `Remove ${p.email}? They are signed out at once.` +
+    (p.issuedKeys.length === 0
+      ? ''
+      : ` The ${p.issuedKeys.length === 1 ? 'API key' : `${p.issuedKeys.length} API keys`} they issued stop${p.issuedKeys.length === 1 ? 's' : ''} working too: ${p.issuedKeys.map((k) => k.displayMask).join(', ')}.`);
   const names = new Map((q.data?.people ?? []).map((p) => [p.id, p.email]));
   return (
     <section aria-labelledby="h-people">
@@ -810,18 +823,29 @@ function People(props: { me: Me }) {
           {link && <Once label="The invite link (valid 72 hours, once)." value={link} />}
         </form>
       )}
-      <Failure error={remove.error} />
+      <Failure error={remove.error ?? changeRole.error} />
       <Status q={q}>
         {({ people }) => (
           <ul class="people">
             {people.map((p) => (
               <li key={p.id}>
                 {p.email} — {label(p.role)}
-                {p.active ? '' : ' (invited)'}{' '}
+                {p.active ? '' : ' (invited)'}
+                {p.issuedKeys.length > 0 && ` · issued ${p.issuedKeys.length} active API key${p.issuedKeys.length === 1 ? '' : 's'}`}{' '}
                 {owner && p.email !== props.me.email && (
-                  <button type="button" class="small danger" onClick={() => confirm(`Remove ${p.email}? They are signed out at once.`) && void remove.run(p.id)}>
-                    Remove
-                  </button>
+                  <>
+                    <label class="visually-hidden" for={`role-${p.id}`}>
+                      Role of {p.email}
+                    </label>
+                    <select id={`role-${p.id}`} value={p.role} disabled={changeRole.busy} onChange={(e) => void changeRole.run(p.id, e.currentTarget.value as Role)}>
+                      <option value="VIEWER">viewer</option>
+                      <option value="DEVELOPER">developer</option>
+                      <option value="OWNER">owner</option>
+                    </select>{' '}
+                    <button type="button" class="small danger" onClick={() => confirm(removal(p)) && void remove.run(p.id)}>
+                      Remove
+                    </button>
+                  </>
                 )}
               </li>
             ))}

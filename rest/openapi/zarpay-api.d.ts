@@ -788,6 +788,18 @@ export interface components {
             expires_at?: string;
             /** Format: date-time */
             revoked_at?: string;
+            /**
+             * @description Who issued it: the merchant's first credentials, the operator, or one of its people
+             * @enum {string}
+             */
+            issued_by: "merchant" | "operator" | "person";
+            /** @description The person who issued it, when issued_by is person; removing them revokes it */
+            issued_by_person_id: string | null;
+            /**
+             * @description The most it may do: its issuer's role (docs/access.md)
+             * @enum {string}
+             */
+            role: "owner" | "developer" | "viewer";
         };
         WebhookSecret: {
             /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiKeyRecord, type ApiKeyStatus, displayMask } from '../domain/api-key.ts';
+import { type ApiKeyRecord, type ApiKeyStatus, displayMask, type KeyIssuer } from '../domain/api-key.ts';
+import type { Role } from '../domain/people.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { toMerchant } from './merchants.ts';
@@ -12,7 +13,7 @@ import type { ApiKeyRow, MerchantRow } from './types.ts';
  */
 
 /** The columns of a key record (never its hash). */
-const COLUMNS = 'id, merchant_id, kid, env, type, status, checksum, created_at, revoked_at, expires_at';
+const COLUMNS = 'id, merchant_id, kid, env, type, status, checksum, created_at, revoked_at, expires_at, issued_by, issued_by_person_id, role';
 
 type Row = Omit<ApiKeyRow, 'secret_hash'>;
 
@@ -30,6 +31,9 @@ export function toKeyRecord(row: Row, now = new Date()): ApiKeyRecord {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     displayMask: displayMask(row.env, row.kid, row.checksum),
+    issuedBy: row.issued_by,
+    issuedByPersonId: row.issued_by_person_id,
+    role: row.role,
   };
 }
 
@@ -44,12 +48,15 @@ type AuthRow = MerchantRow & {
   key_created_at: Date;
   revoked_at: Date | null;
   expires_at: Date | null;
+  issued_by: ApiKeyRow['issued_by'];
+  issued_by_person_id: string | null;
+  key_role: Role;
 };
 
 const keyWithMerchant = statement<{ kid: string }, AuthRow>(
   'an API key with its merchant',
   `select m.*, k.id as key_id, k.kid, k.env, k.type, k.status, k.secret_hash, k.checksum, k.created_at as key_created_at,
-          k.revoked_at, k.expires_at
+          k.revoked_at, k.expires_at, k.issued_by, k.issued_by_person_id, k.role as key_role
      from api_keys k join merchants m on m.id = k.merchant_id
     where k.kid = :kid::text`,
 );
@@ -76,6 +83,9 @@ export async function findKeyWithMerchant(db: DbOrTx, kid: string): Promise<KeyW
     created_at: row.key_created_at,
     revoked_at: row.revoked_at,
     expires_at: row.expires_at,
+    issued_by: row.issued_by,
+    issued_by_person_id: row.issued_by_person_id,
+    role: row.key_role,
   });
   return { key, secretHash: row.secret_hash, merchant: toMerchant(row) };
 }
@@ -87,30 +97,74 @@ export interface NewApiKey {
   /** The secret's keyed hash (domain/api-key.ts `hashSecret`). */
   secretHash: Buffer;
   checksum: string;
+  issuer: KeyIssuer;
 }
 
-const insertStatement = statement<NewApiKey & { id: string }, Row>(
+const insertStatement = statement<
+  Omit<NewApiKey, 'issuer'> & { id: string; issuedBy: string; issuedByPersonId: string | null; role: Role },
+  Row
+>(
   'issue an API key',
-  `insert into api_keys (id, merchant_id, kid, env, status, secret_hash, checksum)
-   values (:id::uuid, :merchantId::uuid, :kid::text, :env::text, 'active', :secretHash::bytea, :checksum::text)
+  `insert into api_keys (id, merchant_id, kid, env, status, secret_hash, checksum, issued_by, issued_by_person_id, role)
+   values (:id::uuid, :merchantId::uuid, :kid::text, :env::text, 'active', :secretHash::bytea, :checksum::text,
+           :issuedBy::text, :issuedByPersonId::uuid, :role::text)
    returning ${COLUMNS}`,
 );
 
 /** Writes a new active key. */
-export async function insertKey(db: DbOrTx, key: NewApiKey): Promise<ApiKeyRecord> {
-  const [row] = await insertStatement.run(db, { id: randomUUID(), ...key });
+export async function insertKey(db: DbOrTx, { issuer, ...key }: NewApiKey): Promise<ApiKeyRecord> {
+  const [row] = await insertStatement.run(db, {
+    id: randomUUID(),
+    ...key,
+    issuedBy: issuer.by,
+    issuedByPersonId: issuer.by === 'person' ? issuer.personId : null,
+    role: issuer.role,
+  });
   return toKeyRecord(row!);
 }
 
-const lockStatement = statement<{ id: string }, Pick<Row, 'merchant_id' | 'kid' | 'status'>>(
-  'lock an API key',
-  `select merchant_id, kid, status from api_keys where id = :id::uuid for update`,
+const revokeIssuedByStatement = statement<{ personId: string }, Row>(
+  'revoke the keys a person issued',
+  `update api_keys set status = 'revoked', revoked_at = now()
+    where issued_by_person_id = :personId::uuid and status = 'active' returning ${COLUMNS}`,
 );
 
+/** Revokes every active key `personId` issued (the person is removed); the keys revoked. */
+export async function revokeKeysIssuedBy(tx: Tx, personId: string): Promise<ApiKeyRecord[]> {
+  return (await revokeIssuedByStatement.run(tx, { personId })).map((r) => toKeyRecord(r));
+}
+
+// Ranks as src/domain/access.ts has them: a key is lowered to the person's new role, never raised.
+const lowerIssuedByStatement = statement<{ personId: string; role: Role }, Row>(
+  "lower the keys a person issued to the person's new role",
+  `update api_keys set role = :role::text
+    where issued_by_person_id = :personId::uuid and status = 'active'
+      and array_position(array['viewer', 'developer', 'owner'], role) > array_position(array['viewer', 'developer', 'owner'], :role::text)
+   returning ${COLUMNS}`,
+);
+
+/** Lowers every active key `personId` issued to `role` where it carries more; the keys changed. */
+export async function lowerKeysIssuedBy(tx: Tx, personId: string, role: Role): Promise<ApiKeyRecord[]> {
+  return (await lowerIssuedByStatement.run(tx, { personId, role })).map((r) => toKeyRecord(r));
+}
+
+const activeIssuedByStatement = statement<{ personIds: string[] }, Row>(
+  'the active keys people issued',
+  `select ${COLUMNS} from api_keys where issued_by_person_id = any(:personIds::uuid[]) and status = 'active' order by created_at desc`,
+);
+
+/** The active keys each of these people issued, newest first (a DataLoader batch). */
+export async function activeKeysIssuedBy(db: DbOrTx, personIds: readonly string[]): Promise<ApiKeyRecord[]> {
+  if (personIds.length === 0) return [];
+  return (await activeIssuedByStatement.run(db, { personIds: [...personIds] })).map((r) => toKeyRecord(r));
+}
+
+const lockStatement = statement<{ id: string }, Row>('lock an API key', `select ${COLUMNS} from api_keys where id = :id::uuid for update`);
+
 /** Locks a key for a change (inside the change's transaction); undefined when there is none. */
-export async function lockKey(tx: Tx, id: string): Promise<{ merchantId: string; kid: string; status: ApiKeyRow['status'] } | undefined> {
+export async function lockKey(tx: Tx, id: string): Promise<ApiKeyRecord | undefined> {
   const [row] = await lockStatement.run(tx, { id });
-  return row && { merchantId: row.merchant_id, kid: row.kid, status: row.status };
+  return row && toKeyRecord(row);
 }
 
 const revokeByIdStatement = statement<{ id: string }, never>(

@@ -33,11 +33,15 @@ export async function insertPerson(tx: Tx, p: { id: string; merchantId: string; 
 const pendingPersonStatement = statement<{ merchantId: string; email: string; role: Role }, PersonRow>(
   'a person invited again before accepting',
   `update merchant_people set role = :role::text
-    where merchant_id = :merchantId::uuid and email = :email::text and removed_at is null
+    where merchant_id = :merchantId::uuid and email = :email::text and removed_at is null and password_hash is null
    returning ${PERSON}`,
 );
 
-/** The same merchant invites someone again: the same person, with the new role; a new link (to set a new password). */
+/**
+ * The same merchant invites someone again before they accepted: the same person, with the new
+ * role, and a new link. Undefined for a person who can sign in already: a new link would set
+ * them a new password, and their role changes only by `setRole` (which reaches their keys).
+ */
 export async function reinvitePending(tx: Tx, p: { merchantId: string; email: string; role: Role }): Promise<Person | undefined> {
   const [row] = await pendingPersonStatement.run(tx, p);
   return row && toPerson(row);
@@ -133,6 +137,17 @@ export async function removePerson(tx: Tx, merchantId: string, id: string): Prom
   return row && toPerson(row);
 }
 
+const setRoleStatement = statement<{ merchantId: string; id: string; role: Role }, PersonRow>(
+  "change a person's role",
+  `update merchant_people set role = :role::text where id = :id::uuid and merchant_id = :merchantId::uuid and removed_at is null returning ${PERSON}`,
+);
+
+/** Changes one of the merchant's people's role; undefined when there is no such person (or another merchant's). */
+export async function setRole(tx: Tx, merchantId: string, id: string, role: Role): Promise<Person | undefined> {
+  const [row] = await setRoleStatement.run(tx, { merchantId, id, role });
+  return row && toPerson(row);
+}
+
 const ownersStatement = statement<{ merchantId: string }, { owners: string }>(
   "how many owners a merchant has who can sign in",
   `select count(*)::text as owners from merchant_people where merchant_id = :merchantId::uuid and role = 'owner' and removed_at is null`,
@@ -218,25 +233,43 @@ export async function revokeSessionsOf(db: DbOrTx, personId: string): Promise<st
 
 // The sign-in throttle.
 
-const failuresStatement = statement<{ personId: string; address: string; windowMs: number }, { failures: string; oldest: Date | null }>(
-  'recent wrong passwords of a person from an address',
-  `select count(*)::text as failures, min(at) as oldest from sign_in_failures
-    where person_id = :personId::uuid and address = :address::text and at > now() - :windowMs::bigint * interval '1 millisecond'`,
+const failuresStatement = statement<
+  { personId: string; address: string; windowMs: number },
+  { from_address: string; oldest_from_address: Date | null; all_failures: string }
+>(
+  'recent wrong passwords of a person: from an address, and from all',
+  `select count(*) filter (where address = :address::text)::text as from_address,
+          min(at) filter (where address = :address::text) as oldest_from_address,
+          count(*)::text as all_failures
+     from sign_in_failures
+    where person_id = :personId::uuid and at > now() - :windowMs::bigint * interval '1 millisecond'`,
 );
 
-export async function recentFailures(db: DbOrTx, personId: string, address: string, windowMs: number): Promise<{ failures: number; oldest: Date | null }> {
-  const [row] = await failuresStatement.run(db, { personId, address, windowMs });
-  return { failures: Number(row!.failures), oldest: row!.oldest };
+/** A person's wrong passwords within the window: from this address (and the oldest of them), and from every address. */
+export interface RecentFailures {
+  fromAddress: number;
+  oldestFromAddress: Date | null;
+  all: number;
 }
 
-const recordFailureStatement = statement<{ personId: string; address: string; windowMs: number }, never>(
-  'record a wrong password (and forget those past the window)',
-  `with gone as (delete from sign_in_failures where at < now() - :windowMs::bigint * interval '1 millisecond')
-   insert into sign_in_failures (person_id, address) values (:personId::uuid, :address::text)`,
+export async function recentFailures(db: DbOrTx, personId: string, address: string, windowMs: number): Promise<RecentFailures> {
+  const [row] = await failuresStatement.run(db, { personId, address, windowMs });
+  return { fromAddress: Number(row!.from_address), oldestFromAddress: row!.oldest_from_address, all: Number(row!.all_failures) };
+}
+
+// The count leaves out the row being inserted (one snapshot): hence the + 1.
+const recordFailureStatement = statement<{ personId: string; address: string; windowMs: number }, { all_failures: string }>(
+  'record a wrong password (and forget those past the window); how many the person now has',
+  `with gone as (delete from sign_in_failures where at < now() - :windowMs::bigint * interval '1 millisecond'),
+        added as (insert into sign_in_failures (person_id, address) values (:personId::uuid, :address::text))
+   select (count(*) + 1)::text as all_failures from sign_in_failures
+    where person_id = :personId::uuid and at > now() - :windowMs::bigint * interval '1 millisecond'`,
 );
 
-export async function recordFailure(db: DbOrTx, personId: string, address: string, windowMs: number): Promise<void> {
-  await recordFailureStatement.run(db, { personId, address, windowMs });
+/** Records a wrong password; the person's wrong passwords within the window from every address, this one included. */
+export async function recordFailure(tx: Tx, personId: string, address: string, windowMs: number): Promise<number> {
+  const [row] = await recordFailureStatement.run(tx, { personId, address, windowMs });
+  return Number(row!.all_failures);
 }
 
 const merchantOfStatement = statement<{ id: string }, { merchant_id: string }>(
@@ -247,4 +280,16 @@ const merchantOfStatement = statement<{ id: string }, { merchant_id: string }>(
 export async function merchantOfPerson(db: DbOrTx, id: string): Promise<string | undefined> {
   const [row] = await merchantOfStatement.run(db, { id });
   return row?.merchant_id;
+}
+
+const forNoticeStatement = statement<{ id: string }, { email: string; merchant_name: string }>(
+  'a person to e-mail about their account, with their merchant\'s name',
+  `select p.email, m.name as merchant_name from merchant_people p join merchants m on m.id = p.merchant_id
+    where p.id = :id::uuid and p.removed_at is null`,
+);
+
+/** Where to e-mail a person about their own account; undefined once they are removed. */
+export async function personForNotice(db: DbOrTx, id: string): Promise<{ email: string; merchantName: string } | undefined> {
+  const [row] = await forNoticeStatement.run(db, { id });
+  return row && { email: row.email, merchantName: row.merchant_name };
 }

@@ -34,6 +34,9 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   revoked_at: Date | null;
   expires_at: Date | null;
+  issued_by: ColumnType<'merchant' | 'operator' | 'person', 'merchant' | 'operator' | 'person' | undefined, 'merchant' | 'operator' | 'person'>;
+  issued_by_person_id: string | null;
+  role: ColumnType<'owner' | 'developer' | 'viewer', 'owner' | 'developer' | 'viewer' | undefined, 'owner' | 'developer' | 'viewer'>;
 }
 
 export interface BalancesTable {

@@ -147,18 +147,6 @@ export function actorLabel(actor: Actor): string {
 /** An operator's self-declared name (`X-Operator-Name`): short, printable, or nothing. */
 export const OPERATOR_NAME = /^[A-Za-z0-9._@+ -]{1,64}$/;
 
-/** The role of the caller within its merchant: a secret key acts as the merchant itself (every right), a person by their role. */
-export function merchantRole(actor: MerchantActor): Role {
-  return actor.person ? actor.person.role : 'owner';
-}
-
-/** Use cases for the merchant's owners (people, payouts, refunds) or the operator: anyone else is FORBIDDEN. */
-export function requireOwnerOrOperator(actor: Actor): void {
-  if (actor.kind === 'operator') return;
-  if (actor.kind === 'merchant' && merchantRole(actor) === 'owner') return;
-  throw new AppError('FORBIDDEN', 'only an owner of the merchant or the operator may do this');
-}
-
 /** Use cases only the operator performs (approvals, credits, keys). */
 export function requireOperator(actor: Actor): void {
   if (actor.kind !== 'operator') throw new AppError('FORBIDDEN', 'only the operator may do this');

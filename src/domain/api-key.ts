@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
+import { ROLES, type Role } from './people.ts';
 
 /**
  * Secret API keys, CONTRACT §3: `sec1-{env}-{kid}-{secret}-{checksum}`.
@@ -88,6 +89,16 @@ export function secretMatches(pepper: Buffer, secret: string, storedHash: Uint8A
 export const API_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
 export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];
 
+/**
+ * Who issued a key (CONTRACT §11): the merchant's first credentials, the operator, or one of the
+ * merchant's people. A key issued by a key has the same issuer as the key that issued it.
+ */
+export const KEY_ISSUERS = ['merchant', 'operator', 'person'] as const;
+export type KeyIssuerKind = (typeof KEY_ISSUERS)[number];
+
+/** A key's issuer and the most it may do (src/domain/access.ts): never more than its issuer may. */
+export type KeyIssuer = { readonly by: 'merchant' | 'operator'; readonly role: Role } | { readonly by: 'person'; readonly personId: string; readonly role: Role };
+
 /** A secret key's record; the key itself exists only in the answer that issued it. */
 export interface ApiKeyRecord {
   id: string;
@@ -100,7 +111,16 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   revokedAt: Date | null;
   displayMask: string;
+  issuedBy: KeyIssuerKind;
+  /** The person who issued it, when `issuedBy` is `person`. */
+  issuedByPersonId: string | null;
+  /** The most this key may do (src/domain/access.ts). */
+  role: Role;
 }
+
+/** The issuer of a key, as a new key issued by it (or in its place) inherits it. */
+export const issuerOf = (k: Pick<ApiKeyRecord, 'issuedBy' | 'issuedByPersonId' | 'role'>): KeyIssuer =>
+  k.issuedBy === 'person' ? { by: 'person', personId: k.issuedByPersonId!, role: k.role } : { by: k.issuedBy, role: k.role };
 
 /** The public JSON shape of a key record (spec "API key record"). */
 export const apiKeyRecordJson = z
@@ -114,6 +134,9 @@ export const apiKeyRecordJson = z
     display_mask: z.string().max(32).meta({ description: 'Enough of the key to recognise it', example: 'sec1-tst-nq6r2bxkbbi3…3pgar0' }),
     expires_at: z.iso.datetime().optional(),
     revoked_at: z.iso.datetime().optional(),
+    issued_by: z.enum(KEY_ISSUERS).meta({ description: "Who issued it: the merchant's first credentials, the operator, or one of its people" }),
+    issued_by_person_id: z.uuid().nullable().meta({ description: 'The person who issued it, when issued_by is person; removing them revokes it' }),
+    role: z.enum(ROLES).meta({ description: 'The most it may do: its issuer\'s role (docs/access.md)' }),
   })
   .strict()
   .meta({ id: 'ApiKey' });
@@ -129,5 +152,8 @@ export function apiKeyJson(k: ApiKeyRecord): z.input<typeof apiKeyRecordJson> {
     display_mask: k.displayMask,
     ...(k.expiresAt && { expires_at: k.expiresAt.toISOString() }),
     ...(k.revokedAt && { revoked_at: k.revokedAt.toISOString() }),
+    issued_by: k.issuedBy,
+    issued_by_person_id: k.issuedByPersonId,
+    role: k.role,
   };
 }

@@ -23,6 +23,8 @@ export const QUEUE = {
   sandboxConfirm: 'sandbox.confirm',
   /** Forget idempotency keys past their 24 hours (hourly). */
   purge: 'maintenance.purge',
+  /** An e-mail to one of a merchant's people about their own account (a sign-in lock). */
+  personEmail: 'person.email',
   /** Delete ended windows of the PostgreSQL rate-limit counters (every minute). */
   rateLimitSweep: 'maintenance.rate_limit_sweep',
 } as const;

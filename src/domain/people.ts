@@ -37,7 +37,9 @@ export const SESSION_MAX_MS = 12 * 3600_000;
 export const SESSION_IDLE_MS = 30 * 60_000;
 /** At most this many wrong passwords per person and address… */
 export const SIGN_IN_FAILURES = 5;
-/** …within this window. */
+/** At most this many wrong passwords per person from every address together: then the account is locked… */
+export const SIGN_IN_ACCOUNT_FAILURES = 10;
+/** …within this window (for both counts). */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const PASSWORD_MIN = 12;
 
@@ -57,28 +59,6 @@ export const passwordSchema = z.string().min(PASSWORD_MIN, `must be at least ${P
 export const inviteInput = z.object({ email: emailSchema, role: roleSchema });
 export const signInInput = z.object({ email: z.string().max(254).transform((e) => e.trim().toLowerCase()), password: z.string().max(1024) });
 export const setPasswordInput = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
-
-/**
- * What each role may change (CONTRACT §10), by GraphQL mutation: `owner` everything, `developer`
- * keys and webhooks, `viewer` nothing. Reading is every role's. A mutation not named here is the
- * owner's alone, so a new one is never open to a role by default.
- */
-export const DEVELOPER_MUTATIONS: ReadonlySet<string> = new Set([
-  'issueApiKey',
-  'revokeApiKey',
-  'regenerateSecretKey',
-  'createWebhookSecret',
-  'rotateWebhookSecret',
-  'updateWebhookUrl',
-  'redeliverEvent',
-]);
-
-/** Whether `role` may run the mutation `field`. */
-export function roleMayMutate(role: Role, field: string): boolean {
-  if (role === 'owner') return true;
-  if (role === 'developer') return DEVELOPER_MUTATIONS.has(field);
-  return false;
-}
 
 /** A fresh random token (invite link, session cookie): 32 bytes, base64url. */
 export const newToken = () => randomBytes(32).toString('base64url');

@@ -4,10 +4,12 @@ import type { GraphQLContext } from './builder.ts';
 import { estimate } from './cost.ts';
 import { tag } from './errors.ts';
 import { chargeRateLimits, rateLimitHeadersOf } from './rate-limit.ts';
+import { accessRefusal } from './roles.ts';
 
 /**
  * What a valid document must still pass, on the request as it will run, before anything of it
- * runs: the cost limit (with its variables, cost.ts), then the merchant's rate budgets. Shared by
+ * runs: the caller's role (roles.ts), the cost limit (with its variables, cost.ts), then the
+ * merchant's rate budgets. Shared by
  * Yoga (the plugin below) and the direct path (direct.ts), so that neither path can be used to
  * go around the other.
  */
@@ -34,6 +36,8 @@ export async function admit(
   rateLimited = true,
 ): Promise<ExecutionResult | undefined> {
   if (!operation) return undefined;
+  const refused = accessRefusal(ctx.actor, document, operation);
+  if (refused) return refused;
   const e = estimate(schema, document, operation, variables);
   if (!e) return undefined;
   if (e.cost > maxCost) return overCost(maxCost, e.cost);

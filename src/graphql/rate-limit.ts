@@ -32,6 +32,7 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Mutation.revokeApiKey': 'credentials',
   'Mutation.invitePerson': 'credentials',
   'Mutation.removePerson': 'credentials',
+  'Mutation.changePersonRole': 'credentials',
 };
 
 /** The decision reported in the headers: the one with the least left. */

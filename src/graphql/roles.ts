@@ -1,27 +1,116 @@
-import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
-import { roleMayMutate } from '../domain/people.ts';
-import { AppError } from '../domain/errors.ts';
+import {
+  defaultFieldResolver,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { type Action, refusal } from '../domain/access.ts';
+import type { Actor } from '../domain/actor.ts';
 import type { GraphQLContext } from './builder.ts';
 
 /**
- * The dashboard's roles over GraphQL (CONTRACT §10): a person signed in with a session may run a
- * mutation only if their role allows it (`roleMayMutate`: owners every one, developers keys and
- * webhooks, viewers none), else FORBIDDEN, before the mutation's own resolver runs. Every mutation
- * of the schema is wrapped, so one added later is the owners' alone until it is named for a role.
- * A change a person makes is written to the audit log with who they are.
+ * Who may run which root field, by the one access table (src/domain/access.ts): the action each
+ * mutation takes for a merchant's caller, `operator` where only the operator may run it at all
+ * (its `authScopes` refuse everyone else). Every mutation of the schema must be named here:
+ * `guardMutations` refuses to build a schema with one that is not, so none is ever open by default.
+ */
+export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
+  initiatePayment: 'payments.create',
+  refundPayment: 'refunds.create',
+  createPayout: 'payouts.create',
+  issueApiKey: 'keys.manage',
+  revokeApiKey: 'keys.manage',
+  regenerateSecretKey: 'keys.manage',
+  createWebhookSecret: 'webhooks.manage',
+  rotateWebhookSecret: 'webhooks.manage',
+  updateWebhookUrl: 'webhooks.manage',
+  redeliverEvent: 'webhooks.manage',
+  // The least it may need: a change of the webhook URL alone is a developer's (the service decides the rest).
+  updateMerchantSettings: 'webhooks.manage',
+  invitePerson: 'people.manage',
+  removePerson: 'people.manage',
+  changePersonRole: 'people.manage',
+  approvePayout: 'operator',
+  cancelPayout: 'operator',
+  completePayout: 'operator',
+  createMerchant: 'operator',
+  creditBalance: 'operator',
+  expireApiKey: 'operator',
+  exportPayoutBatch: 'operator',
+  failPayout: 'operator',
+  importBankReport: 'operator',
+  notifyPayment: 'operator',
+  reconcilePayment: 'operator',
+  reissuePayoutBatchFile: 'operator',
+  rejectPayout: 'operator',
+  resolveRefund: 'operator',
+  retryJob: 'operator',
+  revealPayoutBankAccount: 'operator',
+  settlePayment: 'operator',
+  settleRefund: 'operator',
+  startPayoutTransfer: 'operator',
+  updateMerchant: 'operator',
+};
+
+/** Queries that take more than reading; every other query and subscription field is `read`. */
+const QUERY_ACCESS: Readonly<Record<string, Action>> = { auditLog: 'audit.read' };
+
+/** The action a root field takes, by operation type. */
+function actionOf(operation: OperationDefinitionNode['operation'], field: string): Action | 'operator' {
+  if (operation === 'mutation') return MUTATION_ACCESS[field] ?? 'people.manage';
+  return (operation === 'query' && QUERY_ACCESS[field]) || 'read';
+}
+
+/** The names of an operation's root fields, through fragments and inline fragments. */
+function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, into = new Set<string>()): Set<string> {
+  for (const s of selectionSet.selections) {
+    if (s.kind === Kind.FIELD) into.add((s as FieldNode).name.value);
+    else if (s.kind === Kind.INLINE_FRAGMENT) rootFields(document, s.selectionSet, into);
+    else {
+      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFields(document, fragment.selectionSet, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The refusal of an operation that asks for something the caller's role (a session's person, or
+ * what a key carries) may not do: FORBIDDEN before anything of it runs, and before it is counted
+ * against the merchant's budgets, so a viewer's refused mutations cannot use up what the owner
+ * needs. The use cases check the same table again when they run.
+ */
+export function accessRefusal(actor: Actor | undefined, document: DocumentNode, operation: OperationDefinitionNode): ExecutionResult | undefined {
+  if (actor?.kind !== 'merchant') return undefined;
+  for (const field of rootFields(document, operation.selectionSet)) {
+    const action = actionOf(operation.operation, field);
+    const why = action === 'operator' ? undefined : refusal(actor, action);
+    if (why) return { errors: [new GraphQLError(why, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } })] };
+  }
+  return undefined;
+}
+
+/**
+ * Wraps every mutation of the schema so that a change a person makes in the dashboard is written
+ * to the audit log with who they are. Refuses to build a schema with a mutation the access table
+ * does not name.
  */
 export function guardMutations(schema: GraphQLSchema): GraphQLSchema {
   const mutation = schema.getMutationType();
   if (!mutation) return schema;
   for (const field of Object.values(mutation.getFields())) {
+    if (!(field.name in MUTATION_ACCESS)) throw new Error(`Mutation.${field.name} is not in MUTATION_ACCESS (src/graphql/roles.ts): name who may run it`);
     const resolve = field.resolve ?? defaultFieldResolver;
     field.resolve = async (source, args, ctx: GraphQLContext, info) => {
       const actor = ctx.actor;
-      const person = actor?.kind === 'merchant' ? actor.person : undefined;
-      if (!person) return resolve(source, args, ctx, info);
-      if (!roleMayMutate(person.role, field.name)) throw new AppError('FORBIDDEN', `your role (${person.role}) may not do this: ${field.name}`);
+      if (actor?.kind !== 'merchant' || !actor.person) return resolve(source, args, ctx, info);
       const result = await resolve(source, args, ctx, info);
-      await ctx.services.audit.recordPersonAction(actor!, field.name);
+      await ctx.services.audit.recordPersonAction(actor, field.name);
       return result;
     };
   }

@@ -1,5 +1,6 @@
 import { type AuditEntry, listAudit, recordAudit } from '../db/audit.ts';
-import { type Actor, actorLabel, requireOperator, requireOwnerOrOperator, scope } from '../domain/actor.ts';
+import { authorize } from '../domain/access.ts';
+import { type Actor, actorLabel, requireOperator, scope } from '../domain/actor.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -9,7 +10,7 @@ export class AuditService {
 
   list(actor: Actor, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
     // The operator reads it all; a merchant's owners read their merchant's (who did what, CONTRACT §10).
-    if (actor.kind === 'merchant') requireOwnerOrOperator(actor);
+    if (actor.kind === 'merchant') authorize(actor, 'audit.read');
     else requireOperator(actor);
     const id = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : v ? '00000000-0000-0000-0000-000000000000' : null);
     return listAudit(this.deps.db, scope(actor), { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit });

@@ -29,6 +29,7 @@ import { PaymentSettlement } from './payment-settlement.ts';
 import { PaymentService } from './payments.ts';
 import { PayoutBatchService } from './payout-batches.ts';
 import { PeopleService } from './people.ts';
+import { personEmailTask } from './person-email.ts';
 import { PayoutService } from './payouts.ts';
 import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
@@ -149,7 +150,7 @@ export function serviceQueues(config: Config): Queue[] {
 
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
-  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms],
+  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms, QUEUE.personEmail],
   reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund, QUEUE.expire],
 };
 
@@ -177,7 +178,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     },
   };
   const keys = new KeyService(deps, notifications);
-  const people = new PeopleService(deps, ports.mail, keys.watch, notifications);
+  const people = new PeopleService(deps, ports.mail, keys, notifications);
   // A merchant caller's streams end with its key, or its person's session.
   const events = new EventBus(database.db, notifications, config.eventReplayWindowMs, people.watchCaller);
   const webhookSecrets = new WebhookSecretService(deps);
@@ -203,7 +204,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     purgeTask(payments),
     ...providers.tasks,
   ];
-  if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail));
+  if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail), personEmailTask(deps, config.smtp, ports.mail));
   if (ports.sms && config.sms) tasks.push(customerSmsTask(deps, ports.sms));
   if (rateLimits.needsSweeping) tasks.push(rateLimitSweepTask(rateLimits));
   runner = new JobRunner({ db: database.db, tasks, onError: reportError });

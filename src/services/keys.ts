@@ -1,9 +1,10 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
-import { endKey, findKeyWithMerchant, insertKey, type KeyWithMerchant, keysOf, lockKey, revokeKeyById } from '../db/api-keys.ts';
+import { activeKeysIssuedBy, endKey, findKeyWithMerchant, insertKey, type KeyWithMerchant, keysOf, lockKey, revokeKeyById } from '../db/api-keys.ts';
 import type { DbOrTx } from '../db/index.ts';
 import { merchantExists } from '../db/merchants.ts';
-import { type Actor, covers, type KeyActor, oneMerchant, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
-import { type ApiKeyRecord, generateKey, hashSecret, parseKey, secretMatches } from '../domain/api-key.ts';
+import { authorize, lesserRole, roleCovers, roleOf } from '../domain/access.ts';
+import { type Actor, covers, type KeyActor, type MerchantActor, oneMerchant, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
+import { type ApiKeyRecord, generateKey, hashSecret, issuerOf, type KeyIssuer, parseKey, secretMatches } from '../domain/api-key.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -25,6 +26,23 @@ function toKnownKey({ key, secretHash, merchant }: KeyWithMerchant): KnownKey {
 }
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'missing or invalid API key');
+
+/** The issuer of a key a merchant's caller issues: the person, or the calling key's own issuer. */
+function issuerFor(actor: MerchantActor): KeyIssuer {
+  return actor.person ? { by: 'person', personId: actor.person.personId, role: actor.person.role } : issuerOf(actor.key);
+}
+
+/** FORBIDDEN when `key` carries more than the caller: a developer does not replace or revoke an owner's key. */
+function mayTouch(actor: MerchantActor, key: ApiKeyRecord): void {
+  if (!roleCovers(roleOf(actor), key.role)) throw new AppError('FORBIDDEN', `this key carries the ${key.role} role, more than yours (${roleOf(actor)})`);
+}
+
+/** The issuer of a key issued in place of `key` by another caller: theirs, at the lesser of the two roles. */
+function replacedBy(actor: MerchantActor, key: ApiKeyRecord): KeyIssuer {
+  mayTouch(actor, key);
+  const issuer = issuerFor(actor);
+  return { ...issuer, role: lesserRole(issuer.role, key.role) };
+}
 
 /** Compared against when a key has no verified digest yet, so every refusal does the same work. */
 const NO_DIGEST = Buffer.alloc(32);
@@ -52,9 +70,9 @@ export class KeyService {
    */
   watch: WatchKey = (key, onEnd) => this.watcher.watch(key, onEnd);
 
-  async issueIn(db: DbOrTx, merchantId: string): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
+  async issueIn(db: DbOrTx, merchantId: string, issuer: KeyIssuer): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     const key = generateKey(this.deps.config.serviceEnv);
-    const apiKey = await insertKey(db, { merchantId, kid: key.kid, env: key.env, secretHash: hashSecret(this.pepper, key.secret), checksum: key.checksum });
+    const apiKey = await insertKey(db, { merchantId, kid: key.kid, env: key.env, secretHash: hashSecret(this.pepper, key.secret), checksum: key.checksum, issuer });
     return { apiKey, fullKey: key.fullKey };
   }
 
@@ -65,13 +83,19 @@ export class KeyService {
     return found;
   }
 
-  /** The operator issues a merchant another key; a merchant (its people in the dashboard) issues itself one. */
+  /**
+   * The operator issues a merchant another key; a merchant issues itself one, from a session or
+   * with a key. The new key carries its issuer and reaches no further than they may: a person's
+   * key their role (and it goes when they do), a key's key the same issuer and role as the key.
+   */
   async issue(actor: Actor, requested: string | null | undefined): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     if (actor.kind !== 'merchant') requireOperator(actor);
+    authorize(actor, 'keys.manage');
     const merchantId = oneMerchant(actor, requested);
     if (!isUuid(merchantId)) throw new AppError('NOT_FOUND', 'merchant not found');
     if (!(await merchantExists(this.deps.db, merchantId))) throw new AppError('NOT_FOUND', 'merchant not found');
-    const issued = await this.issueIn(this.deps.db, merchantId);
+    const issuer: KeyIssuer = actor.kind === 'merchant' ? issuerFor(actor) : { by: 'operator', role: 'owner' };
+    const issued = await this.issueIn(this.deps.db, merchantId, issuer);
     this.keyIssued(issued.apiKey.kid);
     return issued;
   }
@@ -138,6 +162,7 @@ export class KeyService {
    */
   async regenerate(actor: Actor, kid?: string | null): Promise<{ apiKey: ApiKeyRecord; fullKey: string }> {
     const merchant = requireMerchant(actor);
+    authorize(merchant, 'keys.manage');
     // A key regenerates itself; a person in the dashboard names the key (one of the merchant's).
     const callingKeyId = kid != null ? (await this.ownKey(merchant.merchant.id, kid)).id : merchant.key?.id;
     if (!callingKeyId) throw new AppError('VALIDATION_FAILED', 'kid: required when signed in to the dashboard');
@@ -145,7 +170,10 @@ export class KeyService {
       const current = await lockKey(tx, callingKeyId);
       if (!current) throw unauthorized();
       if (current.status !== 'active') throw new AppError('FORBIDDEN', 'API key is no longer active');
-      const issued = await this.issueIn(tx, current.merchantId);
+      // A key in its own place keeps its issuer; one named by someone else becomes theirs, and
+      // never reaches further than the key it replaces or than they do.
+      const issuer = current.id === merchant.key?.id ? issuerOf(current) : replacedBy(merchant, current);
+      const issued = await this.issueIn(tx, current.merchantId, issuer);
       await revokeKeyById(tx, callingKeyId);
       return { issued, revokedKid: current.kid };
     });
@@ -153,6 +181,25 @@ export class KeyService {
     this.watcher.changed(revokedKid, { status: 'revoked', expiresAt: null });
     this.keyIssued(issued.apiKey.kid);
     return issued;
+  }
+
+  /**
+   * After keys changed in a committed transaction of another use case (a person removed: their
+   * keys revoked; their role lowered: their keys too): this process forgets them at once, and
+   * what a revoked key holds open ends. Other processes hear of it from the update trigger.
+   */
+  keysChanged(records: readonly ApiKeyRecord[]) {
+    for (const record of records) {
+      this.cache.forgetKey(record.kid);
+      this.watcher.changed(record.kid, record);
+    }
+  }
+
+  /** The active keys each of these people issued, in the order of `personIds`; none outside the actor's scope (a DataLoader batch). */
+  async issuedByMany(actor: Actor, personIds: readonly string[]): Promise<ApiKeyRecord[][]> {
+    const s = scope(actor);
+    const keys = (await activeKeysIssuedBy(this.deps.db, personIds.filter(isUuid))).filter((k) => covers(s, k.merchantId));
+    return personIds.map((id) => keys.filter((k) => k.issuedByPersonId === id));
   }
 
   /** Stops watching keys (the service stops). */
@@ -167,9 +214,11 @@ export class KeyService {
 
   /** The operator revokes a key (a leaked one): refused with 403 at once, everywhere. */
   async revoke(actor: Actor, kid: string): Promise<ApiKeyRecord> {
-    // A merchant (its people in the dashboard) revokes its own keys; the operator any.
-    if (actor.kind === 'merchant') await this.ownKey(actor.merchant.id, kid);
-    else requireOperator(actor);
+    // A merchant revokes its own keys, up to its own role; the operator any.
+    if (actor.kind === 'merchant') {
+      authorize(actor, 'keys.manage');
+      mayTouch(actor, await this.ownKey(actor.merchant.id, kid));
+    } else requireOperator(actor);
     return this.setStatus(kid, 'revoked');
   }
 

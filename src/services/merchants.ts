@@ -1,5 +1,6 @@
 import { openBalance } from '../db/ledger.ts';
 import { findMerchants, insertMerchant, listMerchants, updateMerchant } from '../db/merchants.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, covers, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import type { ApiKeyRecord } from '../domain/api-key.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
@@ -34,7 +35,7 @@ export class MerchantService {
         supportContact: input.supportContact ?? null,
       });
       await openBalance(tx, merchant.id);
-      const issued = await this.keys.issueIn(tx, merchant.id);
+      const issued = await this.keys.issueIn(tx, merchant.id, { by: 'merchant', role: 'owner' });
       return { merchant, ...issued };
     });
     this.keys.keyIssued(created.apiKey.kid);
@@ -48,6 +49,7 @@ export class MerchantService {
   async update(actor: Actor, id: string, input: UpdateMerchantInput): Promise<Merchant> {
     const onlyWebhookUrl = Object.entries(input).every(([k, v]) => k === 'webhookUrl' || v === undefined);
     if (actor.kind !== 'operator' && !(actor.kind === 'merchant' && onlyWebhookUrl)) requireOperator(actor);
+    authorize(actor, 'webhooks.manage');
     if (!isUuid(id) || !covers(scope(actor), id.toLowerCase())) throw notFound();
     this.checkWebhookUrl(input.webhookUrl);
     const merchant = await updateMerchant(this.deps.db, id.toLowerCase(), input);
@@ -70,6 +72,9 @@ export class MerchantService {
    */
   async updateSettings(actor: Actor, input: MerchantSettingsInput): Promise<Merchant> {
     const { merchant } = requireMerchant(actor);
+    // The webhook URL is a developer's as well; the rest of the settings the owner's alone.
+    const onlyWebhookUrl = Object.entries(input).every(([k, v]) => k === 'webhookUrl' || v === undefined);
+    authorize(actor, onlyWebhookUrl ? 'webhooks.manage' : 'settings.update');
     this.checkWebhookUrl(input.webhookUrl);
     const changed = await updateMerchant(this.deps.db, merchant.id, {
       webhookUrl: input.webhookUrl,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
 import type { DbOrTx } from '../db/index.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
@@ -58,6 +59,7 @@ export class PaymentService {
    */
   async init(actor: Actor, input: InitiatePaymentInput, idempotencyKey?: string): Promise<PaymentInitiation> {
     const { merchant } = requireMerchant(actor);
+    authorize(actor, 'payments.create');
     this.checkAddresses(input);
     const params = withDefaults(input);
     const paramsHash = requestDigest(keyringOf(this.deps), params);

@@ -4,6 +4,7 @@ import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as store from '../db/payouts.ts';
 import { noteUnreadable } from '../db/sealed-data.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, actorLabel, oneMerchantScope, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
@@ -54,6 +55,7 @@ export class PayoutService {
    */
   async create(actor: Actor, input: CreatePayoutInput): Promise<CreatePayoutResult> {
     const { merchant } = requireMerchant(actor);
+    authorize(actor, 'payouts.create');
     const own = oneMerchantScope(actor);
     const requestHash = requestDigest(keyringOf(this.deps), input);
     if (input.merchantReference !== undefined) {

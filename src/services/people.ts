@@ -18,11 +18,16 @@ import {
   revokeSessionByToken,
   revokeSessionsOf,
   setPassword,
+  setRole,
   signsInElsewhere,
   touchSession,
   useInvite,
 } from '../db/people.ts';
-import { type Actor, actorLabel, type MerchantActor, oneMerchant, requireOwnerOrOperator } from '../domain/actor.ts';
+import { revokeKeysIssuedBy, lowerKeysIssuedBy } from '../db/api-keys.ts';
+import { enqueue } from '../db/jobs.ts';
+import { authorize } from '../domain/access.ts';
+import { type Actor, actorLabel, type MerchantActor, oneMerchant, requireOperator } from '../domain/actor.ts';
+import { QUEUE } from '../domain/jobs.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import {
@@ -35,14 +40,16 @@ import {
   type Role,
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
+  SIGN_IN_ACCOUNT_FAILURES,
   SIGN_IN_FAILURES,
   SIGN_IN_WINDOW_MS,
   tokenDigest,
   verifyPassword,
 } from '../domain/people.ts';
 import type { MailTransport } from '../outside/mail.ts';
-import type { ServiceDeps } from './deps.ts';
-import type { KeyEnded, WatchCaller, WatchKey } from './key-watch.ts';
+import { type ServiceDeps, withEvents } from './deps.ts';
+import type { KeyEnded, WatchCaller } from './key-watch.ts';
+import type { KeyService } from './keys.ts';
 import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
 
 /** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
@@ -64,6 +71,15 @@ export class SignInThrottled extends AppError {
 
 const signInRefused = () => new AppError('UNAUTHORIZED', 'wrong e-mail address or password');
 
+/** People are managed by an owner signed in to the dashboard, or by the operator (CONTRACT §11). */
+function mayManagePeople(actor: Actor): void {
+  if (actor.kind === 'merchant') authorize(actor, 'people.manage');
+  else requireOperator(actor);
+}
+
+/** A person's e-mail about their own account (queue `person.email`): what happened, for them to act on. */
+export type PersonNotice = { person: string; notice: 'sign_in_locked' };
+
 /**
  * The merchant dashboard's people (CONTRACT §10): invites (by the operator, or an owner), the
  * password set from an invite link, sign-in with its throttle, server-side sessions and their
@@ -77,7 +93,7 @@ export class PeopleService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly mail: MailTransport | null,
-    private readonly watchKey: WatchKey,
+    private readonly keys: KeyService,
     notifications: Notifications,
   ) {
     // A session ended in any process (migration 2026-11-25T0060's trigger): its streams here end now.
@@ -89,14 +105,14 @@ export class PeopleService {
 
   /** Invites a person to a merchant: the link (valid 72 hours, once) and when it expires; e-mailed when SMTP is set. */
   async invite(actor: Actor, merchantId: string | null | undefined, email: string, role: Role): Promise<{ inviteUrl: string; expiresAt: Date; person: Person; emailed: boolean }> {
-    requireOwnerOrOperator(actor);
+    mayManagePeople(actor);
     const id = oneMerchant(actor, merchantId);
     if (!isUuid(id) || !(await merchantExists(this.deps.db, id))) throw new AppError('NOT_FOUND', 'merchant not found');
     const token = newToken();
     const { person, expiresAt } = await this.deps.db.transaction().execute(async (tx) => {
       if (await signsInElsewhere(tx, id, email)) throw new AppError('CONFLICT', 'email: this address already signs in for another merchant');
       const person = (await insertPerson(tx, { id: randomUUID(), merchantId: id, email, role })) ?? (await reinvitePending(tx, { merchantId: id, email, role }));
-      if (!person) throw new AppError('CONFLICT', 'email: this address was just invited');
+      if (!person) throw new AppError('CONFLICT', 'email: this person can sign in already: change their role instead');
       const expiresAt = await insertInvite(tx, { id: randomUUID(), personId: person.id, tokenHash: tokenDigest(token), ttlMs: INVITE_TTL_MS });
       await recordAudit(tx, { actor: actorLabel(actor), action: 'person.invite', merchantId: id, detail: { person_id: person.id, role } });
       return { person, expiresAt };
@@ -139,21 +155,34 @@ export class PeopleService {
 
   /**
    * Signs a person in. At most 5 wrong passwords per person and address in 15 minutes, then 429
-   * RATE_LIMIT_EXCEEDED (with the seconds to wait), even for the right password.
+   * RATE_LIMIT_EXCEEDED (with the seconds to wait), even for the right password. And at most 10
+   * per person from all addresses together: then the account is locked until the oldest of them
+   * is 15 minutes old, the right password refused exactly as a wrong one (nothing tells a locked
+   * account from a wrong guess, or from an address that has no account), and the person is told
+   * by e-mail, once per lock, when mail is set.
    */
   async signIn(email: string, password: string, address: string): Promise<NewSession> {
     const person = await personForSignIn(this.deps.db, email);
-    if (person) {
-      const { failures, oldest } = await recentFailures(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS);
-      if (failures >= SIGN_IN_FAILURES) {
-        const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + SIGN_IN_WINDOW_MS - Date.now()) / 1000));
-        throw new SignInThrottled(retryAfter);
-      }
+    const failures = person && (await recentFailures(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS));
+    if (failures && failures.fromAddress >= SIGN_IN_FAILURES) {
+      const retryAfter = Math.max(1, Math.ceil(((failures.oldestFromAddress?.getTime() ?? Date.now()) + SIGN_IN_WINDOW_MS - Date.now()) / 1000));
+      throw new SignInThrottled(retryAfter);
     }
     // Checked against a decoy hash when there is no such person, so the answer takes as long.
     const ok = await verifyPassword(password, person?.passwordHash ?? null);
-    if (!person || !ok) {
-      if (person) await recordFailure(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS);
+    if (!person || !failures) throw signInRefused();
+    // Locked: refused like a wrong password, and not counted (the lock lifts as its failures age).
+    if (failures.all >= SIGN_IN_ACCOUNT_FAILURES) throw signInRefused();
+    if (!ok) {
+      await withEvents(this.deps, async (tx) => {
+        const all = await recordFailure(tx, person.id, address, SIGN_IN_WINDOW_MS);
+        // Two wrong passwords at once may both reach the lock: one job (its key), told once.
+        if (all < SIGN_IN_ACCOUNT_FAILURES) return;
+        await recordAudit(tx, { actor: 'system:sign-in', action: 'person.sign_in_locked', merchantId: person.merchantId, detail: { person_id: person.id } });
+        if (!this.mail) return;
+        const notice: PersonNotice = { person: person.id, notice: 'sign_in_locked' };
+        await enqueue(tx, { queue: QUEUE.personEmail, key: `sign_in_locked:${person.id}`, merchantId: person.merchantId, payload: notice });
+      });
       throw signInRefused();
     }
     return this.startSession(person.id);
@@ -198,21 +227,48 @@ export class PeopleService {
     return peopleOf(this.deps.db, oneMerchant(actor, merchantId));
   }
 
-  /** Removes a person (an owner or the operator): their sessions end at once, open streams too. The last owner stays. */
+  /**
+   * Removes a person (an owner or the operator): their sessions end at once, open streams too, and
+   * every key they issued is revoked in the same transaction. The last owner stays.
+   */
   async remove(actor: Actor, personId: string): Promise<Person> {
-    requireOwnerOrOperator(actor);
+    mayManagePeople(actor);
     if (!isUuid(personId)) throw new AppError('NOT_FOUND', 'no such person');
     const merchantId = actor.kind === 'merchant' ? actor.merchant.id : undefined;
-    const { person, sessions } = await this.deps.db.transaction().execute(async (tx) => {
+    const { person, sessions, keys } = await this.deps.db.transaction().execute(async (tx) => {
       const target = merchantId ?? (await merchantOfPerson(tx, personId.toLowerCase()));
       const person = target && (await removePerson(tx, target, personId.toLowerCase()));
       if (!person) throw new AppError('NOT_FOUND', 'no such person');
       if (person.role === 'owner' && (await ownerCount(tx, person.merchantId)) === 0) throw new AppError('CONFLICT', 'the last owner cannot be removed');
       const sessions = await revokeSessionsOf(tx, person.id);
-      await recordAudit(tx, { actor: actorLabel(actor), action: 'person.remove', merchantId: person.merchantId, detail: { person_id: person.id } });
-      return { person, sessions };
+      const keys = await revokeKeysIssuedBy(tx, person.id);
+      await recordAudit(tx, { actor: actorLabel(actor), action: 'person.remove', merchantId: person.merchantId, detail: { person_id: person.id, revoked_keys: keys.map((k) => k.kid) } });
+      return { person, sessions, keys };
     });
     this.ended(sessions);
+    this.keys.keysChanged(keys);
+    return person;
+  }
+
+  /**
+   * Changes a person's role (an owner or the operator). The keys they issued are lowered to the
+   * new role where they carried more (never raised: a key is what it was issued as). The last
+   * owner stays an owner.
+   */
+  async changeRole(actor: Actor, personId: string, role: Role): Promise<Person> {
+    mayManagePeople(actor);
+    if (!isUuid(personId)) throw new AppError('NOT_FOUND', 'no such person');
+    const merchantId = actor.kind === 'merchant' ? actor.merchant.id : undefined;
+    const { person, keys } = await this.deps.db.transaction().execute(async (tx) => {
+      const target = merchantId ?? (await merchantOfPerson(tx, personId.toLowerCase()));
+      const person = target && (await setRole(tx, target, personId.toLowerCase(), role));
+      if (!person) throw new AppError('NOT_FOUND', 'no such person');
+      if (role !== 'owner' && (await ownerCount(tx, person.merchantId)) === 0) throw new AppError('CONFLICT', 'the last owner cannot stop being one');
+      const keys = await lowerKeysIssuedBy(tx, person.id, role);
+      await recordAudit(tx, { actor: actorLabel(actor), action: 'person.role', merchantId: person.merchantId, detail: { person_id: person.id, role, lowered_keys: keys.map((k) => k.kid) } });
+      return { person, keys };
+    });
+    this.keys.keysChanged(keys);
     return person;
   }
 
@@ -221,7 +277,7 @@ export class PeopleService {
    * its session's (signed out, person removed, 12 hours, 30 idle minutes).
    */
   watchCaller: WatchCaller = (actor, onEnd) => {
-    if (!actor.person) return this.watchKey(actor.key, onEnd);
+    if (!actor.person) return this.keys.watch(actor.key, onEnd);
     const id = actor.person.sessionId;
     let set = this.watched.get(id);
     if (!set) this.watched.set(id, (set = new Set()));

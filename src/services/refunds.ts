@@ -5,6 +5,7 @@ import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
 import * as payments from '../db/payments.ts';
 import * as store from '../db/refunds.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, actorLabel, type PaymentScope, paymentScope, requireMerchant, requireOperator, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError } from '../domain/errors.ts';
@@ -39,6 +40,7 @@ export class RefundService {
    */
   async create(actor: Actor, paymentId: string, input: CreateRefundInput, idempotencyKey?: string): Promise<{ refund: Refund; created: boolean }> {
     const { merchant } = requireMerchant(actor);
+    authorize(actor, 'refunds.create');
     if (!isUuid(paymentId)) throw paymentNotFound();
     const id = paymentId.toLowerCase();
     const s = scope(actor);

@@ -1,6 +1,7 @@
 import { eventExists } from '../db/event-log.ts';
 import { queueDelivery } from '../db/outbox.ts';
 import { attemptsOf, listDeliveries, type StoredAttempt, supersedePending } from '../db/webhook-deliveries.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, merchantFilter, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
@@ -68,6 +69,7 @@ export class WebhookDeliveryService {
     if (!isUuid(eventId)) throw new AppError('NOT_FOUND', 'event not found');
     // A merchant (its people in the dashboard) redelivers its own events: those it has deliveries of.
     if (actor.kind === 'merchant') {
+      authorize(actor, 'webhooks.manage');
       if ((await this.list(actor, { eventId, limit: 1 })).length === 0) throw new AppError('NOT_FOUND', 'event not found');
     } else requireOperator(actor);
     const deliveryId = await this.deps.db.transaction().execute(async (tx) => {

@@ -10,6 +10,7 @@ import {
   type StoredSecretStatus,
   startRotation,
 } from '../db/webhook-secrets.ts';
+import { authorize } from '../domain/access.ts';
 import { type Actor, covers, oneMerchant, requireMerchant, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { generateWebhookSecret, newWebhookKid, webhookSecretKey } from '../domain/webhook-signature.ts';
@@ -49,6 +50,7 @@ export class WebhookSecretService {
   /** A merchant's first active secret; CONFLICT when one is already active (rotate instead). */
   async create(actor: Actor): Promise<WebhookSecret> {
     const merchantId = requireMerchant(actor).merchant.id;
+    authorize(actor, 'webhooks.manage');
     return this.deps.db.transaction().execute(async (tx) => {
       await this.serialise(tx, merchantId);
       const active = await activeSecretKid(tx, merchantId);
@@ -63,6 +65,7 @@ export class WebhookSecretService {
    */
   async rotate(actor: Actor): Promise<RotatedWebhookSecret> {
     const merchantId = requireMerchant(actor).merchant.id;
+    authorize(actor, 'webhooks.manage');
     return this.deps.db.transaction().execute(async (tx) => {
       await this.serialise(tx, merchantId);
       await disableRotating(tx, merchantId);

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import { actorOf, builder } from '../builder.ts';
-import { ApiKeyStatusEnum } from './enums.ts';
+import { ApiKeyIssuerEnum, ApiKeyStatusEnum, PersonRoleEnum } from './enums.ts';
+import { PersonRef } from './people.ts';
 
 export const ApiKeyRef = builder.objectRef<ApiKeyRecord>('ApiKey');
 
@@ -17,8 +18,20 @@ ApiKeyRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When it stops (stopped) working, if ever.' }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When it was revoked, if it was.' }),
+    issuedBy: t.expose('issuedBy', { type: ApiKeyIssuerEnum, description: 'Who issued it.' }),
+    issuedByPersonId: t.expose('issuedByPersonId', { type: 'UUID', nullable: true, description: 'The person who issued it, when issuedBy is PERSON: removing them revokes it.' }),
+    role: t.expose('role', { type: PersonRoleEnum, description: 'The most it may do: its issuer\'s role when it was issued, lowered with theirs (docs/access.md).' }),
   }),
 });
+
+builder.objectField(PersonRef, 'issuedKeys', (t) =>
+  t.loadableList({
+    type: ApiKeyRef,
+    description: 'The active secret keys this person issued, newest first: removing the person revokes them.',
+    load: (personIds: string[], ctx) => ctx.services.keys.issuedByMany(actorOf(ctx), personIds),
+    resolve: (p) => p.id,
+  }),
+);
 
 const NewApiKeyPayload = builder.simpleObject('NewApiKeyPayload', {
   description: 'A newly issued secret key.',

@@ -1,4 +1,4 @@
-import { API_KEY_STATUSES } from '../../domain/api-key.ts';
+import { API_KEY_STATUSES, KEY_ISSUERS } from '../../domain/api-key.ts';
 import { INTENT_TYPES, PAYMENT_STATUSES, TERMINAL_PAYMENT_STATUSES } from '../../domain/payment.ts';
 import { PAYOUT_STATUSES } from '../../domain/payout.ts';
 import { builder } from '../builder.ts';
@@ -26,6 +26,24 @@ export const PayoutStatusEnum = builder.enumType('PayoutStatus', {
 export const PayoutMethodEnum = builder.enumType('PayoutMethod', {
   description: 'How a payout is paid: only EFT (electronic funds transfer) to a South African bank account.',
   values: upper(['eft'] as const, { eft: 'Electronic funds transfer to the account in paymentDetails.' }),
+});
+
+export const PersonRoleEnum = builder.enumType('PersonRole', {
+  description: 'What a person may do in the dashboard and through GraphQL with their session, and the most a key they issue may do (docs/access.md).',
+  values: {
+    DEVELOPER: { value: 'developer', description: 'API keys and webhooks, and reading everything.' },
+    OWNER: { value: 'owner', description: 'Everything: people (from a session only), payments, payouts, refunds, keys, webhooks, settings.' },
+    VIEWER: { value: 'viewer', description: 'Reading only.' },
+  },
+});
+
+export const ApiKeyIssuerEnum = builder.enumType('ApiKeyIssuer', {
+  description: 'Who issued a secret key.',
+  values: upper(KEY_ISSUERS, {
+    merchant: 'The merchant\'s first credentials, made with the merchant (and keys from before issuers were recorded).',
+    operator: 'The operator (account manager), with `zarpay key issue`.',
+    person: 'One of the merchant\'s people (issuedByPerson); removing them revokes it.',
+  }),
 });
 
 export const ApiKeyStatusEnum = builder.enumType('ApiKeyStatus', {

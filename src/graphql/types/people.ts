@@ -2,19 +2,11 @@ import { requireMerchant } from '../../domain/actor.ts';
 import { emailSchema, type Person } from '../../domain/people.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated } from '../validation.ts';
+import { PersonRoleEnum } from './enums.ts';
 
 /** The merchant dashboard's people (CONTRACT §10): who may sign in for a merchant, and with which role. */
 
-export const PersonRoleEnum = builder.enumType('PersonRole', {
-  description: 'What a person may do in the dashboard and through GraphQL with their session.',
-  values: {
-    DEVELOPER: { value: 'developer', description: 'API keys and webhooks, and reading everything.' },
-    OWNER: { value: 'owner', description: 'Everything: people, payouts, refunds, keys, webhooks.' },
-    VIEWER: { value: 'viewer', description: 'Reading only.' },
-  },
-});
-
-const PersonRef = builder.objectRef<Person>('Person').implement({
+export const PersonRef = builder.objectRef<Person>('Person').implement({
   description: 'One of a merchant\'s people: signs in to the dashboard with an e-mail address and a password.',
   fields: (t) => ({
     active: t.exposeBoolean('active', { description: 'Whether the invite was accepted (a password is set).' }),
@@ -73,7 +65,7 @@ builder.mutationFields((t) => ({
   invitePerson: t.field({
     type: InvitePayload,
     description:
-      'Invites a person to a merchant\'s dashboard with a role (an owner, or the operator; CLI `zarpay merchant invite`). Errors: CONFLICT when the address belongs to a person already, NOT_FOUND for an unknown merchant, FORBIDDEN for other roles.',
+      'Invites a person to a merchant\'s dashboard with a role (an owner signed in to the dashboard, or the operator; never an API key; CLI `zarpay merchant invite`). Inviting someone not yet accepted again sends a new link with the new role. Errors: CONFLICT when the address belongs to a person already (change their role with changePersonRole), NOT_FOUND for an unknown merchant, FORBIDDEN for other roles and for API keys.',
     authScopes: { merchant: true, operator: true },
     args: {
       email: t.arg.string({ required: true, description: 'Their e-mail address.', validate: validated(emailSchema) }),
@@ -82,9 +74,20 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { merchantId, email, role }, ctx) => ctx.services.people.invite(actorOf(ctx), merchantId, email.trim().toLowerCase(), role),
   }),
+  changePersonRole: t.field({
+    type: PersonPayload,
+    description:
+      'Changes a person\'s role (an owner signed in to the dashboard, or the operator; never an API key). The keys they issued are lowered to the new role where they carried more. Errors: NOT_FOUND, CONFLICT for the last owner, FORBIDDEN for anyone else.',
+    authScopes: { merchant: true, operator: true },
+    args: {
+      id: t.arg({ type: 'UUID', required: true, description: 'The person id.' }),
+      role: t.arg({ type: PersonRoleEnum, required: true, description: 'Their new role.' }),
+    },
+    resolve: async (_r, { id, role }, ctx) => ({ person: await ctx.services.people.changeRole(actorOf(ctx), id, role) }),
+  }),
   removePerson: t.field({
     type: PersonPayload,
-    description: 'Removes a person: they cannot sign in any more, and their sessions (and open event streams) end at once (an owner, or the operator). Errors: NOT_FOUND, CONFLICT for the last owner.',
+    description: 'Removes a person: they cannot sign in any more, their sessions (and open event streams) end at once, and the API keys they issued are revoked (an owner signed in to the dashboard, or the operator; never an API key). Errors: NOT_FOUND, CONFLICT for the last owner.',
     authScopes: { merchant: true, operator: true },
     args: { id: t.arg({ type: 'UUID', required: true, description: 'The person id.' }) },
     resolve: async (_r, { id }, ctx) => ({ person: await ctx.services.people.remove(actorOf(ctx), id) }),

@@ -88,20 +88,20 @@ export async function findRefundByRef(db: DbOrTx, scope: PaymentScope, provider:
   return row && toRefund(row);
 }
 
-const unmatched = statement<{ refProvider: string; attemptRef: string; amount: number } & PaymentFilter, Row>(
+const unmatched = statement<{ refProvider: string; attemptRef: string } & PaymentFilter, Row>(
   'pending refunds of an attempt not yet matched to the provider\'s id',
   `select ${COLUMNS} from ${FROM}
     where r.provider = :refProvider::text and a.provider_ref = :attemptRef::text and r.status = 'pending'
-      and r.provider_refund_ref is null and r.amount_cents = :amount::bigint and ${ATTEMPT_SCOPED}
+      and r.provider_refund_ref is null and ${ATTEMPT_SCOPED}
     order by r.seq`,
 );
 
 /**
- * The pending refunds of an attempt, of this amount, whose provider id is not yet known: a
- * notification may overtake the answer to the request it is about (or the answer was lost).
+ * The pending refunds of an attempt whose provider id is not yet known: a notification may
+ * overtake the answer to the request it is about (or the answer was lost).
  */
-export async function unmatchedRefunds(db: DbOrTx, scope: PaymentScope, provider: string, attemptRef: string, amount: number): Promise<StoredRefund[]> {
-  return (await unmatched.run(db, { refProvider: provider, attemptRef, amount, ...paymentFilter(scope) })).map(toRefund);
+export async function unmatchedRefunds(db: DbOrTx, scope: PaymentScope, provider: string, attemptRef: string): Promise<StoredRefund[]> {
+  return (await unmatched.run(db, { refProvider: provider, attemptRef, ...paymentFilter(scope) })).map(toRefund);
 }
 
 const pageStatement = statement<{ ofPayment: string | null; limit: number; offset: number } & PaymentFilter, Row & { total: number }>(

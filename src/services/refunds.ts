@@ -11,7 +11,6 @@ import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { releaseLegs, refundReserveLegs, refundSettleLegs } from '../domain/ledger.ts';
 import { paymentNotFound } from '../domain/payment.ts';
-import type { RefundNotification } from '../domain/provider-notification.ts';
 import { type CreateRefundInput, type Refund, refundJson, refundNotFound, type RefundOutcome } from '../domain/refund.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { IDEMPOTENCY_TTL_MS } from './payments.ts';
@@ -23,8 +22,8 @@ export type RefundSettled = 'succeeded' | 'failed' | 'unchanged';
  * Refunds (CONTRACT §10): a merchant gives back a captured payment's money, in full or in parts.
  * Creating one reserves its amount on the merchant's balance (INSUFFICIENT_BALANCE when it is not
  * available) and queues its request to the provider (`refund.request`, services/refund-requests.ts);
- * the provider's outcome, however it arrives (notification, the job asking, the operator in
- * tst/dev), is applied once: success takes the reservation out of the balance (`refunds_cents`),
+ * the provider's outcome, however it arrives (its notification: services/refund-notifications.ts;
+ * the job asking; the operator in tst/dev), is applied once: success takes the reservation out of the balance (`refunds_cents`),
  * failure releases it. Either way the merchant hears `refund.succeeded` / `refund.failed`, and the
  * audit log says who decided. The payment's fee is not returned, and the payment stays `captured`.
  */
@@ -120,28 +119,6 @@ export class RefundService {
     const answer: RefundOutcome = outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: 'settled by operator' };
     if ((await this.apply(refund.id, answer, actor)) === 'unchanged') throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${refund.status}`);
     return this.get(actor, refund.id);
-  }
-
-  /**
-   * A provider's notification about a refund, applied. It names the refund by the provider's id;
-   * one that overtook the provider's answer to our request (or whose answer was lost) is matched
-   * to the one pending refund of its attempt and amount whose id is not known yet. Refunds that
-   * are not zarpay's (a provider account may serve other shops, and refunds owed for late money
-   * are the reconciler's) are acknowledged and ignored; repeats change nothing.
-   */
-  async notified(actor: Actor, n: RefundNotification): Promise<{ paymentId: string | null; status: string | null }> {
-    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
-    const s = paymentScope(actor);
-    let refund = await store.findRefundByRef(this.deps.db, s, actor.provider, n.refundRef);
-    if (!refund && n.amountCents !== undefined) {
-      const candidates = await store.unmatchedRefunds(this.deps.db, s, actor.provider, n.providerRef, n.amountCents);
-      if (candidates.length === 1 && (await store.recordAccepted(this.deps.db, candidates[0]!.id, n.refundRef))) refund = candidates[0];
-    }
-    if (!refund) return { paymentId: null, status: null };
-    const answer: RefundOutcome = n.outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: n.reason ?? 'the provider reported the refund failed' };
-    await this.apply(refund.id, answer, actor, { provider_event_id: n.eventId });
-    const now = await store.findRefund(this.deps.db, s, refund.id);
-    return { paymentId: refund.paymentId, status: now?.status ?? null };
   }
 
   /**

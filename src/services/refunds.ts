@@ -23,9 +23,10 @@ export type RefundSettled = 'succeeded' | 'failed' | 'unchanged';
  * Creating one reserves its amount on the merchant's balance (INSUFFICIENT_BALANCE when it is not
  * available) and queues its request to the provider (`refund.request`, services/refund-requests.ts);
  * the provider's outcome, however it arrives (its notification: services/refund-notifications.ts;
- * the job asking; the operator in tst/dev), is applied once: success takes the reservation out of the balance (`refunds_cents`),
- * failure releases it. Either way the merchant hears `refund.succeeded` / `refund.failed`, and the
- * audit log says who decided. The payment's fee is not returned, and the payment stays `captured`.
+ * the job asking; the operator, in tst/dev or once the outcome is overdue), is applied once:
+ * success takes the reservation out of the balance (`refunds_cents`), failure releases it.
+ * Either way the merchant hears `refund.succeeded` / `refund.failed`, and the audit log says who
+ * decided. The payment's fee is not returned, and the payment stays `captured`.
  */
 export class RefundService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -100,10 +101,21 @@ export class RefundService {
     return store.listRefunds(this.deps.db, s, { paymentId: paymentId.toLowerCase(), ...page });
   }
 
-  /** Refunds newest first, of one merchant (the operator may name one, or none for all) and optionally one payment. */
-  async list(actor: Actor, q: { merchantId?: string | null; paymentId?: string | null; limit: number; offset: number }): Promise<{ refunds: Refund[]; total: number }> {
+  /**
+   * Refunds newest first, of one merchant (the operator may name one, or none for all) and
+   * optionally one payment; `stale`: only those pending past REFUND_PENDING_ALERT_MS.
+   */
+  async list(
+    actor: Actor,
+    q: { merchantId?: string | null; paymentId?: string | null; stale?: boolean | null; limit: number; offset: number },
+  ): Promise<{ refunds: Refund[]; total: number }> {
     if (q.paymentId != null && !isUuid(q.paymentId)) return { refunds: [], total: 0 };
-    return store.listRefunds(this.deps.db, scope(actor, q.merchantId), { paymentId: q.paymentId?.toLowerCase() ?? null, limit: q.limit, offset: q.offset });
+    return store.listRefunds(this.deps.db, scope(actor, q.merchantId), {
+      paymentId: q.paymentId?.toLowerCase() ?? null,
+      pendingLongerThanMs: q.stale ? this.deps.config.refundPendingAlertMs : null,
+      limit: q.limit,
+      offset: q.offset,
+    });
   }
 
   /** Each payment's refunds, newest first, in key order (a DataLoader batch). */
@@ -118,6 +130,33 @@ export class RefundService {
     const refund = await this.get(actor, id);
     const answer: RefundOutcome = outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: 'settled by operator' };
     if ((await this.apply(refund.id, answer, actor)) === 'unchanged') throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${refund.status}`);
+    return this.get(actor, refund.id);
+  }
+
+  /**
+   * The operator records how a refund went after checking with its provider (`zarpay refund
+   * resolve`, every environment): for a refund still pending past REFUND_PENDING_ALERT_MS, whose
+   * provider never said (Yoco documents no way to ask). Applied as the provider's word would be,
+   * and audited with the operator's note, which stays in the audit log: the merchant's
+   * `failure_reason` says only that the operator resolved it. Earlier, the provider's own answer
+   * may still be on its way: INVALID_STATUS_TRANSITION, as for a refund that has ended.
+   */
+  async resolve(actor: Actor, id: string, outcome: RefundOutcome['status'], note: string): Promise<Refund> {
+    requireOperator(actor);
+    const refund = await this.get(actor, id);
+    if (refund.status !== 'pending') throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${refund.status}`);
+    const waitedMs = Date.now() - refund.createdAt.getTime();
+    const alertMs = this.deps.config.refundPendingAlertMs;
+    if (waitedMs < alertMs) {
+      throw new AppError(
+        'INVALID_STATUS_TRANSITION',
+        `refund has been pending for ${Math.floor(waitedMs / 60_000)} minutes; its provider's outcome may still come, so it can be resolved by hand only once it has been pending for ${Math.ceil(alertMs / 60_000)} minutes (REFUND_PENDING_ALERT_MS)`,
+      );
+    }
+    const answer: RefundOutcome = outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: 'resolved by the operator after checking with the provider' };
+    if ((await this.apply(refund.id, answer, actor, { note })) === 'unchanged') {
+      throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${(await this.get(actor, refund.id)).status}`);
+    }
     return this.get(actor, refund.id);
   }
 

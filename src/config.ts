@@ -77,6 +77,12 @@ export interface Config {
    * about once more and, unless its provider says it was paid, fails as `expired` (CONTRACT §10).
    */
   paymentExpiresAfterMs: number;
+  /**
+   * A refund still pending this long after it was asked for is flagged (`zarpay stats`, /metrics):
+   * its provider's outcome never came, and the operator checks with the provider and records it
+   * (`zarpay refund resolve`, allowed only from then on).
+   */
+  refundPendingAlertMs: number;
   /** Runs the reconciler inside the service (default on); `zarpay reconciler` runs it alone. */
   runReconciler: boolean;
   /**
@@ -312,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const reconcileAfter = read('RECONCILE_AFTER_MS', intFrom('RECONCILE_AFTER_MS', 100), '600000');
   const paymentExpiresAfter = read('PAYMENT_EXPIRES_AFTER_MS', intFrom('PAYMENT_EXPIRES_AFTER_MS', 1000), '86400000');
+  const refundPendingAlert = read('REFUND_PENDING_ALERT_MS', intFrom('REFUND_PENDING_ALERT_MS', 1000), '86400000');
   const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port ?? 8080}`).replace(/\/+$/, '');
   const parsed = <T>(parse: () => T): T | undefined => {
     try {
@@ -369,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     yoco,
     reconcileAfterMs: reconcileAfter!,
     paymentExpiresAfterMs: paymentExpiresAfter!,
+    refundPendingAlertMs: refundPendingAlert!,
     runReconciler: env.RUN_RECONCILER !== 'false',
     dataKeys,
     smtp,

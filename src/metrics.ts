@@ -89,6 +89,25 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
     },
   });
 
+  // A refund's outcome comes from its provider's notification; one that never came leaves the
+  // merchant's money reserved until an operator checks with the provider (`zarpay refund resolve`).
+  new Gauge({
+    name: 'zarpay_refunds_pending_stale',
+    help: 'Refunds still pending longer than REFUND_PENDING_ALERT_MS after they were asked for: check each with its provider and record the outcome (zarpay refund list --stale, zarpay refund resolve)',
+    registers: [registry],
+    async collect() {
+      this.set((await stats.stalePendingRefunds()).stale);
+    },
+  });
+  new Gauge({
+    name: 'zarpay_refunds_oldest_pending_seconds',
+    help: 'How long ago the oldest refund still pending was asked for (0: none pending)',
+    registers: [registry],
+    async collect() {
+      this.set((await stats.stalePendingRefunds()).oldestSeconds);
+    },
+  });
+
   new Gauge({
     name: 'zarpay_sealed_values_unreadable',
     help: 'Bank details (payout_details) and voucher codes (voucher_code) found not to open under the data keys',

@@ -266,6 +266,50 @@ describe('refunds over GraphQL and the CLI', () => {
   });
 });
 
+describe('a refund whose outcome never comes (issue 31)', () => {
+  it('zarpay stats flags it once overdue, refund list --stale finds it, and zarpay refund resolve ends it once, the note in the audit log', async () => {
+    const env = { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken, ZARPAY_OPERATOR: 'thandi' };
+    // Settled by hand, so its refund has no provider to ask: pending until someone decides.
+    const id = await capturedPayment(7_500);
+    const before = await balance();
+    const r = (await refund(id, { amount_cents: 7_000 })).body.data;
+    const early = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'failed', '--note', 'checked'], env);
+    expect(early.code).toBe(1);
+    expect(early.json).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', message: expect.stringContaining('REFUND_PENDING_ALERT_MS') });
+    expect((await zarpay(['stats'], env)).json.refunds_pending_stale).toBe(0);
+
+    // Asked for 25 hours ago: past REFUND_PENDING_ALERT_MS (24 hours).
+    await t.database.db.updateTable('refunds').set({ created_at: new Date(Date.now() - 25 * 3600_000) }).where('id', '=', r.refund_id).execute();
+    const stats = await zarpay(['stats'], env);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.json).toMatchObject({ refunds_pending_stale: 1, oldest_pending_refund_at: expect.any(String) });
+    expect((await zarpay(['stats', '--format', 'table'], env)).stdout).toMatch(/refunds pending: +\d+, 1 overdue \(zarpay refund list --stale/);
+    expect(await (await fetch(`${t.url}/metrics`)).text()).toMatch(/^zarpay_refunds_pending_stale 1$/m);
+    const stale = await zarpay(['refund', 'list', '--stale'], env);
+    expect(stale.json).toEqual({ refunds: [await refundOf(r.refund_id)], total: 1 });
+
+    const noNote = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'failed'], env);
+    expect(noNote.code).toBe(1);
+    expect(noNote.json.message).toContain('--note');
+    const blank = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'failed', '--note', ' '], env);
+    expect(blank.json).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('--note') });
+    const resolved = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'failed', '--note', 'provider support: never made (ticket 4411)'], env);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.json).toMatchObject({ refund_id: r.refund_id, status: 'failed', failure_reason: 'resolved by the operator after checking with the provider' });
+    expect(resolved.json).toEqual(await refundOf(r.refund_id));
+    // The one settlement: released, refund.failed sent, audited with who and the note.
+    expect(await balance()).toEqual(before);
+    await eventually(async () => (webhooksOf('refund.failed', r.refund_id).length === 1 ? true : null));
+    const audit = await op(t, 'query($id: UUID) { auditLog(paymentId: $id) { action actor detail } }', { id });
+    expect(audit.auditLog[0]).toMatchObject({ action: 'refund.failed', actor: 'operator:thandi', detail: { refund_id: r.refund_id, note: 'provider support: never made (ticket 4411)' } });
+    expect((await zarpay(['stats'], env)).json.refunds_pending_stale).toBe(0);
+
+    const again = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'succeeded', '--note', 'again'], env);
+    expect(again.json).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', message: 'refund is already failed' });
+    expect((await zarpay(['ledger', 'verify'], env)).json.ok).toBe(true);
+  });
+});
+
 describe('ledger verify', () => {
   it('notices a refund whose reservation is missing from reserved_cents', async () => {
     const m = await createMerchant(t, { name: 'Audit Shop', autoTopup: true });

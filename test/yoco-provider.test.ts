@@ -181,17 +181,23 @@ describe('parseNotification', () => {
     expect(outcome(() => yoco.parseNotification(body, { 'webhook-id': '', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }))).toBe('UNAUTHORIZED');
   });
 
-  it('parses refund events by Yoco\'s refund id, and refuses a paid event without amount or currency', () => {
+  it('parses refund events by Yoco\'s refund id with what they gave back, and refuses a paid or refund event without amount or currency', () => {
     const event = (type: string, payload: unknown) => signed(JSON.stringify({ id: `evt_${type}`, type, createdDate: new Date().toISOString(), payload }));
     const refundPayload = { id: 'rfd_1', type: 'refund', amount: 900, currency: 'ZAR', paymentId: 'p_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } };
     const ok = event('refund.succeeded', refundPayload);
-    expect(yoco.parseNotification(ok.body, ok.headers)).toEqual({ about: 'refund', eventId: 'evt_refund.succeeded', providerRef: 'ch_1', refundRef: 'rfd_1', outcome: 'succeeded', amountCents: 900 });
+    expect(yoco.parseNotification(ok.body, ok.headers)).toEqual({ about: 'refund', eventId: 'evt_refund.succeeded', providerRef: 'ch_1', refundRef: 'rfd_1', outcome: 'succeeded', amountCents: 900, currency: 'ZAR' });
     const failed = event('refund.failed', { ...refundPayload, status: 'failed' });
     expect(yoco.parseNotification(failed.body, failed.headers)).toMatchObject({ about: 'refund', refundRef: 'rfd_1', outcome: 'failed', reason: expect.any(String) });
     const bare = event('refund.failed', {});
     expect(outcome(() => yoco.parseNotification(bare.body, bare.headers))).toBe('VALIDATION_FAILED');
     const unpriced = event('payment.succeeded', { id: 'p_1', status: 'succeeded', metadata: { checkoutId: 'ch_1' } });
     expect(outcome(() => yoco.parseNotification(unpriced.body, unpriced.headers))).toBe('VALIDATION_FAILED');
+    // A refund's outcome is checked against the refund as a payment's is: without them it cannot be.
+    for (const missing of ['amount', 'currency'] as const) {
+      const { [missing]: _gone, ...rest } = refundPayload;
+      const unchecked = event('refund.succeeded', rest);
+      expect(outcome(() => yoco.parseNotification(unchecked.body, unchecked.headers)), missing).toBe('VALIDATION_FAILED');
+    }
   });
 
   it('returns null for verified events that are not about an outcome', () => {

@@ -3370,6 +3370,71 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "resolveRefund",
+            "description": "Records how a refund went, as the operator learnt it from the provider, for a refund still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) whose provider never said (operator only, every environment; CLI `zarpay refund resolve`). Applied as the provider's word would be: the ledger, the merchant's refund.succeeded or refund.failed, once; audited with the note. Errors: REFUND_NOT_FOUND, INVALID_STATUS_TRANSITION for a refund already ended or not yet pending that long, VALIDATION_FAILED for an empty note.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The refund id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "note",
+                "description": "How the operator knows (1 to 500 characters), for the audit log; never shown to the merchant.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "outcome",
+                "description": "What the provider says happened.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "RefundOutcome",
+                    "kind": "ENUM",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "RefundPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "retryJob",
             "description": "Queues a failed job again, due now (operator only; CLI `zarpay jobs retry`). Errors: NOT_FOUND for an unknown job, INVALID_STATUS_TRANSITION for one that has not failed, FORBIDDEN for a merchant.",
             "args": [
@@ -3947,8 +4012,36 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "mismatchedRefundNotifications",
+            "description": "Provider refund notifications whose amount or currency did not match the refund: they settled nothing (audit log `refund.notification_mismatch`).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "oldestPendingPayoutAt",
             "description": "The oldest payout awaiting approval.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "DateTime",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "oldestPendingRefundAt",
+            "description": "When the oldest refund still pending was asked for.",
             "args": [],
             "type": {
               "kind": "SCALAR",
@@ -4015,8 +4108,72 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "refundsOwedFailed",
+            "description": "Such money the provider refused, or failed, to give back: an operator gives it back by hand (audit log `payment.refund_failed`).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "refundsOwedPending",
+            "description": "Money that arrived for a payment that had already ended, being given back through its provider: not yet confirmed.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "refundsOwedSucceeded",
+            "description": "Such money the provider says it gave back.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "refundsPending",
             "description": "Refunds waiting for their provider's outcome.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "refundsPendingStale",
+            "description": "Refunds still pending longer than REFUND_PENDING_ALERT_MS (24 hours) after they were asked for: their provider's outcome never came. Check each with the provider, then resolveRefund (`zarpay refund list --stale`, `zarpay refund resolve`).",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -6858,6 +7015,18 @@ export type introspection = {
                 "type": {
                   "kind": "SCALAR",
                   "name": "UUID",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "stale",
+                "description": "Only refunds still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) after they were asked for: their provider's outcome never came (CLI `zarpay refund list --stale`; resolveRefund).",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Boolean",
                   "ofType": null
                 },
                 "defaultValue": null,

@@ -173,10 +173,14 @@ export function buildProgram(): Command {
 
   program
     .command('stats')
-    .description('payouts by state, amounts reserved, the approval queue, failing webhooks')
+    .description('payouts by state, amounts reserved, the approval queue, failing webhooks, refunds overdue or failed')
     .addOption(formatOption())
     .action(async (opts) => {
-      const data = await op(`{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending mismatchedNotifications refundsPending refundsFailed sealedValuesUnreadable { kind count } } }`);
+      const data = await op(
+        `{ stats { payouts { status count grossCents } reservedCents pendingApprovalCents oldestPendingPayoutAt deliveriesFailed deliveriesPending mismatchedNotifications
+          refundsPending refundsPendingStale oldestPendingRefundAt refundsFailed mismatchedRefundNotifications refundsOwedPending refundsOwedSucceeded refundsOwedFailed
+          sealedValuesUnreadable { kind count } } }`,
+      );
       const stats = restShape(data.stats) as Record<string, unknown>;
       if (wantsTable(opts.format)) process.stdout.write(statsTable(stats) + '\n');
       else print(stats);

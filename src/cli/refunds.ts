@@ -12,20 +12,21 @@ function refundShape(r: Record<string, unknown>) {
 }
 
 const OUTCOMES = ['succeeded', 'failed'] as const;
-const FLAGS = { id: '<refund-id>', o: '--outcome', merchantId: '--merchant', paymentId: '--payment' };
+const FLAGS = { id: '<refund-id>', o: '--outcome', note: '--note', merchantId: '--merchant', paymentId: '--payment' };
 
 /** `zarpay refund …` (CONTRACT §10). */
 export function refundCommands(program: Command) {
-  const refund = program.command('refund').description('look at refunds; settle sandbox refunds');
+  const refund = program.command('refund').description('look at refunds; resolve overdue ones; settle sandbox refunds');
   refund
     .command('list')
     .description('refunds, newest first')
     .option('--merchant <merchant-id>', 'only this merchant\'s', uuid('--merchant'))
     .option('--payment <payment-id>', 'only this payment\'s', uuid('--payment'))
-    .action(async (opts: { merchant?: string; payment?: string }) => {
+    .option('--stale', 'only those pending past REFUND_PENDING_ALERT_MS (24 hours): their provider never said how they went')
+    .action(async (opts: { merchant?: string; payment?: string; stale?: boolean }) => {
       const data = await op(
-        `query($merchantId: UUID, $paymentId: UUID) { refunds(merchantId: $merchantId, paymentId: $paymentId, limit: 100) { refunds { ${REFUND} } total } }`,
-        { merchantId: opts.merchant ?? null, paymentId: opts.payment ?? null },
+        `query($merchantId: UUID, $paymentId: UUID, $stale: Boolean) { refunds(merchantId: $merchantId, paymentId: $paymentId, stale: $stale, limit: 100) { refunds { ${REFUND} } total } }`,
+        { merchantId: opts.merchant ?? null, paymentId: opts.payment ?? null, stale: opts.stale ?? null },
         FLAGS,
       );
       print({ refunds: data.refunds.refunds.map(refundShape), total: data.refunds.total });
@@ -50,5 +51,19 @@ export function refundCommands(program: Command) {
         FLAGS,
       );
       print(refundShape(data.settleRefund.refund));
+    });
+  refund
+    .command('resolve')
+    .description('record how an overdue refund went, after checking with its provider; every environment (audited, with the note)')
+    .argument('<refund-id>', 'the refund, pending past REFUND_PENDING_ALERT_MS', uuid('<refund-id>'))
+    .requiredOption('--outcome <outcome>', `what the provider says: ${OUTCOMES.join(', ')}`, oneOf('--outcome', OUTCOMES))
+    .requiredOption('--note <note>', 'how you know (e.g. the provider\'s reference), for the audit log; the merchant never sees it')
+    .action(async (id: string, opts: { outcome: string; note: string }) => {
+      const data = await op(
+        `mutation($id: UUID!, $o: RefundOutcome!, $note: String!) { resolveRefund(id: $id, outcome: $o, note: $note) { refund { ${REFUND} } } }`,
+        { id, o: opts.outcome.toUpperCase(), note: opts.note },
+        FLAGS,
+      );
+      print(refundShape(data.resolveRefund.refund));
     });
 }

@@ -47,6 +47,12 @@ export function statsTable(stats: Record<string, any>): string {
   if (stats.oldest_pending_payout_at) lines.push(`oldest pending:     ${stats.oldest_pending_payout_at}`);
   lines.push(`webhooks failing:   ${stats.deliveries_failed} (redeliver with: zarpay webhooks redeliver EVENT_ID)`);
   lines.push(`webhooks pending:   ${stats.deliveries_pending}`);
+  lines.push(`refunds pending:    ${stats.refunds_pending}${stats.refunds_pending_stale ? `, ${stats.refunds_pending_stale} overdue (zarpay refund list --stale; zarpay refund resolve ID)` : ''}`);
+  lines.push(`refunds failed:     ${stats.refunds_failed}`);
+  const owed = [stats.refunds_owed_pending, stats.refunds_owed_succeeded, stats.refunds_owed_failed];
+  if (owed.some((n) => n)) lines.push(`late money back:    ${owed[0]} pending, ${owed[1]} given back, ${owed[2]} failed (give those back by hand)`);
+  const mismatched = [stats.mismatched_notifications, stats.mismatched_refund_notifications];
+  if (mismatched.some((n) => n)) lines.push(`not matching:       ${mismatched[0]} payment, ${mismatched[1]} refund notifications (zarpay audit)`);
   const unreadable = ((stats.sealed_values_unreadable ?? []) as { kind: string; count: number }[]).filter((u) => u.count > 0);
   if (unreadable.length > 0) lines.push(`unreadable sealed:  ${unreadable.map((u) => `${u.count} ${u.kind.toLowerCase()}`).join(', ')} (see zarpay rotate-data-key --dry-run)`);
   return lines.join('\n');

@@ -123,21 +123,56 @@ export async function issueVoucher(tx: Tx, v: { paymentId: string; sealed: Buffe
 
 // ---- Refunds owed (the refund itself is a job: services/reconciler.ts).
 
-export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'refund_status'> & { amount_cents: number };
+export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'refund_status'> & {
+  merchant_id: string;
+  /** The provider's id for the refund, once it accepted it. */
+  refund_ref: string | null;
+  amount_cents: number;
+};
+
+const OWED = `a.id, a.payment_id, p.merchant_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, a.refund_ref,
+         coalesce(a.refund_amount_cents, p.amount_cents) as amount_cents
+    from payment_attempts a join payments p on p.id = a.payment_id`;
 
 const owedStatement = statement<{ id: string } & PaymentFilter, OwedRefund>(
   'a refund owed, with the amount taken',
-  `
-  select a.id, a.payment_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status,
-         coalesce(a.refund_amount_cents, p.amount_cents) as amount_cents
-    from payment_attempts a join payments p on p.id = a.payment_id
-   where a.id = :id::uuid and ${ATTEMPT_SCOPED}`,
+  `select ${OWED} where a.id = :id::uuid and ${ATTEMPT_SCOPED}`,
 );
 
 /** The attempt whose money must go back, and how much was taken (what the provider said, when it did not match); undefined when missing or outside the scope. */
 export async function refundOwed(db: DbOrTx, scope: PaymentScope, attemptId: string): Promise<OwedRefund | undefined> {
   const [row] = await owedStatement.run(db, { id: attemptId, ...paymentFilter(scope) });
   return row;
+}
+
+const owedNamedStatement = statement<{ refProvider: string; refundRef: string; attemptRef: string } & PaymentFilter, OwedRefund>(
+  'the refund owed a provider\'s refund notification is about',
+  `select ${OWED}
+    where a.provider = :refProvider::text and a.refund_status is not null
+      and (a.refund_ref = :refundRef::text or (a.provider_ref = :attemptRef::text and a.refund_ref is null))
+      and ${ATTEMPT_SCOPED}`,
+);
+
+/**
+ * The refund owed that a provider's notification is about: named by the provider's id for the
+ * refund, or, before that id is known (the notification overtook the answer to the request, or
+ * that answer was lost), by the attempt it gives back, which owes one refund at most.
+ */
+export async function owedRefundNamed(db: DbOrTx, scope: PaymentScope, provider: string, n: { refundRef: string; attemptRef: string }): Promise<OwedRefund | undefined> {
+  const [row] = await owedNamedStatement.run(db, { refProvider: provider, refundRef: n.refundRef, attemptRef: n.attemptRef, ...paymentFilter(scope) });
+  return row;
+}
+
+const finishOwedStatement = statement<{ id: string; to: string; ref: string }, { id: string }>(
+  'a refund owed ends as its provider said',
+  `update payment_attempts set refund_status = :to::text, refund_ref = coalesce(refund_ref, :ref::text), updated_at = now()
+    where id = :id::uuid and refund_status in ('pending', 'requested') and (refund_ref is null or refund_ref = :ref::text)
+  returning id`,
+);
+
+/** Records how the provider says a refund owed went (under its payment's lock); false when it had ended, or is another refund. */
+export async function finishOwedRefund(tx: Tx, attemptId: string, to: 'succeeded' | 'failed', refundRef: string): Promise<boolean> {
+  return (await finishOwedStatement.run(tx, { id: attemptId, to, ref: refundRef })).length > 0;
 }
 
 /** The provider accepted the refund (`requested`), or will not make it (`failed`: an operator must). */

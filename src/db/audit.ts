@@ -1,5 +1,6 @@
 import { type MerchantScope, merchantFilter } from '../domain/actor.ts';
 import type { DbOrTx } from './index.ts';
+import { statement } from './statement.ts';
 
 /** The audit log: who did what to a payment or payout, and when. Append-only (the database refuses changes). */
 
@@ -36,6 +37,17 @@ export async function recordAudit(db: DbOrTx, e: NewAuditEntry): Promise<void> {
       detail: JSON.stringify(e.detail ?? {}),
     })
     .execute();
+}
+
+const eventSeen = statement<{ paymentId: string; action: string; eventId: string }, { one: number }>(
+  'an audit entry of one provider event',
+  `select 1 as one from audit_log
+    where payment_id = :paymentId::uuid and action = :action::text and detail->>'provider_event_id' = :eventId::text limit 1`,
+);
+
+/** Whether the payment's audit log already records `action` for this provider event (a duplicate delivery). */
+export async function auditedEvent(db: DbOrTx, paymentId: string, action: string, eventId: string): Promise<boolean> {
+  return (await eventSeen.run(db, { paymentId, action, eventId })).length > 0;
 }
 
 /**

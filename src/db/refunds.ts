@@ -88,40 +88,45 @@ export async function findRefundByRef(db: DbOrTx, scope: PaymentScope, provider:
   return row && toRefund(row);
 }
 
-const unmatched = statement<{ refProvider: string; attemptRef: string; amount: number } & PaymentFilter, Row>(
+const unmatched = statement<{ refProvider: string; attemptRef: string } & PaymentFilter, Row>(
   'pending refunds of an attempt not yet matched to the provider\'s id',
   `select ${COLUMNS} from ${FROM}
     where r.provider = :refProvider::text and a.provider_ref = :attemptRef::text and r.status = 'pending'
-      and r.provider_refund_ref is null and r.amount_cents = :amount::bigint and ${ATTEMPT_SCOPED}
+      and r.provider_refund_ref is null and ${ATTEMPT_SCOPED}
     order by r.seq`,
 );
 
 /**
- * The pending refunds of an attempt, of this amount, whose provider id is not yet known: a
- * notification may overtake the answer to the request it is about (or the answer was lost).
+ * The pending refunds of an attempt whose provider id is not yet known: a notification may
+ * overtake the answer to the request it is about (or the answer was lost).
  */
-export async function unmatchedRefunds(db: DbOrTx, scope: PaymentScope, provider: string, attemptRef: string, amount: number): Promise<StoredRefund[]> {
-  return (await unmatched.run(db, { refProvider: provider, attemptRef, amount, ...paymentFilter(scope) })).map(toRefund);
+export async function unmatchedRefunds(db: DbOrTx, scope: PaymentScope, provider: string, attemptRef: string): Promise<StoredRefund[]> {
+  return (await unmatched.run(db, { refProvider: provider, attemptRef, ...paymentFilter(scope) })).map(toRefund);
 }
 
-const pageStatement = statement<{ ofPayment: string | null; limit: number; offset: number } & PaymentFilter, Row & { total: number }>(
+/** Of one payment (or any), and only those pending for longer than so many milliseconds (or all), by the database's clock. */
+const LISTED = `(:ofPayment::uuid is null or r.payment_id = :ofPayment::uuid)
+  and (:pendingMs::bigint is null or (r.status = 'pending' and r.created_at < now() - :pendingMs::bigint * interval '1 millisecond'))`;
+type Listed = { ofPayment: string | null; pendingMs: number | null } & PaymentFilter;
+
+const pageStatement = statement<Listed & { limit: number; offset: number }, Row & { total: number }>(
   'a page of refunds with the total',
   `select ${COLUMNS}, count(*) over () as total from ${FROM}
-    where (:ofPayment::uuid is null or r.payment_id = :ofPayment::uuid) and ${ATTEMPT_SCOPED}
+    where ${LISTED} and ${ATTEMPT_SCOPED}
     order by r.seq desc limit :limit::int offset :offset::int`,
 );
-const countStatement = statement<{ ofPayment: string | null } & PaymentFilter, { n: number }>(
-  'count refunds',
-  `select count(*) as n from ${FROM} where (:ofPayment::uuid is null or r.payment_id = :ofPayment::uuid) and ${ATTEMPT_SCOPED}`,
-);
+const countStatement = statement<Listed, { n: number }>('count refunds', `select count(*) as n from ${FROM} where ${LISTED} and ${ATTEMPT_SCOPED}`);
 
-/** Refunds newest first (of one payment, or all within the scope), beside the count of all that match. */
+/**
+ * Refunds newest first (of one payment, or all within the scope; with `pendingLongerThanMs`, only
+ * those still pending that long after they were asked for), beside the count of all that match.
+ */
 export async function listRefunds(
   db: DbOrTx,
   scope: PaymentScope,
-  q: { paymentId?: string | null | undefined; limit: number; offset: number },
+  q: { paymentId?: string | null | undefined; pendingLongerThanMs?: number | null | undefined; limit: number; offset: number },
 ): Promise<{ refunds: StoredRefund[]; total: number }> {
-  const args = { ofPayment: q.paymentId ?? null, ...paymentFilter(scope) };
+  const args = { ofPayment: q.paymentId ?? null, pendingMs: q.pendingLongerThanMs ?? null, ...paymentFilter(scope) };
   const rows = await pageStatement.run(db, { ...args, limit: q.limit, offset: q.offset });
   // Past the last page the window is empty; count apart then.
   const total = rows.length > 0 ? Number(rows[0]!.total) : q.offset > 0 ? Number((await countStatement.run(db, args))[0]?.n ?? 0) : 0;

@@ -103,3 +103,35 @@ export async function refundCounts(db: DbOrTx): Promise<{ pending: number; faile
   const [row] = await refundsStatement.run(db, {});
   return { pending: Number(row?.pending ?? 0), failed: Number(row?.failed ?? 0) };
 }
+
+const stalePendingStatement = statement<{ alertMs: number }, { stale: number; oldest_at: Date | null; oldest: number | null }>(
+  'refunds pending too long',
+  `select count(*) filter (where created_at < now() - :alertMs::bigint * interval '1 millisecond') as stale,
+          min(created_at) as oldest_at, extract(epoch from now() - min(created_at)) as oldest
+     from refunds where status = 'pending'`,
+);
+
+/**
+ * Refunds pending for longer than `alertMs` since they were asked for (their outcome never came:
+ * an operator must check with the provider), and when the oldest pending one was asked for (null,
+ * and 0 seconds old, when none is pending).
+ */
+export async function stalePendingRefunds(db: DbOrTx, alertMs: number): Promise<{ stale: number; oldestAt: Date | null; oldestSeconds: number }> {
+  const [row] = await stalePendingStatement.run(db, { alertMs });
+  return { stale: Number(row?.stale ?? 0), oldestAt: row?.oldest_at ? new Date(row.oldest_at) : null, oldestSeconds: Number(row?.oldest ?? 0) };
+}
+
+const owedStatement = statement<Record<string, never>, { status: string; n: number }>(
+  'refunds owed for late money by state',
+  `select refund_status as status, count(*) as n from payment_attempts where refund_status is not null group by refund_status`,
+);
+
+/**
+ * Money owed back for late money, by where its refund is: not yet confirmed (to ask the provider,
+ * or asked), given back, or failed (an operator must give it back by hand).
+ */
+export async function owedRefundCounts(db: DbOrTx): Promise<{ open: number; succeeded: number; failed: number }> {
+  const rows = await owedStatement.run(db, {});
+  const of = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+  return { open: of('pending') + of('requested'), succeeded: of('succeeded'), failed: of('failed') };
+}

@@ -168,7 +168,8 @@ export interface PaymentAttemptsTable {
   failure_reason: string | null;
   redirect_url: ColumnType<string | null, string | null | undefined, string | null>;
   payment_ref: ColumnType<string | null, string | null | undefined, string | null>;
-  refund_status: ColumnType<'pending' | 'requested' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'failed' | null>;
+  /** Money owed back for late money: `pending` (to ask), `requested` (the provider accepted it), then how it went. */
+  refund_status: ColumnType<'pending' | 'requested' | 'succeeded' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'succeeded' | 'failed' | null>;
   refund_ref: ColumnType<string | null, string | null | undefined, string | null>;
   /** What the provider said it took, when that is not the payment's amount (a notification that did not match). */
   refund_amount_cents: ColumnType<number | null, number | null | undefined, number | null>;

@@ -33,6 +33,11 @@ export interface RefundNotification {
   /** The provider's id for the refund (Yoco: `rfd_…`, as its refund answer gave it). */
   refundRef: string;
   outcome: 'succeeded' | 'failed';
+  /**
+   * What the provider says it gave back, when it says: a notification whose amount or currency
+   * differs from the refund's settles nothing (issue 31), as for payments (CONTRACT §10).
+   */
   amountCents?: number;
+  currency?: string;
   reason?: string;
 }

@@ -35,6 +35,7 @@ import type { PaymentProvider } from './providers/port.ts';
 import { createProviders } from './providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './rate-limits.ts';
 import { reconcileTask, refundOwedTask } from './reconciler.ts';
+import { RefundNotifications } from './refund-notifications.ts';
 import { refundRequestTask } from './refund-requests.ts';
 import { RefundService } from './refunds.ts';
 import { StatementService } from './statements.ts';
@@ -217,7 +218,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     people,
     webhookSecrets,
     payments,
-    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, refunds),
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),
     paymentLinks,
     providers: providers.all,
     refunds,

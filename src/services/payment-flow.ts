@@ -11,7 +11,7 @@ import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, p
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
-import type { RefundService } from './refunds.ts';
+import type { RefundNotifications } from './refund-notifications.ts';
 import { type AttemptState, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
@@ -57,7 +57,7 @@ export class PaymentFlow {
     private readonly links: PaymentLinks,
     private readonly settlement: PaymentSettlement,
     /** Where a provider's notification about a refund goes. */
-    private readonly refunds?: RefundService,
+    private readonly refunds?: RefundNotifications,
   ) {}
 
   /**

@@ -75,7 +75,9 @@ const REFUND_TRIES_WHEN_UNAVAILABLE = 12;
 /**
  * Money that arrived for a payment that had already ended goes back (PaymentSettlement,
  * `refund_owed`): a job of `payment.refund_owed`, queued in the transaction that found it, asks
- * the attempt's provider for the refund. A provider that cannot answer now is asked again later;
+ * the attempt's provider for the refund, and the attempt says `requested`. How it went comes as
+ * the provider's notification, which the attempt records (`succeeded` or `failed`,
+ * services/refund-notifications.ts). A provider that cannot answer now is asked again later;
  * one that refuses, or one that offers no refunds, leaves the refund to an operator: the attempt
  * says `failed`, the audit log says why, and the job stays failed for `zarpay jobs retry`.
  */

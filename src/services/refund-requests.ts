@@ -27,7 +27,7 @@ export function nextKey(refundId: string, key: string): string {
 /**
  * One job of `refund.request` per refund, queued in the transaction that created it. It asks the
  * payment's provider to make the refund (the refund id as Idempotency-Key), and then waits for
- * the outcome, which normally comes as the provider's notification (RefundService.notified):
+ * the outcome, which normally comes as the provider's notification (RefundNotifications.notified):
  *
  * - The provider cannot answer (down, 5xx, timeout, 429): asked again later with the same key,
  *   after its `Retry-After` when it gave one, twice as late each time (at most hourly), for as

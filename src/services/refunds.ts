@@ -12,7 +12,6 @@ import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { releaseLegs, refundReserveLegs, refundSettleLegs } from '../domain/ledger.ts';
 import { paymentNotFound } from '../domain/payment.ts';
-import type { RefundNotification } from '../domain/provider-notification.ts';
 import { type CreateRefundInput, type Refund, refundJson, refundNotFound, type RefundOutcome } from '../domain/refund.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { IDEMPOTENCY_TTL_MS } from './payments.ts';
@@ -24,10 +23,11 @@ export type RefundSettled = 'succeeded' | 'failed' | 'unchanged';
  * Refunds (CONTRACT §10): a merchant gives back a captured payment's money, in full or in parts.
  * Creating one reserves its amount on the merchant's balance (INSUFFICIENT_BALANCE when it is not
  * available) and queues its request to the provider (`refund.request`, services/refund-requests.ts);
- * the provider's outcome, however it arrives (notification, the job asking, the operator in
- * tst/dev), is applied once: success takes the reservation out of the balance (`refunds_cents`),
- * failure releases it. Either way the merchant hears `refund.succeeded` / `refund.failed`, and the
- * audit log says who decided. The payment's fee is not returned, and the payment stays `captured`.
+ * the provider's outcome, however it arrives (its notification: services/refund-notifications.ts;
+ * the job asking; the operator, in tst/dev or once the outcome is overdue), is applied once:
+ * success takes the reservation out of the balance (`refunds_cents`), failure releases it.
+ * Either way the merchant hears `refund.succeeded` / `refund.failed`, and the audit log says who
+ * decided. The payment's fee is not returned, and the payment stays `captured`.
  */
 export class RefundService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -103,10 +103,21 @@ export class RefundService {
     return store.listRefunds(this.deps.db, s, { paymentId: paymentId.toLowerCase(), ...page });
   }
 
-  /** Refunds newest first, of one merchant (the operator may name one, or none for all) and optionally one payment. */
-  async list(actor: Actor, q: { merchantId?: string | null; paymentId?: string | null; limit: number; offset: number }): Promise<{ refunds: Refund[]; total: number }> {
+  /**
+   * Refunds newest first, of one merchant (the operator may name one, or none for all) and
+   * optionally one payment; `stale`: only those pending past REFUND_PENDING_ALERT_MS.
+   */
+  async list(
+    actor: Actor,
+    q: { merchantId?: string | null; paymentId?: string | null; stale?: boolean | null; limit: number; offset: number },
+  ): Promise<{ refunds: Refund[]; total: number }> {
     if (q.paymentId != null && !isUuid(q.paymentId)) return { refunds: [], total: 0 };
-    return store.listRefunds(this.deps.db, scope(actor, q.merchantId), { paymentId: q.paymentId?.toLowerCase() ?? null, limit: q.limit, offset: q.offset });
+    return store.listRefunds(this.deps.db, scope(actor, q.merchantId), {
+      paymentId: q.paymentId?.toLowerCase() ?? null,
+      pendingLongerThanMs: q.stale ? this.deps.config.refundPendingAlertMs : null,
+      limit: q.limit,
+      offset: q.offset,
+    });
   }
 
   /** Each payment's refunds, newest first, in key order (a DataLoader batch). */
@@ -125,25 +136,30 @@ export class RefundService {
   }
 
   /**
-   * A provider's notification about a refund, applied. It names the refund by the provider's id;
-   * one that overtook the provider's answer to our request (or whose answer was lost) is matched
-   * to the one pending refund of its attempt and amount whose id is not known yet. Refunds that
-   * are not zarpay's (a provider account may serve other shops, and refunds owed for late money
-   * are the reconciler's) are acknowledged and ignored; repeats change nothing.
+   * The operator records how a refund went after checking with its provider (`zarpay refund
+   * resolve`, every environment): for a refund still pending past REFUND_PENDING_ALERT_MS, whose
+   * provider never said (Yoco documents no way to ask). Applied as the provider's word would be,
+   * and audited with the operator's note, which stays in the audit log: the merchant's
+   * `failure_reason` says only that the operator resolved it. Earlier, the provider's own answer
+   * may still be on its way: INVALID_STATUS_TRANSITION, as for a refund that has ended.
    */
-  async notified(actor: Actor, n: RefundNotification): Promise<{ paymentId: string | null; status: string | null }> {
-    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
-    const s = paymentScope(actor);
-    let refund = await store.findRefundByRef(this.deps.db, s, actor.provider, n.refundRef);
-    if (!refund && n.amountCents !== undefined) {
-      const candidates = await store.unmatchedRefunds(this.deps.db, s, actor.provider, n.providerRef, n.amountCents);
-      if (candidates.length === 1 && (await store.recordAccepted(this.deps.db, candidates[0]!.id, n.refundRef))) refund = candidates[0];
+  async resolve(actor: Actor, id: string, outcome: RefundOutcome['status'], note: string): Promise<Refund> {
+    requireOperator(actor);
+    const refund = await this.get(actor, id);
+    if (refund.status !== 'pending') throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${refund.status}`);
+    const waitedMs = Date.now() - refund.createdAt.getTime();
+    const alertMs = this.deps.config.refundPendingAlertMs;
+    if (waitedMs < alertMs) {
+      throw new AppError(
+        'INVALID_STATUS_TRANSITION',
+        `refund has been pending for ${Math.floor(waitedMs / 60_000)} minutes; its provider's outcome may still come, so it can be resolved by hand only once it has been pending for ${Math.ceil(alertMs / 60_000)} minutes (REFUND_PENDING_ALERT_MS)`,
+      );
     }
-    if (!refund) return { paymentId: null, status: null };
-    const answer: RefundOutcome = n.outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: n.reason ?? 'the provider reported the refund failed' };
-    await this.apply(refund.id, answer, actor, { provider_event_id: n.eventId });
-    const now = await store.findRefund(this.deps.db, s, refund.id);
-    return { paymentId: refund.paymentId, status: now?.status ?? null };
+    const answer: RefundOutcome = outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', reason: 'resolved by the operator after checking with the provider' };
+    if ((await this.apply(refund.id, answer, actor, { note })) === 'unchanged') {
+      throw new AppError('INVALID_STATUS_TRANSITION', `refund is already ${(await this.get(actor, refund.id)).status}`);
+    }
+    return this.get(actor, refund.id);
   }
 
   /**

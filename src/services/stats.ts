@@ -1,4 +1,15 @@
-import { auditCount, deliveryCounts, deliveryLag, oldestPendingPayoutAt, payoutsByState, refundCounts, reservedCents, webhookAttemptCounts } from '../db/stats.ts';
+import {
+  auditCount,
+  deliveryCounts,
+  deliveryLag,
+  oldestPendingPayoutAt,
+  owedRefundCounts,
+  payoutsByState,
+  refundCounts,
+  reservedCents,
+  stalePendingRefunds,
+  webhookAttemptCounts,
+} from '../db/stats.ts';
 import { type SealedPurpose, unreadableCounts } from '../db/sealed-data.ts';
 import { type Actor, requireOperator } from '../domain/actor.ts';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../domain/payout.ts';
@@ -25,8 +36,23 @@ export interface OperatorStats {
   mismatchedNotifications: number;
   /** Refunds waiting for their provider's outcome. */
   refundsPending: number;
+  /**
+   * Refunds pending longer than REFUND_PENDING_ALERT_MS: their outcome never came. Check with the
+   * provider, then `zarpay refund resolve` (`zarpay refund list --stale` lists them).
+   */
+  refundsPendingStale: number;
+  /** When the oldest pending refund was asked for; null when none is pending. */
+  oldestPendingRefundAt: Date | null;
   /** Refunds the provider failed or refused. */
   refundsFailed: number;
+  /** Provider refund notifications whose amount or currency did not match the refund: they settled nothing. */
+  mismatchedRefundNotifications: number;
+  /** Money that arrived for a payment that had already ended, being given back: not yet confirmed by the provider. */
+  refundsOwedPending: number;
+  /** Such money the provider says it gave back. */
+  refundsOwedSucceeded: number;
+  /** Such money the provider refused to give back, or failed to: an operator gives it back by hand. */
+  refundsOwedFailed: number;
   /** Sealed values found not to open under the data keys, by kind. */
   sealedValuesUnreadable: UnreadableCount[];
 }
@@ -77,9 +103,14 @@ export class StatsService {
     return deliveryLag(this.deps.db);
   }
 
+  /** Refunds pending past REFUND_PENDING_ALERT_MS, and the oldest pending one's age. */
+  stalePendingRefunds(): Promise<{ stale: number; oldestAt: Date | null; oldestSeconds: number }> {
+    return stalePendingRefunds(this.deps.db, this.deps.config.refundPendingAlertMs);
+  }
+
   async overview(actor: Actor): Promise<OperatorStats> {
     requireOperator(actor);
-    const [rows, reserved, oldest, deliveries, unreadable, mismatched, refunds] = await Promise.all([
+    const [rows, reserved, oldest, deliveries, unreadable, mismatched, refunds, stale, refundMismatches, owed] = await Promise.all([
       this.payoutsByState(),
       reservedCents(this.deps.db),
       oldestPendingPayoutAt(this.deps.db),
@@ -87,6 +118,9 @@ export class StatsService {
       this.sealedUnreadable(),
       auditCount(this.deps.db, 'payment.notification_mismatch'),
       refundCounts(this.deps.db),
+      this.stalePendingRefunds(),
+      auditCount(this.deps.db, 'refund.notification_mismatch'),
+      owedRefundCounts(this.deps.db),
     ]);
     const byStatus = new Map(rows.map((r) => [r.status, r]));
     const payouts = PAYOUT_STATUSES.map((status) => ({
@@ -104,7 +138,13 @@ export class StatsService {
       sealedValuesUnreadable: unreadable,
       mismatchedNotifications: mismatched,
       refundsPending: refunds.pending,
+      refundsPendingStale: stale.stale,
+      oldestPendingRefundAt: stale.oldestAt,
       refundsFailed: refunds.failed,
+      mismatchedRefundNotifications: refundMismatches,
+      refundsOwedPending: owed.open,
+      refundsOwedSucceeded: owed.succeeded,
+      refundsOwedFailed: owed.failed,
     };
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idempotencyKeyInput } from '../../domain/payment-input.ts';
 import { createRefundInput, type Refund, REFUND_STATUSES } from '../../domain/refund.ts';
-import { offsetPage, parseInput } from '../../domain/validation.ts';
+import { offsetPage, parseInput, reasonSchema } from '../../domain/validation.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { PaymentRef } from './payment.ts';
@@ -93,12 +93,13 @@ builder.queryFields((t) => ({
     args: {
       merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (the operator; a merchant may only name itself).' }),
       paymentId: t.arg({ type: 'UUID', description: 'Only this payment\'s.' }),
+      stale: t.arg.boolean({ description: 'Only refunds still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) after they were asked for: their provider\'s outcome never came (CLI `zarpay refund list --stale`; resolveRefund).' }),
       limit: t.arg.int({ description: 'Page size, 1 to 100 (default 50).' }),
       offset: t.arg.int({ description: 'How many to skip (default 0).' }),
     },
     resolve: (_r, args, ctx) => {
       const page = parseInput(listPage, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }, 'arguments');
-      return ctx.services.refunds.list(actorOf(ctx), { merchantId: args.merchantId, paymentId: args.paymentId, ...page });
+      return ctx.services.refunds.list(actorOf(ctx), { merchantId: args.merchantId, paymentId: args.paymentId, stale: args.stale, ...page });
     },
   }),
 }));
@@ -125,5 +126,17 @@ builder.mutationFields((t) => ({
       outcome: t.arg({ type: RefundOutcomeEnum, required: true, description: 'How it ends.' }),
     },
     resolve: async (_r, { id, outcome }, ctx) => ({ refund: await ctx.services.refunds.settle(actorOf(ctx), id, outcome) }),
+  }),
+  resolveRefund: t.field({
+    type: RefundPayload,
+    description:
+      'Records how a refund went, as the operator learnt it from the provider, for a refund still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) whose provider never said (operator only, every environment; CLI `zarpay refund resolve`). Applied as the provider\'s word would be: the ledger, the merchant\'s refund.succeeded or refund.failed, once; audited with the note. Errors: REFUND_NOT_FOUND, INVALID_STATUS_TRANSITION for a refund already ended or not yet pending that long, VALIDATION_FAILED for an empty note.',
+    authScopes: { operator: true },
+    args: {
+      id: t.arg({ type: 'UUID', required: true, description: 'The refund id.' }),
+      outcome: t.arg({ type: RefundOutcomeEnum, required: true, description: 'What the provider says happened.' }),
+      note: t.arg.string({ required: true, description: 'How the operator knows (1 to 500 characters), for the audit log; never shown to the merchant.', validate: validated(reasonSchema) }),
+    },
+    resolve: async (_r, { id, outcome, note }, ctx) => ({ refund: await ctx.services.refunds.resolve(actorOf(ctx), id, outcome, note) }),
   }),
 }));

@@ -41,7 +41,17 @@ const OperatorStatsRef = builder.objectRef<OperatorStats>('OperatorStats').imple
       description: 'Provider "paid" notifications whose amount or currency did not match their attempt: nothing was captured and the money goes back (audit log `payment.notification_mismatch`).',
     }),
     refundsPending: t.exposeInt('refundsPending', { description: 'Refunds waiting for their provider\'s outcome.' }),
+    refundsPendingStale: t.exposeInt('refundsPendingStale', {
+      description: 'Refunds still pending longer than REFUND_PENDING_ALERT_MS (24 hours) after they were asked for: their provider\'s outcome never came. Check each with the provider, then resolveRefund (`zarpay refund list --stale`, `zarpay refund resolve`).',
+    }),
+    oldestPendingRefundAt: t.expose('oldestPendingRefundAt', { type: 'DateTime', nullable: true, description: 'When the oldest refund still pending was asked for.' }),
     refundsFailed: t.exposeInt('refundsFailed', { description: 'Refunds the provider failed or refused.' }),
+    mismatchedRefundNotifications: t.exposeInt('mismatchedRefundNotifications', {
+      description: 'Provider refund notifications whose amount or currency did not match the refund: they settled nothing (audit log `refund.notification_mismatch`).',
+    }),
+    refundsOwedPending: t.exposeInt('refundsOwedPending', { description: 'Money that arrived for a payment that had already ended, being given back through its provider: not yet confirmed.' }),
+    refundsOwedSucceeded: t.exposeInt('refundsOwedSucceeded', { description: 'Such money the provider says it gave back.' }),
+    refundsOwedFailed: t.exposeInt('refundsOwedFailed', { description: 'Such money the provider refused, or failed, to give back: an operator gives it back by hand (audit log `payment.refund_failed`).' }),
   }),
 });
 

@@ -79,12 +79,15 @@
  * - A `payment.succeeded` carries what was taken (`amount` in cents, `currency`), as every sample
  *   event of Yoco's shows; zarpay compares them with the attempt (CONTRACT §10: a mismatch
  *   captures nothing). One without them is refused (VALIDATION_FAILED, so Yoco sends it again)
- *   rather than trusted. ASSUMPTION: Yoco always sends both.
+ *   rather than trusted. ASSUMPTION: Yoco always sends both. The same holds for `refund.succeeded`
+ *   and `refund.failed`, whose Refund payload documents `amount` and `currency` too: compared
+ *   with the refund, a mismatch settles nothing (issue 31).
  * - Refund outcomes: Yoco's Checkout API documents no way to read a refund (the refund read it
  *   documents lives on another API with other credentials), so this provider has no
  *   `queryRefund`: a refund's outcome is known from `refund.succeeded` / `refund.failed` only,
- *   and a refund whose notification never comes stays pending for an operator (zarpay's job
- *   runner reports it). ASSUMPTION: "successful" in the refund answer means accepted, not paid.
+ *   and a refund whose notification never comes stays pending until it is overdue
+ *   (REFUND_PENDING_ALERT_MS) and an operator records what Yoco's portal shows (`zarpay refund
+ *   resolve`). ASSUMPTION: "successful" in the refund answer means accepted, not paid.
  * - Timestamps are checked against Yoco's 3 minutes, inside the library's fixed 5.
  * - An event whose `payload.mode` is not the secret key's mode (sk_live_ vs sk_test_) is ignored:
  *   Yoco sends both modes to the same endpoint, and a test payment must never capture a live one.
@@ -137,7 +140,9 @@ const paymentPayload = z.object({
 });
 const refundPayload = z.object({
   id: z.string().min(1),
+  // Documented on both refund events: what was given back, checked against the refund (issue 31).
   amount: z.number().int().optional(),
+  currency: z.string().min(1).optional(),
   mode: z.string().optional(),
   metadata: z.object({ checkoutId: z.string().min(1) }),
 });
@@ -248,15 +253,18 @@ export class YocoProvider implements PaymentProvider {
     if (type === 'refund.succeeded' || type === 'refund.failed') {
       const refund = refundPayload.safeParse(parsed.data.payload);
       if (!refund.success) throw new AppError('VALIDATION_FAILED', `Yoco ${type} event: payload without id or metadata.checkoutId`);
-      const { id: refundRef, amount, mode, metadata } = refund.data;
+      const { id: refundRef, amount, currency, mode, metadata } = refund.data;
       if (this.mode && mode && mode !== this.mode) return null;
+      // As for a payment: an outcome whose amount cannot be checked must not settle anything.
+      if (amount === undefined || currency === undefined) throw new AppError('VALIDATION_FAILED', `Yoco ${type} event: payload without amount or currency`);
       return {
         about: 'refund',
         eventId: parsed.data.id,
         providerRef: metadata.checkoutId,
         refundRef,
         outcome: type === 'refund.succeeded' ? 'succeeded' : 'failed',
-        ...(amount !== undefined && { amountCents: amount }),
+        amountCents: amount,
+        currency,
         ...(type === 'refund.failed' && { reason: 'Yoco reported the refund failed' }),
       };
     }

@@ -307,7 +307,7 @@ describe('a refund whose outcome never comes (issue 31)', () => {
     const again = await zarpay(['refund', 'resolve', r.refund_id, '--outcome', 'succeeded', '--note', 'again'], env);
     expect(again.json).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', message: 'refund is already failed' });
     expect((await zarpay(['ledger', 'verify'], env)).json.ok).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe('ledger verify', () => {

@@ -8,6 +8,7 @@ import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts'
 import type { Services } from '../src/services/index.ts';
 import type { RateLimitDecision } from '../src/services/rate-limits.ts';
 import { merchantRoutes } from './merchant.ts';
+import { undocumented } from './openapi/document.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
@@ -46,13 +47,15 @@ declare module 'fastify' {
  * turns: 120 → 101 µs, 8,400 → 10,000 balance reads a second): its request no longer waits
  * idle through the count's round trip before its own.
  */
-async function restApi(app: FastifyInstance, opts: { services: Services }) {
+async function restApi(app: FastifyInstance, opts: { services: Services; served: string[] }) {
   const { services } = opts;
   // Problems with a use case's input name its fields as REST callers know them (`payment_details.branch_code`).
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply, restField));
   app.addHook('onRoute', (route) => {
     if (!route.config?.access) throw new Error(`${route.method} ${route.url}: name its access (src/domain/access.ts)`);
     route.config = { ...route.config, gate: 'api' };
+    // HEAD is Fastify's own twin of each GET.
+    for (const method of [route.method].flat()) if (method !== 'HEAD') opts.served.push(`${method} ${route.url.replace(/:[^/]+/g, '{}')}`);
   });
   // Callbacks, like the app's other hooks: an async hook costs a promise and a turn of the
   // microtask queue more on every request.
@@ -106,8 +109,22 @@ function settle(reply: FastifyReply, decision: RateLimitDecision | null): Error 
   return decision.allowed ? undefined : rateLimitExceeded(decision);
 }
 
-/** Mounts REST on the app: `/api/v1`, and its OpenAPI document and reference page. */
-export function rest(app: FastifyInstance, services: Services, config: Config) {
-  app.register(restApi, { prefix: '/api/v1', services });
+/**
+ * Mounts REST on the app: `/api/v1`, and its OpenAPI document and reference page. The routes it
+ * served are handed back (`METHOD /api/v1/path`, parameters as `{}`); the app does not start
+ * while one of them is undocumented, or a documented operation has no route.
+ */
+export function rest(app: FastifyInstance, services: Services, config: Config): readonly string[] {
+  const served: string[] = [];
+  app.register(restApi, { prefix: '/api/v1', services, served });
   app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl, serviceEnv: config.serviceEnv });
+  app.addHook('onReady', (done) => {
+    const missing = undocumented(served);
+    done(
+      missing.routes.length + missing.operations.length === 0
+        ? undefined
+        : new Error(`REST and its OpenAPI document differ: routes without a document ${JSON.stringify(missing.routes)}, documented operations without a route ${JSON.stringify(missing.operations)} (rest/openapi/document.ts)`),
+    );
+  });
+  return served;
 }

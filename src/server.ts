@@ -35,6 +35,8 @@ export interface App {
   stop(): Promise<void>;
   /** `/graphql` and `/graphql/stream`: what the event streams hold. */
   graphql: GraphQLRoutes;
+  /** The `/api/v1` routes served, as `METHOD /api/v1/path` with parameters as `{}` (known once the app is ready). */
+  restRoutes: readonly string[];
 }
 
 /** pino's number for `info`, the level of the request lines. */
@@ -205,7 +207,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   app.register(pages, { services, config });
   app.register(dashboardRoutes, { services, config });
   // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
-  rest(app, services, config);
+  const restRoutes = rest(app, services, config);
   const graphql = graphqlRoutes(app, services, config, metrics, { ...STREAM_LIMITS, ...options.streamLimits });
 
   let listening = false;
@@ -213,6 +215,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     app,
     services,
     graphql,
+    restRoutes,
     async start() {
       await services.start({ queues: serviceQueues(config), onError: (message, err) => app.log.warn({ err }, message) });
       const address = await app.listen({ port: config.port, host: config.host });

@@ -34,28 +34,17 @@ function failOnce(target: Record<string, any>, method: string, error: Error) {
 }
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1 with the X-API-Key scheme and every /api/v1 operation', async () => {
+  it('documents exactly the routes /api/v1 serves: a route without its document, or a document without its route, fails', async () => {
+    const doc = (await http(t, 'GET', '/api/v1/openapi.json')).body;
+    const documented = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.keys(m).map((x) => `${x.toUpperCase()} ${p.replace(/\{[^}]+\}/g, '{}')}`));
+    expect(t.app.restRoutes.length).toBeGreaterThan(10);
+    expect([...t.app.restRoutes].sort()).toEqual(documented.sort());
+  });
+
+  it('is OpenAPI 3.1 with the X-API-Key scheme, with examples', async () => {
     const doc = (await http(t, 'GET', '/api/v1/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    const operations = Object.entries(doc.paths).flatMap(([p, m]: [string, any]) => Object.keys(m).map((x) => `${x.toUpperCase()} ${p}`));
-    expect(operations).toEqual(
-      expect.arrayContaining([
-        'GET /api/v1/payouts/balance',
-        'POST /api/v1/payouts',
-        'GET /api/v1/payouts',
-        'GET /api/v1/payouts/{payout_id}',
-        'POST /api/v1/merchant/api-keys/secret/regenerate',
-        'POST /api/v1/payments/init',
-        'GET /api/v1/payments/{payment_id}',
-        'GET /api/v1/payments',
-        'POST /api/v1/merchant/webhooks/secret',
-        'POST /api/v1/merchant/webhooks/secret/rotate',
-        'GET /api/v1/statements',
-        'GET /api/v1/merchant',
-        'PATCH /api/v1/merchant',
-      ]),
-    );
     expect(JSON.stringify(doc)).toContain('"example"');
   });
 

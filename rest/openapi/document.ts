@@ -437,6 +437,24 @@ interface OperationDoc {
   responses: Record<string, ResponseDoc>;
 }
 
+/** Every documented operation as `METHOD /path`, path parameters written `{}` (so `:id` and `{payout_id}` compare equal). */
+export function documentedOperations(): string[] {
+  return Object.entries(OPERATIONS as Record<string, Record<string, OperationDoc>>)
+    .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`))
+    .sort();
+}
+
+/**
+ * The routes `/api/v1` serves and the operations the document describes are one table: a route
+ * without its document, or a document without its route, is named here. The app refuses to start
+ * with either, and test/openapi.test.ts shows the two lists equal.
+ */
+export function undocumented(routes: readonly string[]): { routes: string[]; operations: string[] } {
+  const served = new Set(routes);
+  const documented = new Set(documentedOperations());
+  return { routes: [...served].filter((r) => !documented.has(r)).sort(), operations: [...documented].filter((o) => !served.has(o)).sort() };
+}
+
 /** Every documented request example, for the test that sends them. */
 export function documentedExamples() {
   return Object.entries(OPERATIONS as Record<string, Record<string, OperationDoc>>).flatMap(([path, methods]) =>

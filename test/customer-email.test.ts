@@ -61,11 +61,15 @@ describe('customer confirmation by e-mail', () => {
     const none = await newPayment(t, shop, { customer_info: { phone: '+27 82 555 0102' } });
     const failed = await newPayment(t, shop, { customer_info: { email: 'failed@example.co.za' } });
     const cancelled = await newPayment(t, shop, { customer_info: { email: 'cancelled@example.co.za' } });
+    // The positive control: in the same run, a captured payment with an address gets its e-mail.
+    const control = await newPayment(t, shop, { customer_info: { email: 'control@example.co.za' } });
+    await op(t, `mutation { settlePayment(id: "${control.payment_id}", outcome: CAPTURED) { payment { id } } }`);
     await op(t, `mutation { settlePayment(id: "${none.payment_id}", outcome: CAPTURED) { payment { id } } }`);
     await press(t, failed.payment_id, 'decline');
     await waitForStatus(t, shop, failed.payment_id, 'failed');
     await press(t, cancelled.payment_id, 'cancel');
     await t.app.services.runner.runDue([QUEUE.customerEmail]);
+    await eventually(async () => mailsTo('control@example.co.za').length === 1);
     for (const p of [none, failed, cancelled]) expect(await rows(p.payment_id)).toEqual([]);
     expect(mailsTo('failed@example.co.za')).toEqual([]);
     expect(mailsTo('cancelled@example.co.za')).toEqual([]);
@@ -97,13 +101,17 @@ describe('customer confirmation by e-mail', () => {
 
 describe('without SMTP_URL', () => {
   it('queues and sends nothing', async () => {
-    const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+    // SMS on (to a gateway that is not there) as the positive control: the capture queues its
+    // confirmations, and only the e-mail, which is off, is left out.
+    const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50', SMS_URL: 'http://127.0.0.1:9/v1/messages', SMS_API_KEY: 'id:secret' });
     try {
       expect(quiet.app.services.runner.queueNames).not.toContain(QUEUE.customerEmail);
       const m = await createMerchant(quiet);
-      const p = await newPayment(quiet, m, { customer_info: { email: 'nobody@example.co.za' } });
+      const p = await newPayment(quiet, m, { customer_info: { email: 'nobody@example.co.za', phone: '+27825550140' } });
       await op(quiet, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`);
+      expect(await quiet.database.db.selectFrom('customer_sms').select('payment_id').execute()).toEqual([{ payment_id: p.payment_id }]);
       expect(await quiet.database.db.selectFrom('customer_emails').selectAll().execute()).toEqual([]);
+      expect(await quiet.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.customerEmail).execute()).toEqual([]);
     } finally {
       await quiet.close();
     }

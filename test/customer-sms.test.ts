@@ -69,10 +69,14 @@ describe('customer confirmation by SMS', () => {
   it('sends nothing for a payment without a phone, or one that failed', async () => {
     const none = await newPayment(t, shop, { customer_info: { email: 'only-mail@example.co.za' } });
     const failed = await newPayment(t, shop, { customer_info: { phone: '+27825550103' } });
+    // The positive control: in the same run, a captured payment with a phone gets its SMS.
+    const control = await newPayment(t, shop, { customer_info: { phone: '+27825550104' } });
+    await capture(control.payment_id);
     await capture(none.payment_id);
     await press(t, failed.payment_id, 'decline');
     await waitForStatus(t, shop, failed.payment_id, 'failed');
     await t.app.services.runner.runDue([QUEUE.customerSms]);
+    await eventually(async () => textsTo('+27825550104').length === 1);
     expect(await record(none.payment_id)).toBeUndefined();
     expect(await record(failed.payment_id)).toBeUndefined();
     expect(textsTo('+27825550103')).toEqual([]);
@@ -284,12 +288,15 @@ describe('settings', () => {
 
   // A second service over a fresh database: slow to start on a loaded machine with the embedded one.
   it('without SMS_URL nothing is queued or sent', { timeout: 60_000 }, async () => {
-    const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+    // E-mail on (to a server that is not there) as the positive control: the capture queues its
+    // confirmations, and only the SMS, which is off, is left out.
+    const quiet = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50', SMTP_URL: 'smtp://127.0.0.1:9', SMTP_FROM: 'zarpay <no-reply@zarpay.example>' });
     try {
       expect(quiet.app.services.runner.queueNames).not.toContain(QUEUE.customerSms);
       const m = await createMerchant(quiet);
-      const p = await newPayment(quiet, m, { customer_info: { phone: '+27825550130' } });
+      const p = await newPayment(quiet, m, { customer_info: { phone: '+27825550130', email: 'someone@example.co.za' } });
       await op(quiet, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`);
+      expect(await quiet.database.db.selectFrom('customer_emails').select('payment_id').execute()).toEqual([{ payment_id: p.payment_id }]);
       expect(await quiet.database.db.selectFrom('customer_sms').selectAll().execute()).toEqual([]);
       expect(await quiet.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.customerSms).execute()).toEqual([]);
     } finally {

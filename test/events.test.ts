@@ -122,12 +122,22 @@ describe('subscription rules', () => {
   it('paymentEvents accepts payment types and streams nothing of payouts', async () => {
     const client = sseClient(t.url, true, asMerchant(a));
     const before = t.app.services.events.subscriberCount;
-    const sub = subscribe(client, 'subscription { paymentEvents(types: ["payment.captured"]) { id type payment { status } data } }');
-    await subscribed(before);
-    await pay(a);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(sub.results).toEqual([]);
-    sub.dispose();
+    const payments = subscribe(client, 'subscription { paymentEvents(types: ["payment.captured"]) { id type payment { id status } data } }');
+    const payouts = subscribe(client, PAYOUT_EVENTS);
+    await subscribed(before, 2);
+    // A payout's event, seen on the payout stream: the payment stream had it offered as well.
+    const p = await pay(a);
+    const [payoutEvent] = await payouts.waitFor(1);
+    expect(payoutEvent!.data!.payoutEvents.payout.id).toBe(p.id);
+    // Then a payment's, which the payment stream must show, and show first: events reach every
+    // stream in commit order, so a payout's would have come before it.
+    const payment = (await http(t, 'POST', '/api/v1/payments/init', { key: a.key, body: { amount: 12_345, currency: 'ZAR', merchant_order_id: `stream-${Date.now()}` } })).body.data;
+    await op(t, `mutation { settlePayment(id: "${payment.payment_id}", outcome: CAPTURED) { payment { id } } }`);
+    const [first] = await payments.waitFor(1);
+    expect(first!.data!.paymentEvents).toMatchObject({ type: 'payment.captured', payment: { id: payment.payment_id, status: 'CAPTURED' } });
+    expect(payments.results).toHaveLength(1);
+    payments.dispose();
+    payouts.dispose();
     client.dispose();
   });
 });

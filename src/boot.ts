@@ -1,8 +1,8 @@
-import { loadConfig } from './config.ts';
-import { openConfiguredDatabase } from './db/index.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type DatabaseHandle, openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { proveDataKeys } from './services/data-keys.ts';
-import { createServices, type ServiceRuntime } from './services/index.ts';
+import { createServices, type Outside, type ServiceRuntime } from './services/index.ts';
 
 export interface Booted {
   services: ServiceRuntime;
@@ -20,10 +20,19 @@ export interface Booted {
  */
 export async function boot(command: string, env: NodeJS.ProcessEnv = process.env): Promise<Booted> {
   const config = loadConfig(env);
-  const database = await openConfiguredDatabase(config, command);
+  return bootOn(config, await openConfiguredDatabase(config, command));
+}
+
+/**
+ * The part of `boot` after the database is open: the services over it, the migrations sealed
+ * with their data key, the data keys' proof. Tests and the benchmarks come up through here too
+ * (over a database they made), so what they run is the start-up production runs. On failure the
+ * database is closed.
+ */
+export async function bootOn(config: Config, database: DatabaseHandle, outside?: Partial<Outside>): Promise<Booted> {
   let services: ServiceRuntime | undefined;
   try {
-    services = createServices(config, database);
+    services = createServices(config, database, outside);
     // The data key seals what a migration takes out of the clear (bank details, voucher codes).
     const migrated = await migrateToLatest(database.db, { sealer: services.keyring });
     // Other material under a kid this database knows would seal what no other instance opens.

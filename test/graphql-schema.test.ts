@@ -1,3 +1,4 @@
+import { bootOn } from '../src/boot.ts';
 import { readFileSync } from 'node:fs';
 import { auditServer } from 'graphql-http';
 import { createClient } from 'graphql-sse';
@@ -6,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedSchema, SCHEMA_FILE } from '../src/graphql/print-schema.ts';
 import { createGraphQL } from '../src/graphql/yoga.ts';
 import { createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 
 let t: TestApp;
@@ -94,7 +94,7 @@ describe('introspection', () => {
     // The prd settings applied directly: config loading would ask for PostgreSQL and real secrets.
     // prd needs a real payment provider configured; this test never reaches it.
     const yoco = { secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', apiUrl: 'http://127.0.0.1:9' };
-    const prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true, yoco }, borrowed(t.database)));
+    const prd = createApp((await bootOn({ ...t.config, serviceEnv: 'prd', trustProxy: true, yoco }, borrowed(t.database))).services);
     try {
       const res = await prd.app.inject({ url: source, headers: { 'x-forwarded-proto': 'https' } });
       expect(res.statusCode).toBe(404);

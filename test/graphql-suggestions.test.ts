@@ -1,6 +1,6 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, PRD_PROVIDER, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, GRAPHQL_RESPONSE, http, type TestMerchant } from './support/client.ts';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
     publicBaseUrl: PRD_PROVIDER.PUBLIC_BASE_URL,
     yoco: { secretKey: PRD_PROVIDER.YOCO_SECRET_KEY, webhookSecret: PRD_PROVIDER.YOCO_WEBHOOK_SECRET, apiUrl: PRD_PROVIDER.YOCO_API_URL },
   };
-  prd = createApp(createServices(config, borrowed(t.database)));
+  prd = createApp((await bootOn(config, borrowed(t.database))).services);
   prdUrl = await prd.start();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { type App, createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, PRD_PROVIDER, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, type TestMerchant } from './support/client.ts';
 import { openApiChecker } from './support/openapi.ts';
@@ -156,7 +156,7 @@ describe('the redirect allow-list a merchant sets', () => {
       publicBaseUrl: 'https://pay.zarpay.example',
       yoco: { secretKey: PRD_PROVIDER.YOCO_SECRET_KEY, webhookSecret: PRD_PROVIDER.YOCO_WEBHOOK_SECRET, apiUrl: PRD_PROVIDER.YOCO_API_URL },
     };
-    const prd: App = createApp(createServices(config, borrowed(t.database)));
+    const prd: App = createApp((await bootOn(config, borrowed(t.database))).services);
     const url = await prd.start();
     try {
       const { fullKey } = await prd.services.keys.issue(OPERATOR, m.id);

@@ -1,7 +1,7 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { type App, createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment, paymentBody, pathOf } from './support/payments.ts';
@@ -30,7 +30,7 @@ beforeAll(async () => {
     publicBaseUrl: 'https://pay.zarpay.example',
     yoco: { secretKey: yoco.secretKey, webhookSecret: yoco.webhookSecret, apiUrl: yoco.apiUrl },
   };
-  prd = createApp(createServices(config, borrowed(t.database)));
+  prd = createApp((await bootOn(config, borrowed(t.database))).services);
   prdUrl = await prd.start();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { MemoryCounters } from '../src/outside/counters.ts';
 import { PostgresCounters } from '../src/outside/postgres-counters.ts';
 import { sweep } from '../src/db/rate-limit-counters.ts';
@@ -202,7 +202,7 @@ describe('the limiter service', () => {
 
 /** A second instance of the service over the same database, with the same settings, as a deployment runs it. */
 async function secondInstance(first: TestApp): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp(createServices(first.config, borrowed(first.database)));
+  const app = createApp((await bootOn(first.config, borrowed(first.database))).services);
   const url = await app.start();
   return { url, close: () => app.stop() };
 }

@@ -1,6 +1,6 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { getPayment } from './support/payments.ts';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   shop = await createMerchant(t, { name: 'Refund Shop', paymentFeeBps: 250, autoTopup: true });
   s = yocoShop(t, yoco, shop);
   // The same database served as production: where `refund settle` is refused and `refund resolve` is not.
-  prd = createApp(createServices({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, borrowed(t.database)));
+  prd = createApp((await bootOn({ ...t.config, serviceEnv: 'prd', trustProxy: true, publicBaseUrl: 'https://pay.zarpay.example' }, borrowed(t.database))).services);
   prdUrl = await prd.start();
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
+import { bootOn } from '../src/boot.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../src/services/index.ts';
 import { type App, createApp } from '../src/server.ts';
 import { borrowed, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
@@ -160,7 +160,7 @@ describe.skipIf(!usingPostgres)('revocation on another instance (needs PostgreSQ
   beforeAll(async () => {
     // A second instance of the service on the same database: its own key cache, key watch and
     // LISTEN connection; it hears of the first one's changes only through NOTIFY.
-    other = createApp(createServices({ ...t.config, runDispatcher: false }, borrowed(t.database)));
+    other = createApp((await bootOn({ ...t.config, runDispatcher: false }, borrowed(t.database))).services);
     otherUrl = await other.start();
   });
   afterAll(() => other?.stop());

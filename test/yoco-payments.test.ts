@@ -1,7 +1,7 @@
+import { bootOn } from '../src/boot.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken, press } from './support/payments.ts';
@@ -265,7 +265,7 @@ describe('the reconciler', () => {
     const started = await Promise.all([startCheckout(), startCheckout(), startCheckout()]);
     for (const s of started) yoco.pay(s.checkout.id);
     await older();
-    const second = createApp(createServices(t.config, borrowed(t.database)));
+    const second = createApp((await bootOn(t.config, borrowed(t.database))).services);
     try {
       // Two reconcilers, two rounds each, all at once: each claims what the others do not hold.
       const other = () => second.services.runner.runDue([QUEUE.reconcile]);

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { bootOn } from '../../src/boot.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
 import { isRunnerStatement } from '../../src/db/jobs.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { type App, type AppOptions, createApp } from '../../src/server.ts';
-import { createServices } from '../../src/services/index.ts';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -94,7 +94,8 @@ export async function startApp(
     ...(db.url && { DATABASE_URL: db.url }),
     ...env,
   });
-  const app = createApp(createServices(config, db.handle), opts);
+  // Up the way every process comes up: migrations sealed with the data key, the keys' proof.
+  const app = createApp((await bootOn(config, db.handle)).services, opts);
   const url = await app.start();
   return {
     url,

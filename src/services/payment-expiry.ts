@@ -32,12 +32,14 @@ export function expiryTask(
   onError: (m: string, e?: unknown) => void,
 ): Task<Record<string, never>> {
   /** What the attempt's provider says now; pending when there is nothing to ask or no answer. */
-  async function lastWord(attempt: attempts.Attempt | undefined): Promise<AttemptState> {
+  async function lastWord(attempt: attempts.Attempt | undefined, signal: AbortSignal): Promise<AttemptState> {
     const provider = attempt?.provider_ref ? providers.get(attempt.provider) : undefined;
     if (!attempt?.provider_ref || !provider) return { status: 'pending' };
     try {
-      return await provider.queryAttempt(attempt.provider_ref);
+      return await provider.queryAttempt(attempt.provider_ref, signal);
     } catch (e) {
+      // Cut short by the shutdown: no answer is not "pending", and the payment stays for the next run.
+      if (signal.aborted) throw e;
       if (!(e instanceof ProviderUnavailableError)) onError(`expiry: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
       return { status: 'pending' };
     }
@@ -49,12 +51,13 @@ export function expiryTask(
     // A provider's answer takes 10 s at most: a batch stays well inside this.
     leaseMs: 15 * 60_000,
     retryDelaysMs: [5_000, 30_000, 60_000],
+    recurring: { key: 'minutely', everyMs: EVERY_MS },
     async run(job) {
       const due = await openPaymentsOlderThan(deps.db, scope(EXPIRY), deps.config.paymentExpiresAfterMs, BATCH);
       for (const paymentId of due) {
         if (job.signal.aborted) return later(0);
         const attempt = await attempts.pendingAttempt(deps.db, paymentScope(EXPIRY), paymentId);
-        const answer = await lastWord(attempt);
+        const answer = await lastWord(attempt, job.signal);
         if (attempt && answer.status === 'succeeded') await settlement.apply(attempt.id, answer, EXPIRY);
         else await settlement.expire(paymentId, EXPIRY);
       }

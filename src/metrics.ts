@@ -158,12 +158,13 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
   // process's runner finished. Queue names come from a closed list (domain/jobs.ts).
   new Gauge({
     name: 'zarpay_jobs',
-    help: 'Background jobs by queue and state: due (waiting for a runner), scheduled (due later), running, failed (waiting for an operator)',
+    help:
+      'Background jobs by queue and state: due (waiting for a runner), scheduled (due later), running, failed (waiting for an operator); retrying counts those of the first three whose last try failed (a recurring job that keeps failing stays there)',
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
       for (const q of await jobs.figures()) {
-        for (const state of ['due', 'scheduled', 'running', 'failed'] as const) this.set({ queue: q.queue, state }, q[state]);
+        for (const state of ['due', 'scheduled', 'running', 'failed', 'retrying'] as const) this.set({ queue: q.queue, state }, q[state]);
       }
     },
   });
@@ -188,6 +189,16 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
         this.inc({ queue, outcome: 'retried' }, c.retried);
         this.inc({ queue, outcome: 'failed' }, c.failed);
       }
+    },
+  });
+  new Counter({
+    name: 'zarpay_jobs_item_failures_total',
+    help: 'Items of batch jobs (payments to expire) that failed in this process while the rest of the batch went on; each is passed over for a while',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [queue, c] of jobs.processed()) this.inc({ queue }, c.itemFailures);
     },
   });
 

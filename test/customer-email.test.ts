@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../src/domain/jobs.ts';
-import { isPermanent } from '../src/outside/mail.ts';
-import { startApp, type TestApp } from './support/app.ts';
+import { isPermanent, type MailTransport, smtpMail } from '../src/outside/mail.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
 import { newPayment, press, waitForStatus } from './support/payments.ts';
@@ -271,5 +272,58 @@ describe('which SMTP failures are final (reply class, command, enhanced code)', 
     ];
     for (const f of final) expect(isPermanent(f), f.response ?? f.command).toBe(true);
     for (const f of retried) expect(isPermanent(f), f.response ?? f.command).toBe(false);
+  });
+});
+
+describe('a mail server that never answers, at shutdown', () => {
+  it('the sending gets the job\'s abort signal: it ends at once, and the e-mail is given back untried', async () => {
+    const stalled = await startSmtpServer();
+    stalled.stall();
+    // The file's own runner stands aside: a second service, whose mail port is watched, sends.
+    await t.app.services.runner.stop();
+    const smtpSettings = { url: stalled.url, from: 'pay@kasi.example' };
+    const real = smtpMail(smtpSettings);
+    const signals: (AbortSignal | undefined)[] = [];
+    const mail: MailTransport = {
+      send: (m, signal) => {
+        signals.push(signal);
+        return real.send(m, signal);
+      },
+      close: () => real.close(),
+    };
+    const sender = createServices({ ...t.config, smtp: smtpSettings }, borrowed(t.database), { mail });
+    await sender.start({ queues: [QUEUE.customerEmail] });
+    try {
+      const p = await newPayment(t, shop, { customer_info: { email: 'patient@example.co.za' } });
+      await op(t, `mutation { settlePayment(id: "${p.payment_id}", outcome: CAPTURED) { payment { id } } }`);
+      // Connected, and waiting for a greeting that will not come (nodemailer would wait 10 s).
+      await eventually(async () => (stalled.counts.connections > 0 && signals.length > 0 ? true : null), 10_000);
+      // No grace: the abort at once.
+      await sender.runner.stop(0);
+      expect(signals[0]).toBeInstanceOf(AbortSignal);
+      expect(signals[0]!.aborted).toBe(true);
+      // Given back untried (not given up on, as a run that ignored its abort would be): due now, for the next runner.
+      const job = await t.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.customerEmail).where('key', '=', p.payment_id).executeTakeFirstOrThrow();
+      expect(job).toMatchObject({ status: 'queued', attempts: 0, last_error: null, locked_by: null, locked_until: null });
+    } finally {
+      await sender.stop();
+      await stalled.close();
+    }
+  });
+
+  it('the SMTP port ends an aborted sending with the abort itself, not as a refusal to retry', async () => {
+    const stalled = await startSmtpServer();
+    stalled.stall();
+    const port = smtpMail({ url: stalled.url, from: 'pay@kasi.example' });
+    const abort = new AbortController();
+    try {
+      const sending = port.send({ from: 'pay@kasi.example', to: 'x@example.co.za', subject: 's', text: 't', messageId: '<m@localhost>' }, abort.signal).catch((e: unknown) => e);
+      await eventually(async () => (stalled.counts.connections > 0 ? true : null), 10_000);
+      abort.abort();
+      expect(await sending).toMatchObject({ name: 'AbortError' });
+    } finally {
+      port.close();
+      await stalled.close();
+    }
   });
 });

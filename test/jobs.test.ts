@@ -3,7 +3,8 @@ import { enqueue } from '../src/db/jobs.ts';
 import { QUEUE, type Queue } from '../src/domain/jobs.ts';
 import { JobRunner } from '../src/jobs/runner.ts';
 import { GiveUp, later, type Task } from '../src/jobs/task.ts';
-import { freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, gql, op } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
 
@@ -30,6 +31,17 @@ function task(queue: Queue, run: Task['run'], more: Partial<Task> = {}): Task {
 }
 
 const jobRow = (queue: string, key: string) => db.handle.db.selectFrom('jobs').selectAll().where('queue', '=', queue).where('key', '=', key).executeTakeFirst();
+
+/** Whether `p` settles within `ms`: a bound on what must end, so that a hang fails the test instead of stalling it. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 describe('the job runner', () => {
   it('retries a failing job after its task\'s delays, then deletes it once done', async () => {
@@ -157,6 +169,82 @@ describe('the job runner', () => {
     expect(await jobRow(queue, 'hangs')).toMatchObject({ status: 'queued', attempts: 0, locked_by: null, locked_until: null });
   });
 
+  it('a recurring task never fails for good: it backs off, its row shows the error and the tries since it last worked, and it runs on', async () => {
+    const queue = testQueue();
+    let failing = true;
+    const runner = new JobRunner({
+      db: db.handle.db,
+      tasks: [
+        task(
+          queue,
+          async () => {
+            if (failing) throw new Error('the database said no');
+          },
+          // Past its two delays a job of an ordinary task would have failed for good.
+          { recurring: { key: 'every', everyMs: 30 } },
+        ),
+      ],
+    });
+    await enqueue(db.handle.db, { queue, key: 'every' });
+    runner.start();
+    try {
+      const failingRow = await eventually(async () => {
+        const row = await jobRow(queue, 'every');
+        return row && row.attempts >= 5 ? row : null;
+      }, 10_000);
+      expect(failingRow).toMatchObject({ status: 'queued', last_error: 'the database said no' });
+      expect(runner.counts().get(queue)).toMatchObject({ failed: 0 });
+      expect(runner.counts().get(queue)!.retried).toBeGreaterThanOrEqual(4);
+      failing = false;
+      // Working again: its tries are counted afresh and its error is cleared; it stays queued for its next run.
+      const healed = await eventually(async () => {
+        const row = await jobRow(queue, 'every');
+        return row?.attempts === 0 && row.last_error === null ? row : null;
+      }, 10_000);
+      expect(healed.status).toBe('queued');
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('stop() is bounded: a run that ignores its abort is given up, and another runner takes its job once the lease runs out', async () => {
+    const queue = testQueue();
+    let started = 0;
+    const deaf = new JobRunner({
+      db: db.handle.db,
+      tasks: [
+        task(
+          queue,
+          () => {
+            started++;
+            // Never ends, and never looks at its signal.
+            return new Promise(() => {});
+          },
+          { leaseMs: 1_000 },
+        ),
+      ],
+    });
+    await enqueue(db.handle.db, { queue, key: 'deaf' });
+    deaf.start();
+    await eventually(async () => (started === 1 ? true : null), 10_000);
+    expect(await settlesWithin(deaf.stop(50, 100), 10_000)).toBe(true);
+    const given = await jobRow(queue, 'deaf');
+    // Given back as after a crash: the try counts, and the lease keeps anyone else off while the stray run may still act.
+    expect(given).toMatchObject({ status: 'queued', attempts: 1, locked_by: null, last_error: expect.stringContaining('given up at shutdown') });
+    expect(given!.locked_until).not.toBeNull();
+    expect(deaf.counts().get(queue)).toMatchObject({ inFlight: 0 });
+
+    let retaken = 0;
+    const next = new JobRunner({ db: db.handle.db, pollMs: 50, tasks: [task(queue, async () => void retaken++)] });
+    next.start();
+    try {
+      await eventually(async () => ((await jobRow(queue, 'deaf')) === undefined ? true : null), 10_000);
+      expect(retaken).toBe(1);
+    } finally {
+      await next.stop();
+    }
+  });
+
   it('a second enqueue of the same queue and key is the same job', async () => {
     const queue = testQueue();
     expect(await enqueue(db.handle.db, { queue, key: 'once' })).toBe(true);
@@ -207,7 +295,26 @@ describe('the operator\'s view of background work', () => {
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toContain('zarpay_jobs{queue="maintenance.purge",state="scheduled"} 1');
     expect(metrics).toMatch(/zarpay_jobs_oldest_due_seconds\{queue="webhook.deliver"\} \d/);
-    expect(metrics).toMatch(/zarpay_jobs_finished_total\{queue="maintenance.purge",outcome="done"\} 0/);
+    expect(metrics).toMatch(/zarpay_jobs_finished_total\{queue="maintenance.purge",outcome="done"\} 1/);
+  });
+
+  it('queues again, at the next start, a recurring job left failed for good', async () => {
+    // The purge, failed for good as an older version let it after a few minutes of failures.
+    await t.database.db.updateTable('jobs').set({ status: 'failed', attempts: 4, last_error: 'connection reset' }).where('queue', '=', QUEUE.purge).execute();
+    const heard: string[] = [];
+    const next = createServices(t.config, borrowed(t.database));
+    await next.start({ queues: [QUEUE.purge], onError: (message) => heard.push(message) });
+    try {
+      // Queued, due now: one of the two runners runs it, and it is due again in an hour, with its tries counted afresh.
+      const ran = await eventually(async () => {
+        const row = await t.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.purge).executeTakeFirstOrThrow();
+        return row.status === 'queued' && row.attempts === 0 && row.last_error === null && row.run_at.getTime() > Date.now() + 50 * 60_000 ? row : null;
+      }, 10_000);
+      expect(ran.key).toBe('hourly');
+      expect(heard).toContainEqual(expect.stringContaining('the recurring maintenance.purge job had failed for good (connection reset); queued again'));
+    } finally {
+      await next.stop();
+    }
   });
 
   it.skipIf(!usingPostgres)('sweeps the PostgreSQL rate-limit counters as a recurring job (needs PostgreSQL: set DATABASE_URL)', async () => {

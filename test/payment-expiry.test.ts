@@ -180,3 +180,46 @@ describe('PAYMENT_EXPIRES_AFTER_MS', () => {
     expect(job.run_at.getTime()).toBeLessThanOrEqual(before + 60_000 + 5_000);
   });
 });
+
+describe('a payment that cannot be ended', () => {
+  it('stops no other expiry: it is reported and passed over for a while, the job goes on, and it ends once it can', async () => {
+    const poison = (await newPayment(t, shop)).payment_id;
+    const others = [(await newPayment(t, shop)).payment_id, (await newPayment(t, shop)).payment_id];
+    // The oldest, so first in the batch; every change to it fails, run after run.
+    await age([poison], EXPIRES_MS * 3);
+    await age(others);
+    await sql`create or replace function refuse_change() returns trigger language plpgsql as $$ begin raise exception 'this payment cannot be changed'; end $$`.execute(t.database.db);
+    await sql
+      .raw(`create trigger poison before update on payments for each row when (old.id = '${poison}'::uuid) execute function refuse_change()`)
+      .execute(t.database.db);
+    const itemFailures = () => t.app.services.runner.counts().get(QUEUE.expire)!.itemFailures;
+    const job = () => t.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUE.expire).executeTakeFirstOrThrow();
+    const before = itemFailures();
+    try {
+      await expireDue();
+      for (const id of others) expect((await getPayment(t, shop, id)).body.data, id).toMatchObject({ status: 'failed', failure_reason: 'expired' });
+      expect((await getPayment(t, shop, poison)).body.data.status).toBe('created');
+      expect(itemFailures()).toBe(before + 1);
+      const remembered = await job();
+      expect(remembered).toMatchObject({ status: 'queued', attempts: 0, last_error: null });
+      expect((remembered.payload as any).passing[poison]).toMatchObject({ failures: 1, error: 'this payment cannot be changed' });
+      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      expect(metrics).toContain(`zarpay_jobs_item_failures_total{queue="payment.expire"} ${before + 1}`);
+
+      // The next run, at once, passes it over: no tight loop.
+      await expireDue();
+      expect(itemFailures()).toBe(before + 1);
+
+      // Its while over, alone in the batch and failing still: that is the run failing, retried and shown on the job's row, never final.
+      await sql`update jobs set payload = jsonb_set(payload, array['passing', ${poison}, 'retryAt'], '"2000-01-01T00:00:00.000Z"') where queue = ${QUEUE.expire}`.execute(t.database.db);
+      await expireDue();
+      expect(await job()).toMatchObject({ status: 'queued', attempts: 1, last_error: 'this payment cannot be changed' });
+    } finally {
+      await sql`drop trigger if exists poison on payments`.execute(t.database.db);
+    }
+    // It can be changed again: it ends, and is forgotten.
+    await expireDue();
+    expect((await getPayment(t, shop, poison)).body.data).toMatchObject({ status: 'failed', failure_reason: 'expired' });
+    expect(await job()).toMatchObject({ status: 'queued', attempts: 0, last_error: null, payload: { passing: {} } });
+  });
+});

@@ -336,6 +336,20 @@ describe('when Yoco is down', () => {
     expect(inspect(err)).not.toContain(double.secretKey);
   });
 
+  it('a job\'s abort ends a call at once, with the abort itself: not a Yoco that cannot answer', async () => {
+    const patient = providerFor(double, { timeoutMs: 20_000 });
+    double.failNext(1, 'timeout');
+    const asked = double.requests.length;
+    const abort = new AbortController();
+    const call = patient.queryAttempt('ch_any', abort.signal).catch((e: unknown) => e);
+    await eventually(async () => (double.requests.length > asked ? true : null), 10_000);
+    abort.abort();
+    expect(await call).toMatchObject({ name: 'AbortError' });
+    // Already aborted: nothing is sent.
+    await expect(patient.refund('ch_any', 100, 'key-1', abort.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(double.requests.length).toBe(asked + 1);
+  });
+
   it('a reset connection and an address where nothing listens are network failures', async () => {
     double.failNext(1, 'reset');
     const reset = await yoco.startAttempt(attempt()).catch((e: unknown) => e);

@@ -1665,7 +1665,7 @@ export type introspection = {
         "fields": [
           {
             "name": "attempts",
-            "description": "How many times it has been run so far.",
+            "description": "How many times it has been run so far; for a recurring job, since it last succeeded.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -1897,6 +1897,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "Float",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "retrying",
+            "description": "Jobs queued again after a failed try (also counted as due, scheduled or running). A recurring job that keeps failing stays here and never becomes failed: its row shows its last error and the tries since it last succeeded.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
                 "kind": "SCALAR",
                 "ofType": null
               }

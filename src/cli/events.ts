@@ -154,9 +154,9 @@ export function eventCommands(program: Command) {
   const jobs = program.command('jobs').description('background work: the queues in figures, failed jobs, and their retry');
   jobs
     .command('stats')
-    .description('every queue: due, scheduled, running, failed, and how long the oldest due job has waited')
+    .description('every queue: due, scheduled, running, failed, retrying after a failed try, and how long the oldest due job has waited')
     .action(async () => {
-      const data = await op('{ jobQueues { name due scheduled running failed oldestDueSeconds } }', {}, {});
+      const data = await op('{ jobQueues { name due scheduled running failed retrying oldestDueSeconds } }', {}, {});
       print(data.jobQueues.map((q: Record<string, unknown>) => restShape(q)));
     });
   jobs

@@ -173,12 +173,16 @@ export async function claimJobs(db: DbOrTx, token: string, wanted: readonly Queu
 /**
  * What became of a claimed job:
  * - `done`: deleted;
- * - `retry`: queued again in `delayMs` (a failed try with tries left);
- * - `later`: queued again in `delayMs` (not a failure: asked too early, a recurring job);
+ * - `retry`: queued again in `delayMs` (a failed try with tries left, or a recurring job's);
+ * - `later`: queued again in `delayMs` (not a failure: asked too early);
+ * - `again`: a recurring job that ran: queued again in `delayMs`, its tries counted afresh and
+ *   its last error cleared;
  * - `failed`: kept, failed, for an operator to look at and retry;
- * - `released`: given back untried at shutdown (its try is not counted), due at once.
+ * - `released`: given back untried at shutdown (its try is not counted), due at once;
+ * - `abandoned`: given up at shutdown, its run still going after the abort: its lease is kept, so
+ *   another runner takes it once the lease runs out, as after a crash (the try counts).
  */
-export type JobOutcomeKind = 'done' | 'retry' | 'later' | 'failed' | 'released';
+export type JobOutcomeKind = 'done' | 'retry' | 'later' | 'again' | 'failed' | 'released' | 'abandoned';
 
 export interface JobOutcome {
   id: number;
@@ -186,17 +190,19 @@ export interface JobOutcome {
   kind: JobOutcomeKind;
   delayMs: number | null;
   error: string | null;
+  /** The payload the job carries into its next run instead of its own; null: unchanged. */
+  payload: Record<string, unknown> | null;
 }
 
 const settleStatement = statement<
-  { ids: number[]; tokens: string[]; kinds: string[]; delays: (number | null)[]; errors: (string | null)[] },
+  { ids: number[]; tokens: string[]; kinds: string[]; delays: (number | null)[]; errors: (string | null)[]; payloads: (string | null)[] },
   { id: number }
 >(
   'record what became of claimed jobs',
   `
   with outcome as (
-    select * from unnest(:ids::bigint[], :tokens::uuid[], :kinds::text[], :delays::bigint[], :errors::text[])
-      as o (id, token, kind, delay_ms, error)
+    select * from unnest(:ids::bigint[], :tokens::uuid[], :kinds::text[], :delays::bigint[], :errors::text[], :payloads::jsonb[])
+      as o (id, token, kind, delay_ms, error, payload)
   ),
   done as (
     delete from jobs j using outcome o
@@ -206,11 +212,15 @@ const settleStatement = statement<
   moved as (
     update jobs j set
       status = case when o.kind = 'failed' then 'failed' else 'queued' end,
-      run_at = case when o.kind in ('retry', 'later') then now() + coalesce(o.delay_ms, 0) * interval '1 millisecond'
+      run_at = case when o.kind in ('retry', 'later', 'again') then now() + coalesce(o.delay_ms, 0) * interval '1 millisecond'
                     when o.kind = 'released' then now() else j.run_at end,
-      attempts = case when o.kind = 'released' then greatest(j.attempts - 1, 0) else j.attempts end,
-      last_error = case when o.kind in ('retry', 'failed') then left(o.error, 1000) else j.last_error end,
-      locked_by = null, locked_until = null, updated_at = now()
+      attempts = case when o.kind = 'released' then greatest(j.attempts - 1, 0) when o.kind = 'again' then 0 else j.attempts end,
+      last_error = case when o.kind in ('retry', 'failed', 'abandoned') then left(o.error, 1000)
+                        when o.kind = 'again' then null else j.last_error end,
+      payload = coalesce(o.payload, j.payload),
+      locked_by = null,
+      locked_until = case when o.kind = 'abandoned' then j.locked_until end,
+      updated_at = now()
     from outcome o
     where j.id = o.id and j.locked_by = o.token and o.kind <> 'done'
     returning j.id
@@ -230,8 +240,35 @@ export async function settleJobs(db: DbOrTx, outcomes: readonly JobOutcome[]): P
     kinds: outcomes.map((o) => o.kind),
     delays: outcomes.map((o) => (o.delayMs === null ? null : Math.max(0, Math.round(o.delayMs)))),
     errors: outcomes.map((o) => o.error),
+    payloads: outcomes.map((o) => (o.payload === null ? null : JSON.stringify(o.payload))),
   });
   return new Set(rows.map((r) => Number(r.id)));
+}
+
+const armStatement = statement<{ queue: string; key: string }, { rearmed: boolean; last_error: string | null }>(
+  'queue a recurring job, again if it had failed',
+  `
+  with rearmed as (
+    update jobs set status = 'queued', run_at = now(), attempts = 0, locked_by = null, locked_until = null, updated_at = now()
+     where queue = :queue::text and key = :key::text and status = 'failed'
+    returning last_error
+  ),
+  added as (
+    insert into jobs (queue, key) select :queue::text, :key::text where not exists (select 1 from rearmed)
+    on conflict (queue, key) do nothing
+    returning id
+  )
+  select true as rearmed, last_error from rearmed`,
+);
+
+/**
+ * Queues a recurring job (one per deployment: the same queue and key again changes nothing), and
+ * queues again, due now with its tries counted afresh, one that an older version let fail for
+ * good; returns that one's last error, or undefined when there was none.
+ */
+export async function armRecurring(db: DbOrTx, queue: string, key: string): Promise<{ lastError: string | null } | undefined> {
+  const [row] = await armStatement.run(db, { queue, key });
+  return row && { lastError: row.last_error };
 }
 
 interface JobRow {
@@ -305,7 +342,10 @@ export async function findJob(db: DbOrTx, id: number): Promise<Job | null> {
   return row ? toJob(row) : null;
 }
 
-const statsStatement = statement<Record<string, never>, { queue: string; due: number; scheduled: number; running: number; failed: number; oldest_due_seconds: number | null }>(
+const statsStatement = statement<
+  Record<string, never>,
+  { queue: string; due: number; scheduled: number; running: number; failed: number; retrying: number; oldest_due_seconds: number | null }
+>(
   'the queues in figures',
   `
   select queue,
@@ -313,6 +353,7 @@ const statsStatement = statement<Record<string, never>, { queue: string; due: nu
          count(*) filter (where status = 'queued' and run_at > now() and (locked_until is null or locked_until <= now()))::int as scheduled,
          count(*) filter (where status = 'queued' and locked_until > now())::int as running,
          count(*) filter (where status = 'failed')::int as failed,
+         count(*) filter (where status = 'queued' and attempts > 0 and last_error is not null)::int as retrying,
          extract(epoch from now() - min(run_at) filter (where status = 'queued' and run_at <= now() and (locked_until is null or locked_until <= now())))::float8 as oldest_due_seconds
     from jobs
    group by queue`,
@@ -326,6 +367,7 @@ export async function queueStats(db: DbOrTx): Promise<QueueStats[]> {
     scheduled: r.scheduled,
     running: r.running,
     failed: r.failed,
+    retrying: r.retrying,
     oldestDueSeconds: Math.max(0, r.oldest_due_seconds ?? 0),
   }));
 }

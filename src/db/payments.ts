@@ -312,22 +312,23 @@ export async function finishPayment(tx: Tx, id: string, from: readonly PaymentSt
   return row;
 }
 
-const pastTheirTime = statement<{ merchantId: string | null; afterMs: number; limit: number }, { id: string }>(
+const pastTheirTime = statement<{ merchantId: string | null; afterMs: number; limit: number; except: string[] }, { id: string }>(
   'open payments past their time',
   `select p.id from payments p
     where p.status in ('created', 'initiated', 'awaiting_webhook')
       and p.created_at < now() - :afterMs::bigint * interval '1 millisecond'
       and (:merchantId::uuid is null or p.merchant_id = :merchantId::uuid)
+      and p.id <> all (:except::uuid[])
     order by p.created_at
     limit :limit::int`,
 );
 
 /**
  * Payments within the scope still open `afterMs` after their creation, oldest first, at most
- * `limit` (the partial index `payments_open_created_idx` holds only open payments).
+ * `limit`, leaving out `except` (the partial index `payments_open_created_idx` holds only open payments).
  */
-export async function openPaymentsOlderThan(db: DbOrTx, scope: MerchantScope, afterMs: number, limit: number): Promise<string[]> {
-  return (await pastTheirTime.run(db, { merchantId: merchantFilter(scope), afterMs, limit })).map((r) => r.id);
+export async function openPaymentsOlderThan(db: DbOrTx, scope: MerchantScope, afterMs: number, limit: number, except: readonly string[] = []): Promise<string[]> {
+  return (await pastTheirTime.run(db, { merchantId: merchantFilter(scope), afterMs, limit, except: [...except] })).map((r) => r.id);
 }
 
 const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number }>(

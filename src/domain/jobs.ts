@@ -58,6 +58,11 @@ export interface QueueStats {
   scheduled: number;
   running: number;
   failed: number;
+  /**
+   * Queued again after a failed try (counted among due, scheduled or running too): a retry's
+   * backoff, or a recurring job that keeps failing, which never becomes `failed`.
+   */
+  retrying: number;
   /** Seconds the oldest due job has waited past its time; 0 when none is due. */
   oldestDueSeconds: number;
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import { type ClaimedJob, claimJobs, type JobOutcome, type JobOutcomeKind, type QueueClaim, settleJobs } from '../db/jobs.ts';
+import { armRecurring, type ClaimedJob, claimJobs, type QueueClaim } from '../db/jobs.ts';
 import type { Queue } from '../domain/jobs.ts';
-import { GiveUp, type Recorded, type Result, type Task } from './task.ts';
+import { decide, type Held, OutcomeWriter, retryDelay } from './outcomes.ts';
+import { GiveUp, type Result, type Task } from './task.ts';
 
 /** The fallback poll: for jobs nothing announced (retries and scheduled jobs of other processes). */
 const POLL_MS = 1_000;
@@ -13,11 +14,11 @@ const EMPTY_CLAIM_SPACING_MS = 50;
  * committed meanwhile is claimed together instead of one statement per job.
  */
 const CLAIM_SPACING_MS = 5;
-/** Outcomes are written together: at most this many per statement, at most this long after the run. */
-const RECORD_BATCH = 200;
-const RECORD_WITHIN_MS = 5;
-/** After a failed write of outcomes, the next try. */
-const OUTCOME_RETRY_MS = 1_000;
+/**
+ * At shutdown, how long runs still under way after the abort are waited for: a run that ignores
+ * its signal is then given up (its lease left to run out), and the stop goes on without it.
+ */
+const AFTER_ABORT_MS = 1_000;
 
 export interface RunnerOptions {
   db: Db;
@@ -28,23 +29,9 @@ export interface RunnerOptions {
   pollMs?: number;
 }
 
-/** A job this runner holds, with what is needed to record its outcome. */
-interface Held {
-  job: ClaimedJob;
-  token: string;
-  startedAt: Date;
-}
-
-interface Pending<R> extends Held {
-  task: Task<unknown, R>;
-  kind: JobOutcomeKind;
-  result?: R;
-  error: string | null;
-  delayMs: number | null;
-}
-
 class QueueState {
-  readonly inFlight = new Set<Promise<void>>();
+  /** The runs under way, by the job each holds. */
+  readonly inFlight = new Map<Held, Promise<void>>();
   readonly byMerchant = new Map<string, number>();
   /** A claim is worth making (nudged, a slot freed after a full claim, a timer, the poll). */
   wanted = true;
@@ -54,6 +41,7 @@ class QueueState {
   processed = 0;
   failed = 0;
   retried = 0;
+  itemFailures = 0;
   constructor(readonly task: Task<any, any>) {}
   get free() {
     return this.task.concurrency - this.inFlight.size;
@@ -72,8 +60,10 @@ class QueueState {
  * - jobs run outside any transaction; their outcomes are written together, many per statement,
  *   each only by the holder of its claim; a task's own record of them goes in the same transaction;
  * - retries with each task's backoff, then a final `failed` state an operator can list and retry;
+ *   a recurring task's job never fails for good: it backs off, shows its error, and runs again;
  * - one `start`/`stop`: stop claims nothing more, lets runs finish for the grace, aborts the rest
- *   and gives their jobs back untried, then writes every outcome.
+ *   and gives their jobs back untried, gives up on runs that ignore the abort, then writes every
+ *   outcome: it waits for the tasks no longer than its grace and a second, whatever they do.
  *
  * A job survives a kill -9: its lease runs out and the next claim takes it again (the try counts).
  */
@@ -88,14 +78,14 @@ export class JobRunner {
   private wakeUp: (() => void) | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private abort = new AbortController();
-  private outcomes: Pending<unknown>[] = [];
-  private recordTimer: NodeJS.Timeout | undefined;
-  private recording: Promise<void> = Promise.resolve();
+  private stopping: Promise<void> | undefined;
+  private readonly outcomes: OutcomeWriter;
 
   constructor(private readonly options: RunnerOptions) {
     for (const task of options.tasks) this.queues.set(task.queue, new QueueState(task));
     this.onError = options.onError ?? (() => {});
     this.pollMs = options.pollMs ?? POLL_MS;
+    this.outcomes = new OutcomeWriter({ db: options.db, onError: (m, e) => this.onError(m, e), dueIn: (ms) => this.wakeIn(ms), running: () => this.running });
   }
 
   /** The queues this runner knows the tasks of. */
@@ -106,6 +96,20 @@ export class JobRunner {
   /** The queues the loop claims from while running (none when stopped). */
   get activeQueues(): Queue[] {
     return this.running ? this.active.map((q) => q.task.queue) : [];
+  }
+
+  /**
+   * Queues the recurring jobs of `queues` (default: every queue it knows), once per deployment,
+   * and queues again, due now, one that had failed for good (as an older version let them): the
+   * start re-arms it, with no operator needed.
+   */
+  async arm(queues: readonly Queue[] = this.queueNames): Promise<void> {
+    for (const name of queues) {
+      const task = this.queues.get(name)?.task;
+      if (!task?.recurring) continue;
+      const rearmed = await armRecurring(this.options.db, task.queue, task.recurring.key);
+      if (rearmed) this.onError(`jobs: the recurring ${task.queue} job had failed for good (${rearmed.lastError ?? 'no error kept'}); queued again`);
+    }
   }
 
   /** Starts the loop over `queues` (default: every queue it knows); while running, adds them to its queues. */
@@ -140,35 +144,55 @@ export class JobRunner {
     for (let round = 0; round < maxClaims; round++) {
       const room = states.filter((q) => q.free > 0);
       if (room.length === 0) break;
-      const before = new Set(room.flatMap((q) => [...q.inFlight]));
+      const before = new Set(room.flatMap((q) => [...q.inFlight.values()]));
       const jobs = await this.claim(room, dueBy);
       if (jobs.length === 0) break;
       ran += jobs.length;
-      await Promise.allSettled(room.flatMap((q) => [...q.inFlight].filter((w) => !before.has(w))));
-      await this.flush();
+      await Promise.allSettled(room.flatMap((q) => [...q.inFlight.values()].filter((w) => !before.has(w))));
+      await this.outcomes.flush();
     }
     return ran;
   }
 
   /**
    * Stops claiming, lets the runs under way finish for up to `graceMs`, then aborts the rest
-   * (their jobs go back untried, for another runner at once), and writes every outcome.
+   * (their jobs go back untried, for another runner at once). A run still going `afterAbortMs`
+   * after the abort ignores its signal: it is given up, its job left to another runner once the
+   * lease runs out (as after a crash), and its end, whenever it comes, changes nothing. Then
+   * every outcome is written. A second call waits for the first.
    */
-  async stop(graceMs = 3_000): Promise<void> {
-    if (!this.running) return;
+  stop(graceMs = 3_000, afterAbortMs = AFTER_ABORT_MS): Promise<void> {
+    if (!this.running) return this.stopping ?? Promise.resolve();
     this.running = false;
+    this.stopping = this.halt(graceMs, afterAbortMs);
+    return this.stopping;
+  }
+
+  private async halt(graceMs: number, afterAbortMs: number) {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.wakeUp?.();
     await this.loopDone;
-    const settled = Promise.allSettled([...this.queues.values()].flatMap((q) => [...q.inFlight]));
     this.active = [];
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([settled, graceOver.then(() => this.abort.abort())]);
-    await settled;
-    clearTimeout(timer);
-    await this.flush();
+    const settled = Promise.allSettled([...this.queues.values()].flatMap((q) => [...q.inFlight.values()]));
+    if (!(await within(settled, graceMs))) {
+      this.abort.abort();
+      if (!(await within(settled, afterAbortMs))) this.abandon(afterAbortMs);
+    }
+    await this.outcomes.flush();
+  }
+
+  /** Gives up on the runs still under way: their slots freed, their jobs written as abandoned. */
+  private abandon(afterAbortMs: number) {
+    for (const q of this.queues.values()) {
+      for (const held of [...q.inFlight.keys()]) {
+        held.abandoned = true;
+        this.release(q, held);
+        const error = `given up at shutdown: still running ${afterAbortMs} ms after its abort`;
+        this.onError(`jobs: ${q.task.queue} job ${held.job.key} ignored its abort; left to another runner once its lease runs out`);
+        this.outcomes.add({ ...held, task: q.task, kind: 'abandoned', error, delayMs: null, payload: null });
+      }
+    }
   }
 
   /** Something was committed that may have queued work (here, or in another process). */
@@ -190,8 +214,10 @@ export class JobRunner {
   }
 
   /** Runs finished here since start, by queue: done, failed for good, and tries that will be retried. */
-  counts(): Map<Queue, { processed: number; failed: number; retried: number; inFlight: number }> {
-    return new Map([...this.queues].map(([name, q]) => [name, { processed: q.processed, failed: q.failed, retried: q.retried, inFlight: q.inFlight.size }]));
+  counts(): Map<Queue, { processed: number; failed: number; retried: number; itemFailures: number; inFlight: number }> {
+    return new Map(
+      [...this.queues].map(([name, q]) => [name, { processed: q.processed, failed: q.failed, retried: q.retried, itemFailures: q.itemFailures, inFlight: q.inFlight.size }]),
+    );
   }
 
   private async loop() {
@@ -260,23 +286,28 @@ export class JobRunner {
   private begin(q: QueueState, held: Held) {
     const merchant = held.job.merchant_id;
     if (merchant) q.byMerchant.set(merchant, (q.byMerchant.get(merchant) ?? 0) + 1);
-    const work = this.execute(q.task, held).finally(() => {
-      q.inFlight.delete(work);
-      if (merchant) {
-        const left = q.byMerchant.get(merchant)! - 1;
-        if (left > 0) q.byMerchant.set(merchant, left);
-        else q.byMerchant.delete(merchant);
-      }
-      // A freed slot (and its merchant's share) may take a job at once: after the short spacing,
-      // even when the last claim found nothing (its merchants were all at their share).
-      q.wanted = true;
-      q.notBefore = Math.min(q.notBefore, q.lastClaimAt + CLAIM_SPACING_MS);
-      this.wakeUp?.();
-    });
-    q.inFlight.add(work);
+    const work = this.execute(q, held).finally(() => this.release(q, held));
+    q.inFlight.set(held, work);
   }
 
-  private async execute(task: Task<unknown, unknown>, held: Held) {
+  /** A run's slot (and its merchant's share) is free again; once per run, at its end or when given up. */
+  private release(q: QueueState, held: Held) {
+    if (!q.inFlight.delete(held)) return;
+    const merchant = held.job.merchant_id;
+    if (merchant) {
+      const left = q.byMerchant.get(merchant)! - 1;
+      if (left > 0) q.byMerchant.set(merchant, left);
+      else q.byMerchant.delete(merchant);
+    }
+    // A freed slot (and its merchant's share) may take a job at once: after the short spacing,
+    // even when the last claim found nothing (its merchants were all at their share).
+    q.wanted = true;
+    q.notBefore = Math.min(q.notBefore, q.lastClaimAt + CLAIM_SPACING_MS);
+    this.wakeUp?.();
+  }
+
+  private async execute(q: QueueState, held: Held) {
+    const { task } = q;
     const { job } = held;
     let result: Result<unknown> | void;
     try {
@@ -288,112 +319,45 @@ export class JobRunner {
         attempt: job.attempts,
         createdAt: job.created_at,
         signal: this.abort.signal,
+        itemFailed: (item, e, note) => {
+          q.itemFailures++;
+          this.onError(`jobs: ${task.queue} job ${job.key}: ${item} failed, the others go on (${note})`, e);
+        },
       });
     } catch (e) {
       if (this.abort.signal.aborted) result = { kind: 'released' };
       else {
         result = { kind: 'failure', error: errorText(e), final: e instanceof GiveUp };
-        const final = e instanceof GiveUp || task.retryDelaysMs[job.attempts - 1] === undefined;
-        this.onError(`jobs: ${task.queue} job ${job.key} failed (try ${job.attempts}${final ? ', giving up' : ''})`, e);
+        const delay = retryDelay(task, job.attempts, e instanceof GiveUp);
+        this.onError(`jobs: ${task.queue} job ${job.key} failed (try ${job.attempts}${delay === undefined ? ', giving up' : `, again in ${Math.round(delay / 1000)} s`})`, e);
       }
     }
-    this.settle(task, held, result ?? { kind: 'done' });
+    // Given up at shutdown: its outcome is written already.
+    if (held.abandoned) return;
+    // Cut short by the abort: given back untried, unless it finished.
+    if (this.abort.signal.aborted && result && result.kind !== 'done') result = { kind: 'released' };
+    this.settle(q, held, result ?? { kind: 'done' });
   }
 
-  /** Decides what becomes of the job, and queues the outcome for the next write. */
-  private settle(task: Task<unknown, unknown>, held: Held, result: Result<unknown>) {
-    const q = this.queues.get(task.queue)!;
-    const base = { ...held, task, error: null, delayMs: null } as Pending<unknown>;
-    let pending: Pending<unknown>;
-    switch (result.kind) {
-      case 'done':
-        q.processed++;
-        pending = { ...base, kind: 'done', result: result.result };
-        break;
-      case 'later':
-        pending = { ...base, kind: 'later', delayMs: result.inMs };
-        break;
-      case 'released':
-        pending = { ...base, kind: 'released' };
-        break;
-      case 'failure': {
-        const delay = result.final ? undefined : task.retryDelaysMs[held.job.attempts - 1];
-        if (delay === undefined) q.failed++;
-        else q.retried++;
-        pending =
-          delay === undefined
-            ? { ...base, kind: 'failed', result: result.result, error: result.error }
-            : { ...base, kind: 'retry', result: result.result, error: result.error, delayMs: delay };
-      }
-    }
-    this.outcomes.push(pending);
-    if (this.outcomes.length >= RECORD_BATCH) void this.flush();
-    else this.recordTimer ??= setTimeout(() => void this.flush(), RECORD_WITHIN_MS);
+  /** Decides what becomes of the job, counts it, and queues the outcome for the next write. */
+  private settle(q: QueueState, held: Held, result: Result<unknown>) {
+    const task = q.task as Task<unknown, unknown>;
+    const decided = decide(task, held.job.attempts, result);
+    if (decided.kind === 'done' || decided.kind === 'again') q.processed++;
+    else if (decided.kind === 'retry') q.retried++;
+    else if (decided.kind === 'failed') q.failed++;
+    this.outcomes.add({ ...held, task, ...decided });
   }
+}
 
-  /** Writes every queued outcome, one batch at a time. */
-  private flush(): Promise<void> {
-    clearTimeout(this.recordTimer);
-    this.recordTimer = undefined;
-    const batch = this.outcomes.splice(0);
-    if (batch.length === 0) return this.recording;
-    this.recording = this.recording.then(() => this.write(batch));
-    return this.recording;
-  }
-
-  /**
-   * Outcomes of tasks without a record of their own are written in one statement; a task that
-   * keeps its own record of them (webhook attempts) gets a transaction with both. Each part is
-   * written, or tried again, by itself. Then the retries written here wake this runner when due.
-   */
-  private async write(batch: Pending<unknown>[]) {
-    const parts = new Map<Task<unknown, unknown> | undefined, Pending<unknown>[]>();
-    for (const p of batch) {
-      const key = p.task.record ? p.task : undefined;
-      parts.set(key, [...(parts.get(key) ?? []), p]);
-    }
-    await Promise.all(
-      [...parts].map(([task, part]) =>
-        this.writePart(task, part).then(
-          () => {
-            for (const p of part) if (p.delayMs !== null && (p.kind === 'retry' || p.kind === 'later')) this.wakeIn(p.delayMs);
-          },
-          (e) => this.notWritten(part, e),
-        ),
-      ),
-    );
-  }
-
-  private async writePart(task: Task<unknown, unknown> | undefined, part: Pending<unknown>[]) {
-    const outcomes = part.map((p): JobOutcome => ({ id: p.job.id, token: p.token, kind: p.kind, delayMs: p.delayMs, error: p.error }));
-    if (!task?.record) {
-      await settleJobs(this.options.db, outcomes);
-      return;
-    }
-    await this.options.db.transaction().execute(async (tx) => {
-      const held = await settleJobs(tx, outcomes);
-      await task.record!(
-        tx,
-        part.map((p): Recorded<unknown> => ({ job: p.job, kind: p.kind, result: p.result, error: p.error, retryInMs: p.delayMs, startedAt: p.startedAt, held: held.has(p.job.id) })),
-      );
-    });
-  }
-
-  /**
-   * A write failed (the database went away for a moment): nothing of that part was written.
-   * Each outcome is tried again while its claim's lease still holds the job for us: dropped, a
-   * job that was done would run again once the lease ran out. Past the lease another runner may
-   * have taken it over, and at-least-once does the rest.
-   */
-  private notWritten(part: Pending<unknown>[], e: unknown) {
-    this.onError('jobs: outcomes not written', e);
-    if (!this.running) return;
-    const now = Date.now();
-    const kept = part.filter((p) => p.startedAt.getTime() + p.task.leaseMs > now + OUTCOME_RETRY_MS);
-    if (kept.length === 0) return;
-    this.outcomes.unshift(...kept);
-    clearTimeout(this.recordTimer);
-    this.recordTimer = setTimeout(() => void this.flush(), OUTCOME_RETRY_MS);
+/** Whether `p` settles within `ms`. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

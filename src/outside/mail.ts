@@ -32,8 +32,12 @@ export class MailRefused extends Error {
  * nodemailer (`smtpMail`); tests run it against a real SMTP server (smtp-server).
  */
 export interface MailTransport {
-  /** Resolves once the server accepted the message; throws MailRefused otherwise. */
-  send(mail: Mail): Promise<void>;
+  /**
+   * Resolves once the server accepted the message; throws MailRefused otherwise. `signal` (a
+   * job's, at shutdown) ends the sending at once, its connection closed, with the signal's own
+   * error: the server may or may not have taken the message.
+   */
+  send(mail: Mail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
@@ -41,10 +45,12 @@ export function smtpMail(settings: SmtpSettings): MailTransport {
   // Connected on first use, so a process that never sends opens nothing.
   const transport = createTransport({ url: settings.url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
   return {
-    async send(mail) {
+    async send(mail, signal) {
       try {
-        await transport.sendMail(mail);
+        // nodemailer closes the send's connection on abort (SMTP transport, 10.5+).
+        await transport.sendMail(signal ? { ...mail, signal } : mail);
       } catch (e) {
+        if (signal?.aborted) throw e;
         const failure = e as SmtpFailure;
         const code = failure.responseCode;
         throw new MailRefused(`${code ?? ''} ${failure.command ? `at ${failure.command}: ` : ''}${failure.message}`.trim(), isPermanent(failure), code);

@@ -41,7 +41,7 @@ export function customerEmailTask(deps: ServiceDeps, smtp: SmtpSettings, mail: M
       const resend = job.payload.resend ?? 0;
       const messageId = resend > 0 ? `<payment-${row.id}.${resend}@${host}>` : `<payment-${row.id}@${host}>`;
       try {
-        await mail.send({ from: smtp.from, to: row.customer_email, subject, text, messageId });
+        await mail.send({ from: smtp.from, to: row.customer_email, subject, text, messageId }, job.signal);
       } catch (e) {
         if (e instanceof MailRefused && e.permanent) throw new GiveUp(e.message);
         throw e;

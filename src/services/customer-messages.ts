@@ -33,7 +33,7 @@ export function confirmationFactsOf(deps: ServiceDeps, row: ConfirmationRow): Co
 /** The runner's outcomes as a channel's record: sent, failed for good, or `pending` (a retry is queued). */
 export function outcomesToRecord(outcomes: readonly Recorded<unknown>[]): Sending[] {
   return outcomes
-    .filter((o) => o.held && o.kind !== 'released' && o.kind !== 'later')
+    .filter((o) => o.held && o.kind !== 'released' && o.kind !== 'later' && o.kind !== 'abandoned')
     .map((o) => ({
       paymentId: o.job.key,
       status: o.kind === 'done' ? 'sent' : o.kind === 'failed' ? 'failed' : 'pending',

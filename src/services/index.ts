@@ -19,7 +19,7 @@ import { EventBus } from './event-bus.ts';
 import { EventHistoryService } from './events-query.ts';
 import { JobService } from './jobs.ts';
 import { KeyService } from './keys.ts';
-import { purgeTask, rateLimitSweepTask, scheduleRecurring } from './maintenance.ts';
+import { purgeTask, rateLimitSweepTask } from './maintenance.ts';
 import { MerchantService } from './merchants.ts';
 import { embeddedNotifications, EVENTS_CHANNEL, Notifications, postgresNotifications } from './notifications.ts';
 import { expiryTask } from './payment-expiry.ts';
@@ -250,7 +250,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
       if (options.onError) onError = options.onError;
       await notifications.start();
       await events.start();
-      await scheduleRecurring(deps, options.queues);
+      // The recurring jobs queued, and one that had failed for good queued again.
+      await runner!.arm(options.queues);
       runner!.start(options.queues);
     },
     listeningAt(url) {

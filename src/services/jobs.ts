@@ -46,7 +46,7 @@ export class JobService {
   /** The same, for /metrics (no actor: totals only, never one merchant's data). */
   async figures(): Promise<QueueStats[]> {
     const rows = new Map((await queueStats(this.deps.db)).map((r) => [r.queue, r]));
-    return QUEUES.map((queue) => rows.get(queue) ?? { queue, due: 0, scheduled: 0, running: 0, failed: 0, oldestDueSeconds: 0 });
+    return QUEUES.map((queue) => rows.get(queue) ?? { queue, due: 0, scheduled: 0, running: 0, failed: 0, retrying: 0, oldestDueSeconds: 0 });
   }
 
   /** Runs finished in this process since it started, by queue. */

@@ -1,7 +1,5 @@
-import { enqueue } from '../db/jobs.ts';
 import { QUEUE } from '../domain/jobs.ts';
-import { later, type Task } from '../jobs/task.ts';
-import type { ServiceDeps } from './deps.ts';
+import type { Task } from '../jobs/task.ts';
 import type { PaymentService } from './payments.ts';
 import type { RateLimitService } from './rate-limits.ts';
 
@@ -9,8 +7,8 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Idempotency keys are kept 24 hours (CONTRACT §4); this recurring job forgets the older ones,
- * hourly. One job for the whole deployment (its key), re-queued after each run: whichever
- * runner is free runs it, and a failure is retried and visible like any other job's.
+ * hourly. One job for the whole deployment (its key), due again after each run: whichever
+ * runner is free runs it; a failure is retried, visible on its row, and never final.
  */
 export function purgeTask(payments: PaymentService): Task<Record<string, never>> {
   return {
@@ -18,9 +16,9 @@ export function purgeTask(payments: PaymentService): Task<Record<string, never>>
     concurrency: 1,
     leaseMs: 5 * 60 * 1000,
     retryDelaysMs: [60_000, 5 * 60_000, 15 * 60_000],
+    recurring: { key: 'hourly', everyMs: HOUR_MS },
     async run() {
       await payments.purgeExpiredKeys();
-      return later(HOUR_MS);
     },
   };
 }
@@ -36,16 +34,9 @@ export function rateLimitSweepTask(rateLimits: RateLimitService): Task<Record<st
     concurrency: 1,
     leaseMs: 60_000,
     retryDelaysMs: [5_000, 30_000, 60_000],
+    recurring: { key: 'minutely', everyMs: 60_000 },
     async run() {
       await rateLimits.sweep();
-      return later(60_000);
     },
   };
-}
-
-/** Queues the recurring jobs of `queues` once per deployment (a second call changes nothing). */
-export async function scheduleRecurring(deps: ServiceDeps, queues: readonly string[]): Promise<void> {
-  if (queues.includes(QUEUE.purge)) await enqueue(deps.db, { queue: QUEUE.purge, key: 'hourly' });
-  if (queues.includes(QUEUE.rateLimitSweep)) await enqueue(deps.db, { queue: QUEUE.rateLimitSweep, key: 'minutely' });
-  if (queues.includes(QUEUE.expire)) await enqueue(deps.db, { queue: QUEUE.expire, key: 'minutely' });
 }

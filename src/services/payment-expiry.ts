@@ -2,6 +2,7 @@ import * as attempts from '../db/attempts.ts';
 import { openPaymentsOlderThan } from '../db/payments.ts';
 import { type Actor, paymentScope, scope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
+import { eachItem, type Passing, passedOver } from '../jobs/batch.ts';
 import { later, type Task } from '../jobs/task.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
@@ -24,20 +25,26 @@ const BATCH = 50;
  * Money that reaches the provider after that is refunded through it (`payment.refund_owed`), as for
  * any payment that had ended. This is what ends a checkout the customer abandoned at a provider
  * that never says so (Yoco documents no expiry of its checkouts).
+ *
+ * One payment that cannot be ended (it throws, run after run) stops no other: it is reported and
+ * passed over for a while that grows (src/jobs/batch.ts). The job itself is recurring: it never
+ * fails for good, and every start queues it again.
  */
 export function expiryTask(
   deps: ServiceDeps,
   providers: ReadonlyMap<string, PaymentProvider>,
   settlement: PaymentSettlement,
   onError: (m: string, e?: unknown) => void,
-): Task<Record<string, never>> {
+): Task<{ passing?: Passing }> {
   /** What the attempt's provider says now; pending when there is nothing to ask or no answer. */
-  async function lastWord(attempt: attempts.Attempt | undefined): Promise<AttemptState> {
+  async function lastWord(attempt: attempts.Attempt | undefined, signal: AbortSignal): Promise<AttemptState> {
     const provider = attempt?.provider_ref ? providers.get(attempt.provider) : undefined;
     if (!attempt?.provider_ref || !provider) return { status: 'pending' };
     try {
-      return await provider.queryAttempt(attempt.provider_ref);
+      return await provider.queryAttempt(attempt.provider_ref, signal);
     } catch (e) {
+      // Cut short by the shutdown: no answer is not "pending", and the payment stays for the next run.
+      if (signal.aborted) throw e;
       if (!(e instanceof ProviderUnavailableError)) onError(`expiry: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
       return { status: 'pending' };
     }
@@ -49,16 +56,22 @@ export function expiryTask(
     // A provider's answer takes 10 s at most: a batch stays well inside this.
     leaseMs: 15 * 60_000,
     retryDelaysMs: [5_000, 30_000, 60_000],
+    recurring: { key: 'minutely', everyMs: EVERY_MS },
     async run(job) {
-      const due = await openPaymentsOlderThan(deps.db, scope(EXPIRY), deps.config.paymentExpiresAfterMs, BATCH);
-      for (const paymentId of due) {
-        if (job.signal.aborted) return later(0);
-        const attempt = await attempts.pendingAttempt(deps.db, paymentScope(EXPIRY), paymentId);
-        const answer = await lastWord(attempt);
-        if (attempt && answer.status === 'succeeded') await settlement.apply(attempt.id, answer, EXPIRY);
-        else await settlement.expire(paymentId, EXPIRY);
-      }
-      return later(due.length === BATCH ? 0 : EVERY_MS);
+      const skip = passedOver(job.payload.passing);
+      const due = await openPaymentsOlderThan(deps.db, scope(EXPIRY), deps.config.paymentExpiresAfterMs, BATCH, skip);
+      const passing = await eachItem(
+        job,
+        due,
+        async (paymentId) => {
+          const attempt = await attempts.pendingAttempt(deps.db, paymentScope(EXPIRY), paymentId);
+          const answer = await lastWord(attempt, job.signal);
+          if (attempt && answer.status === 'succeeded') await settlement.apply(attempt.id, answer, EXPIRY);
+          else await settlement.expire(paymentId, EXPIRY);
+        },
+        { complete: due.length < BATCH },
+      );
+      return later(due.length === BATCH ? 0 : EVERY_MS, { passing });
     },
   };
 }

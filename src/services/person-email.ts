@@ -37,7 +37,7 @@ export function personEmailTask(deps: ServiceDeps, smtp: SmtpSettings, mail: Mai
             `If that was you, wait and try again. If it was not, your password is being guessed: once you can sign in, ` +
             `ask an owner to check the people and API keys of the dashboard.\n`,
           messageId: `<sign-in-locked-${job.id}@${host}>`,
-        });
+        }, job.signal);
       } catch (e) {
         if (e instanceof MailRefused && e.permanent) throw new GiveUp(e.message);
         throw e;

@@ -57,8 +57,9 @@ export function reconcileTask(deps: ServiceDeps, providers: ReadonlyMap<string, 
         answer = { status: 'expired' };
       } else {
         try {
-          answer = await provider.queryAttempt(attempt.provider_ref);
+          answer = await provider.queryAttempt(attempt.provider_ref, job.signal);
         } catch (e) {
+          if (job.signal.aborted) throw e;
           if (!(e instanceof ProviderUnavailableError)) onError(`reconciler: ${provider.name} refused to say how attempt ${attempt.id} went`, e);
           return later(backoff(afterMs, job.attempt));
         }
@@ -95,8 +96,9 @@ export function refundOwedTask(deps: ServiceDeps, providers: ReadonlyMap<string,
       if (!provider?.refund) throw new GiveUp(`the ${owed.provider} provider offers no refunds here`);
       let refundRef: string;
       try {
-        ({ refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`));
+        ({ refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`, job.signal));
       } catch (e) {
+        if (job.signal.aborted) throw e;
         if (e instanceof ProviderUnavailableError && job.attempt < REFUND_TRIES_WHEN_UNAVAILABLE) return later(backoff(deps.config.reconcileAfterMs, job.attempt));
         throw new GiveUp((e as Error).message);
       }

@@ -71,7 +71,7 @@ export function refundRequestTask(
           return;
         }
         try {
-          const { refundRef } = await provider.refund(refund.attemptProviderRef, refund.amountCents, refund.providerKey);
+          const { refundRef } = await provider.refund(refund.attemptProviderRef, refund.amountCents, refund.providerKey, job.signal);
           await deps.db.transaction().execute(async (tx) => {
             await store.recordAccepted(tx, refund.id, refundRef);
             await recordAudit(tx, {
@@ -84,6 +84,7 @@ export function refundRequestTask(
           });
           return later(afterMs);
         } catch (e) {
+          if (job.signal.aborted) throw e;
           if (e instanceof ProviderRefusedError) {
             await refunds.apply(refund.id, { status: 'failed', reason: `the provider refused the refund: ${e.message}` }, REFUNDER, {
               provider_status: e.status,
@@ -115,13 +116,14 @@ export function refundRequestTask(
         return later(backoff(afterMs, job.attempt));
       }
       try {
-        const state = await provider.queryRefund(refund.attemptProviderRef, refund.providerRefundRef);
+        const state = await provider.queryRefund(refund.attemptProviderRef, refund.providerRefundRef, job.signal);
         if (state.status === 'pending') {
           nag(`${provider.name} says it is still pending`);
           return later(backoff(afterMs, job.attempt));
         }
         await refunds.apply(refund.id, state, REFUNDER, { provider_said: state.status });
       } catch (e) {
+        if (job.signal.aborted) throw e;
         if (!(e instanceof ProviderUnavailableError)) onError(`refunds: ${provider.name} refused to say how refund ${refund.id} went`, e);
         return later(Math.max(e instanceof ProviderUnavailableError ? (e.retryAfterMs ?? 0) : 0, backoff(afterMs, job.attempt)));
       }

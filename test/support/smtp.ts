@@ -23,13 +23,15 @@ export interface SmtpServerOptions {
  * `refuse(n)` answers the next n messages with a temporary 451, as a busy server does;
  * `refuseGreeting(on)` greets with 554 and hangs up (RFC 5321 §3.1: "no SMTP service here");
  * `refuseLogin(on)` answers every login 535 5.7.8 (credentials the server no longer takes);
- * `rejectRecipient(address)` answers RCPT TO for it 550 5.1.1 (no such mailbox).
+ * `rejectRecipient(address)` answers RCPT TO for it 550 5.1.1 (no such mailbox);
+ * `stall(on)` takes connections and never greets them, as a server that hangs does.
  */
 export async function startSmtpServer(port = 0, options: SmtpServerOptions = {}) {
   const received: ReceivedMail[] = [];
   let refusals = 0;
   let greetingRefused = false;
   let loginRefused = false;
+  let stalled = false;
   const rejected = new Set<string>();
   const counts = { connections: 0, logins: 0, failedLogins: 0 };
   const server = new SMTPServer({
@@ -39,6 +41,8 @@ export async function startSmtpServer(port = 0, options: SmtpServerOptions = {})
     logger: false,
     onConnect(_session, callback) {
       counts.connections++;
+      // Never answered: the client waits for a greeting that does not come.
+      if (stalled) return;
       if (greetingRefused) return callback(smtpError('no SMTP service here', 554));
       callback();
     },
@@ -88,6 +92,9 @@ export async function startSmtpServer(port = 0, options: SmtpServerOptions = {})
     },
     rejectRecipient(address: string) {
       rejected.add(address);
+    },
+    stall(on = true) {
+      stalled = on;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

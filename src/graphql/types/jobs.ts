@@ -19,7 +19,7 @@ const queueList = Object.values(QUEUE).map((q) => `\`${q}\``).join(', ');
 const JobRef = builder.objectRef<Job>('Job').implement({
   description: 'One piece of background work: a webhook delivery, a customer e-mail, a reconciliation, a refund owed.',
   fields: (t) => ({
-    attempts: t.exposeInt('attempts', { description: 'How many times it has been run so far.' }),
+    attempts: t.exposeInt('attempts', { description: 'How many times it has been run so far; for a recurring job, since it last succeeded.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was queued.' }),
     id: t.id({ description: 'The job\'s id (`zarpay jobs retry ID`).', resolve: (j) => String(j.id) }),
     key: t.exposeString('key', { description: 'What it is about, within its queue: a delivery, payment or attempt id.' }),
@@ -39,6 +39,9 @@ const JobQueueRef = builder.objectRef<QueueStats>('JobQueue').implement({
     failed: t.exposeInt('failed', { description: 'Jobs that gave up, waiting for an operator.' }),
     name: t.exposeString('queue', { description: `The queue: ${queueList}.` }),
     oldestDueSeconds: t.exposeFloat('oldestDueSeconds', { description: 'How long the oldest due job has waited past its time; 0 when none is due.' }),
+    retrying: t.exposeInt('retrying', {
+      description: 'Jobs queued again after a failed try (also counted as due, scheduled or running). A recurring job that keeps failing stays here and never becomes failed: its row shows its last error and the tries since it last succeeded.',
+    }),
     running: t.exposeInt('running', { description: 'Jobs a runner holds now.' }),
     scheduled: t.exposeInt('scheduled', { description: 'Jobs due later (a retry\'s backoff, a wait before reconciling).' }),
   }),

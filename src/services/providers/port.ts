@@ -74,8 +74,11 @@ export interface PaymentProvider {
   /**
    * Asks the provider for the attempt's state (used by the reconciler when a notification is late
    * or lost). Throws ProviderUnavailableError or ProviderRefusedError as startAttempt does.
+   *
+   * `signal` (here and in every call a job makes): the job's abort at shutdown. Aborted, the call
+   * ends at once with the signal's own error, never one that says the provider failed.
    */
-  queryAttempt(providerRef: string): Promise<AttemptState>;
+  queryAttempt(providerRef: string, signal?: AbortSignal): Promise<AttemptState>;
   /**
    * Optional: refunds `amountCents` of a succeeded attempt (the whole of it, or a part). Resolves
    * once the provider accepted the refund for processing, with its id for the refund; the outcome
@@ -84,12 +87,12 @@ export interface PaymentProvider {
    * unless the error says the first request provably created nothing) or ProviderRefusedError
    * (the provider will not make it).
    */
-  refund?(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }>;
+  refund?(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal): Promise<{ refundRef: string }>;
   /**
    * Optional: how a refund the provider accepted went, for when its notification is late or lost.
    * A provider without it is only ever told by its notifications.
    */
-  queryRefund?(providerRef: string, refundRef: string): Promise<RefundState>;
+  queryRefund?(providerRef: string, refundRef: string, signal?: AbortSignal): Promise<RefundState>;
 }
 
 /** What the provider says about a refund when asked. */

@@ -204,8 +204,8 @@ export class YocoProvider implements PaymentProvider {
     return { providerRef: checkout.id, redirectUrl: checkout.redirectUrl };
   }
 
-  async queryAttempt(providerRef: string): Promise<AttemptState> {
-    const res = await this.request('get checkout', 'GET', `/checkouts/${encodeURIComponent(ref(providerRef))}`);
+  async queryAttempt(providerRef: string, signal?: AbortSignal): Promise<AttemptState> {
+    const res = await this.request('get checkout', 'GET', `/checkouts/${encodeURIComponent(ref(providerRef))}`, { signal });
     // A 404 for a checkout Yoco created is refused like any other 4xx: not proof that nobody paid.
     if (!res.ok) throw this.refused('get checkout', res);
     const checkout = this.read('get checkout', fetchedCheckout, res);
@@ -213,10 +213,10 @@ export class YocoProvider implements PaymentProvider {
     return { status: 'pending' };
   }
 
-  async refund(providerRef: string, amountCents: number, idempotencyKey: string): Promise<{ refundRef: string }> {
+  async refund(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal): Promise<{ refundRef: string }> {
     if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new RangeError('amountCents must be a positive integer');
     const path = `/checkouts/${encodeURIComponent(ref(providerRef))}/refund`;
-    const res = await this.request('refund checkout', 'POST', path, { body: { amount: amountCents }, idempotencyKey });
+    const res = await this.request('refund checkout', 'POST', path, { body: { amount: amountCents }, idempotencyKey, signal });
     if (!res.ok) throw this.refused('refund checkout', res);
     const refund = this.read('refund checkout', acceptedRefund, res);
     // "successful" is the documented word; Yoco's plugin also accepts "succeeded".
@@ -290,8 +290,9 @@ export class YocoProvider implements PaymentProvider {
     op: string,
     method: 'GET' | 'POST',
     path: string,
-    opts: { body?: unknown; idempotencyKey?: string } = {},
+    opts: { body?: unknown; idempotencyKey?: string; signal?: AbortSignal | undefined } = {},
   ): Promise<YocoResponse> {
+    opts.signal?.throwIfAborted();
     const wait = this.quietUntil - Date.now();
     if (wait > 0) {
       throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to wait before ${op}: ${Math.ceil(wait / 1000)} s to go`, 429, { retryAfterMs: wait });
@@ -311,13 +312,15 @@ export class YocoProvider implements PaymentProvider {
         // The API never redirects; following one would send the key somewhere else.
         redirect: 'manual',
         // Covers reading the body too: a peer that sends headers and then stalls is a timeout.
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
       });
       status = res.status;
       retryAfter = res.headers.get('retry-after');
       replayed = res.headers.get('idempotent-replayed') === 'true';
       text = await res.text();
     } catch (e) {
+      // The caller let go (its job's shutdown): not Yoco's failure.
+      if (opts.signal?.aborted) throw e;
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
       throw new ProviderUnavailableError(
         NAME,

@@ -202,6 +202,16 @@ export function createMetrics(database: DatabaseHandle, stats: StatsService, eve
     },
   });
 
+  new Counter({
+    name: 'zarpay_event_reads_total',
+    help: 'Reads of the event log for the open subscriptions in this process (a stalled count with subscribers open: streams are stuck)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(events.readsDone);
+    },
+  });
+
   new Gauge({
     name: 'zarpay_subscriptions',
     help: 'Open GraphQL subscriptions (event streams) in this process',

@@ -237,7 +237,9 @@ describe.skipIf(!usingPostgres)('the event log read by position (needs PostgreSQ
       );
       // ...while a younger one commits: its event waits, it is not read past the open one.
       const p = await pay(a);
-      await new Promise((r) => setTimeout(r, 300));
+      // Two reads of the log after the commit, the second certainly begun after it: it was not read past.
+      const reads = t.app.services.events.readsDone;
+      await eventually(async () => t.app.services.events.readsDone >= reads + 2);
       expect(sub.results).toHaveLength(0);
       await client.query('commit');
       const [first, second] = await sub.waitFor(2);

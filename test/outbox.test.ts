@@ -3,7 +3,8 @@ import { recordEvent } from '../src/db/outbox.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, http, op } from './support/client.ts';
-import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
+import { QUEUE } from '../src/domain/jobs.ts';
+import { drained, eventually, type Receiver, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
 let t: TestApp;
@@ -49,7 +50,8 @@ it('sends a payment event to its own webhook_url, streams it on paymentEvents, a
   // A hand-made event names no stored payment, so there is no payment object to show.
   expect(streamed!.data.paymentEvents.payment).toBeNull();
 
-  await sleep(300);
+  // Every delivery there is to make has been made: what the receivers hold is all they get.
+  await drained(t.database.db, QUEUE.webhook);
   expect(paymentHook.received).toHaveLength(1);
   expect(merchantHook.received).toHaveLength(0);
   expect(sub.results).toHaveLength(1);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
 import { ROOT, zarpay } from './support/processes.ts';
 import { callService, OPERATOR_TOKEN, SERVICE_SECRET, type ServiceProcess, spawnService } from './support/process.ts';
-import { eventually, sleep } from './support/receiver.ts';
+import { QUEUE } from '../src/domain/jobs.ts';
+import { drained, eventually } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
 
@@ -103,7 +104,8 @@ describe.skipIf(!usingPostgres)('payments across kill -9 (needs PostgreSQL: set 
 
     // Yoco's notification arrives after all, twice, late: nothing changes.
     expect(await yoco.notify(checkoutId, { to: `${second.url}/providers/yoco/webhook`, times: 2 })).toEqual([{ status: 200 }, { status: 200 }]);
-    await sleep(1_500);
+    // What they could have queued has run: nothing more will change.
+    for (const queue of [QUEUE.webhook, QUEUE.customerEmail]) await drained(db.handle.db, queue);
     expect((await call(second, `/api/v1/payments/${id}`, { key })).json().data).toEqual(done);
     expect((await rows('events', id)).map((e) => e.type)).toEqual(['payment.captured']);
     expect((await rows('ledger_transactions', id)).map((e) => e.kind)).toEqual(['payment_capture']);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, usingPostgres } from './support/app.ts';
 import { operatorOn, type ServiceProcess, spawnService } from './support/process.ts';
-import { eventually, type Receiver, sleep, startReceiver } from './support/receiver.ts';
+import { QUEUE } from '../src/domain/jobs.ts';
+import { drained, eventually, type Receiver, startReceiver } from './support/receiver.ts';
 import { sseClient, subscribe } from './support/sse.ts';
 
 async function merchantOn(s: ServiceProcess, webhookUrl: string) {
@@ -79,7 +80,7 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
       receiver.received.filter((r, i) => i >= 3 && JSON.parse(r.body).data.merchant_id === shop.id).map((r) => r.headers['webhook-id']),
     );
     for (const e of events) expect(okIds.has(e.id)).toBe(true);
-  });
+  }, 60_000); // three service processes started in turn, one killed
 
   it('streams to subscribers on one process what another process commits, and sends each webhook once', async () => {
     receiver.received.length = 0;
@@ -89,7 +90,8 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
     const shop = await merchantOn(b, receiver.url);
     const client = sseClient(a.url, false, { 'x-api-key': shop.key });
     const sub = subscribe(client, 'subscription { payoutEvents { id type payout { id status } } }');
-    await sleep(1000);
+    // Subscribed once process A counts the stream open (its /metrics).
+    await eventually(async () => Number(/^zarpay_subscriptions (\d+)/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1]) > 0);
 
     const p = await payoutOn(b, shop.key);
     await operatorOn(b, `mutation { approvePayout(id: "${p.id}") { payout { id } } }`);
@@ -99,7 +101,7 @@ describe.skipIf(!usingPostgres)('service processes on one PostgreSQL database (n
 
     // Two dispatchers share the queue: each event reaches the receiver exactly once.
     await receiver.waitFor(2);
-    await sleep(1500);
+    await drained(db.handle.db, QUEUE.webhook);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids.sort()).toEqual([created!.data.payoutEvents.id, approved!.data.payoutEvents.id].sort());
     sub.dispose();

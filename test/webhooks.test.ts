@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
-import { eventually, type Received, type Receiver, sleep, startReceiver } from './support/receiver.ts';
+import { drained, eventually, type Received, type Receiver, sleep, startReceiver } from './support/receiver.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { JobRunner } from '../src/jobs/runner.ts';
@@ -135,7 +135,7 @@ describe('delivery', () => {
     const p = await createPayout(shop);
     for (const f of ['approvePayout', 'startPayoutTransfer', 'completePayout']) await op(t, `mutation { ${f}(id: "${p.id}") { payout { id } } }`);
     const got = await receiver.waitFor(4);
-    await sleep(200);
+    await drained(t.database.db, QUEUE.webhook);
     expect(receiver.received).toHaveLength(4);
     expect(got.map((r) => JSON.parse(r.body).type).sort()).toEqual(['payout.approved', 'payout.completed', 'payout.created', 'payout.processing']);
     expect(new Set(got.map((r) => headers(r)['webhook-id'])).size).toBe(4);
@@ -154,7 +154,7 @@ describe('delivery', () => {
       statements.length = 0;
       counted.app.services.runner.start([QUEUE.webhook]);
       await receiver.waitFor(n);
-      await sleep(300);
+      await drained(counted.database.db, QUEUE.webhook);
       expect(new Set(receiver.received.map((r) => headers(r)['webhook-id'])).size).toBe(n);
       expect(receiver.received).toHaveLength(n);
       // Claims, and the outcomes' writes (the jobs, and the attempt log with the deliveries), each
@@ -253,7 +253,8 @@ describe('delivery', () => {
     expect(failed!.attempts).toBe(5);
     expect(failed!.attemptLog).toHaveLength(5);
     expect(failed!.attemptLog.every((a) => a.statusCode === 500 && a.durationMs >= 0 && a.error === 'HTTP 500')).toBe(true);
-    await sleep(300);
+    // Failed for good: its job is kept as failed, and nothing is left to send.
+    await drained(t.database.db, QUEUE.webhook);
     expect(receiver.received).toHaveLength(5);
 
     receiver.fallback = 200;
@@ -348,14 +349,14 @@ describe('fairness between merchants', () => {
       fair.app.services.runner.start([QUEUE.webhook]);
       // The dispatcher is as busy with A as it will get: its share is out, and hangs.
       await hanging.waitFor(PER_MERCHANT_IN_FLIGHT, 10_000);
-      await sleep(300);
-      expect(hanging.received).toHaveLength(PER_MERCHANT_IN_FLIGHT);
 
       const sent = Date.now();
       const created = await http(fair, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(2_000) });
       expect(created.status).toBe(201);
       const [arrived] = await healthy.waitFor(1, 5_000);
       expect(arrived!.at - sent).toBeLessThan(5_000);
+      // The claim that took B's delivery took none more of A's: A still has its share, no more.
+      expect(hanging.received).toHaveLength(PER_MERCHANT_IN_FLIGHT);
       expect(JSON.parse(arrived!.body)).toMatchObject({ type: 'payout.created', data: { id: created.body.data.id } });
       // A still has only its share out, the rest of its backlog waiting its turn.
       expect(hanging.received).toHaveLength(PER_MERCHANT_IN_FLIGHT);

@@ -81,6 +81,7 @@ export class EventBus {
   private timer: NodeJS.Timeout | undefined;
 
   private started = false;
+  private passes = 0;
 
   constructor(
     private readonly db: Db,
@@ -121,6 +122,15 @@ export class EventBus {
   private heard() {
     for (const listener of this.commitListeners) listener();
     this.wake();
+  }
+
+  /**
+   * Reads of the log this process has finished (each reads up to the oldest transaction still
+   * open on the server): /metrics counts them, and a test that something was not streamed waits
+   * for two more, the second certainly begun after what it committed.
+   */
+  get readsDone(): number {
+    return this.passes;
   }
 
   /** Open subscriptions in this process. */
@@ -232,6 +242,7 @@ export class EventBus {
         this.publish(event);
       }
       if (events.length === PAGE) this.readAgain = true;
+      this.passes++;
     } while (this.readAgain && this.streams.size > 0);
   }
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/types.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -77,4 +79,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(50);
   }
+}
+
+/**
+ * Waits until no job of `queue` is left to run in `db` (done jobs are deleted; a failed one stays
+ * and does not count): whatever its runners were going to send has been sent and recorded. What
+ * a test then finds received is all there will be, without waiting a fixed time for nothing.
+ */
+export async function drained(db: Kysely<Database>, queue: string, timeoutMs = 10_000): Promise<void> {
+  await eventually(async () => (await db.selectFrom('jobs').select('id').where('queue', '=', queue).where('status', '!=', 'failed').execute()).length === 0, timeoutMs);
 }

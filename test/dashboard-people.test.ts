@@ -209,7 +209,8 @@ describe('the session as a way into GraphQL', () => {
 });
 
 describe('sign-in throttled per account as well as per address', () => {
-  it('ten wrong passwords from ten addresses lock the account: the right one is refused as a wrong one until the lock lifts, and the person is told', async () => {
+  // Thirteen sign-ins, each a memory-hard hash: slow on a busy machine.
+  it('ten wrong passwords from ten addresses lock the account: the right one is refused as a wrong one until the lock lifts, and the person is told', { timeout: 120_000 }, async () => {
     const smtp = await startSmtpServer();
     // Behind a proxy the service believes, each request comes from the address it forwards.
     const proxied = await startApp({ TRUST_PROXY: 'true', SMTP_URL: smtp.url, SMTP_FROM: 'zarpay <no-reply@zarpay.example>' });

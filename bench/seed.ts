@@ -7,7 +7,6 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { initiatePaymentInput } from '../src/domain/payment-input.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { createServices } from '../src/services/index.ts';
-import { BENCH_RATES } from './statements.ts';
 
 /** What the scenarios rotate over. Index 0 is the "hot" merchant of the contended scenario. */
 export interface Seed {
@@ -21,6 +20,12 @@ export interface SeedSize {
   payoutsPerMerchant: number;
   paymentsPerMerchant: number;
 }
+
+/**
+ * The bench merchants' rates: chosen, with the amounts of the samples statements.ts captures, so
+ * that every number of a captured statement is told apart from the others.
+ */
+export const BENCH_RATES = { payoutFeeCents: 7, paymentFeeBps: 150, paymentFeeFixedCents: 9 };
 
 export const PAYOUT_BODY = {
   amount_cents: 25_000,

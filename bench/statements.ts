@@ -31,10 +31,9 @@ export interface Statements {
 }
 
 /**
- * The bench merchants' rates, and the amounts of the samples the capture sends: each chosen so
- * that every number of a statement is told apart from the others.
+ * The amounts of the samples the capture sends: chosen, with the bench merchants' rates
+ * (`BENCH_RATES` in seed.ts), so that every number of a statement is told apart from the others.
  */
-export const BENCH_RATES = { payoutFeeCents: 7, paymentFeeBps: 150, paymentFeeFixedCents: 9 };
 const SAMPLE_PAYOUT_AMOUNT = 1013;
 const SAMPLE_PAYMENT_AMOUNT = 10_013;
 

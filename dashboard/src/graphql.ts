@@ -5,7 +5,8 @@ import type { introspection } from './graphql-env.d.ts';
 
 /**
  * The dashboard's GraphQL: documents typed from schema.graphql (gql.tada), sent to zarpay's own
- * `/graphql` with the session cookie and its CSRF token, like any other client of the API.
+ * `/graphql` with the session cookie and its CSRF token, like any other client of the API; and
+ * the three plain POSTs that make or end that cookie.
  */
 export const graphql = initGraphQLTada<{
   introspection: introspection;
@@ -53,6 +54,22 @@ export async function request<R, V>(doc: TadaDocumentNode<R, V>, variables?: V):
   return body.data as R;
 }
 
+/**
+ * Sign-in and the password from an invite link: plain POSTs, not GraphQL, because they make the
+ * session cookie itself. Throws ApiError as `request` does.
+ */
+export async function post(path: string, body: unknown) {
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(json.error?.code ?? 'INTERNAL_ERROR', json.error?.message ?? `failed (${res.status})`, res.status);
+  return json;
+}
+
+/** Sign-out, the third such POST: it ends the session cookie, whatever it answers. */
+export async function signOut() {
+  await fetch('/dashboard/logout', { method: 'POST', headers: { 'x-csrf-token': csrf() }, credentials: 'same-origin' });
+}
+
 let signedOut = () => {};
 function onSignedOut() {
   signedOut();
@@ -77,16 +94,3 @@ export function live<R, V>(doc: TadaDocumentNode<R, V>, variables: V, next: (r: 
     complete: () => {},
   });
 }
-
-/** Amounts as `R 1 234.56` (cents in, rand out; a minus sign for debits). */
-export function rand(cents: number | null | undefined): string {
-  if (cents == null) return '—';
-  const sign = cents < 0 ? '−' : '';
-  const abs = Math.abs(Math.round(cents));
-  const whole = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${sign}R ${whole}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-ZA', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { TadaDocumentNode } from 'gql.tada';
+import { ApiError, graphql, live, request, whenSignedOut } from './graphql.ts';
+import { navigate } from './router.ts';
+
+/** How screens talk to the API: queries, actions, live updates, and who is signed in. */
+
+export type Role = 'OWNER' | 'DEVELOPER' | 'VIEWER';
+/** The signed-in person, and the merchant whose dashboard it is. */
+export interface Me {
+  email: string;
+  role: Role;
+  merchant: string;
+}
+
+const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError('INTERNAL_ERROR', String(e)));
+
+/** Loads on mount and whenever `deps` change; `reload` asks again, keeping what is shown meanwhile. */
+export function useQuery<R>(load: () => Promise<R>, deps: unknown[] = []) {
+  const [state, setState] = useState<{ data?: R; error?: ApiError; loading: boolean }>({ loading: true });
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => setState({ data, loading: false }),
+      (error) => setState({ error: asApiError(error), loading: false }),
+    );
+  }, deps);
+  useEffect(reload, [reload]);
+  return { ...state, reload };
+}
+
+/** Runs an action, with its error shown and a busy flag. */
+export function useAction<A extends unknown[], R>(act: (...a: A) => Promise<R>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = async (...a: A): Promise<R | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await act(...a);
+    } catch (e) {
+      setError(asApiError(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { run, busy, error };
+}
+
+/** Calls `then` on each event of a subscription while the screen is shown (one stream for the page). */
+export function useLive<R, V>(doc: TadaDocumentNode<R, V>, variables: V, then: () => void) {
+  // The latest `then`, so the stream is opened once and still reloads the current query.
+  const latest = useRef(then);
+  latest.current = then;
+  useEffect(() => live(doc, variables, () => latest.current()), []);
+}
+
+const MeQuery = graphql(`
+  query Me { signedInPerson { email role } viewer { id name } }
+`);
+
+/**
+ * Who is signed in: undefined until known, null once signed out. Asked on each path until known,
+ * unless `ask` is false (the sign-in and invite screens); when the API says the session has
+ * ended, back to sign-in.
+ */
+export function useSignedIn(path: string, ask: boolean) {
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  useEffect(() => {
+    whenSignedOut(() => {
+      setMe(null);
+      if (!location.pathname.startsWith('/dashboard/login')) navigate('/dashboard/login');
+    });
+  }, []);
+  useEffect(() => {
+    if (!ask || me) return;
+    request(MeQuery).then(
+      (r) => r.signedInPerson && setMe({ ...r.signedInPerson, merchant: r.viewer.name }),
+      () => {},
+    );
+  }, [path]);
+  return [me, setMe] as const;
+}

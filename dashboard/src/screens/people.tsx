@@ -1,0 +1,132 @@
+import { useState } from 'preact/hooks';
+import { graphql, request } from '../graphql.ts';
+import { type Me, type Role, useAction, useQuery } from '../hooks.ts';
+import { Failure, label, Once, Status, when } from '../ui.tsx';
+
+/** The merchant's people: owners invite, change roles and remove, and see who did what. */
+
+const PeopleQuery = graphql(`
+  query People { people { id email role active createdAt issuedKeys { kid displayMask } } }
+`);
+const InvitePerson = graphql(`
+  mutation InvitePerson($email: String!, $role: PersonRole!) { invitePerson(email: $email, role: $role) { inviteUrl expiresAt emailed } }
+`);
+const RemovePerson = graphql(`
+  mutation RemovePerson($id: UUID!) { removePerson(id: $id) { person { id } } }
+`);
+const ChangePersonRole = graphql(`
+  mutation ChangePersonRole($id: UUID!, $role: PersonRole!) { changePersonRole(id: $id, role: $role) { person { id role } } }
+`);
+const AuditQuery = graphql(`
+  query Audit { auditLog(first: 50) { id at actor action } }
+`);
+
+export function People(props: { me: Me }) {
+  const q = useQuery(() => request(PeopleQuery));
+  const owner = props.me.role === 'OWNER';
+  const audit = useQuery(() => (owner ? request(AuditQuery) : Promise.resolve({ auditLog: [] })), [owner]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('VIEWER');
+  const [link, setLink] = useState<string | null>(null);
+  const invite = useAction(async () => {
+    const r = await request(InvitePerson, { email, role });
+    setLink(r.invitePerson.inviteUrl);
+    setEmail('');
+    q.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    await request(RemovePerson, { id });
+    q.reload();
+  });
+  const changeRole = useAction(async (id: string, to: Role) => {
+    await request(ChangePersonRole, { id, role: to });
+    q.reload();
+  });
+  /** What removing a person ends, said before it happens: their sessions, and every key they issued. */
+  const removal = (p: { email: string; issuedKeys: readonly { displayMask: string }[] }) =>
+    `Remove ${p.email}? They are signed out at once.` +
+    (p.issuedKeys.length === 0
+      ? ''
+      : ` The ${p.issuedKeys.length === 1 ? 'API key' : `${p.issuedKeys.length} API keys`} they issued stop${p.issuedKeys.length === 1 ? 's' : ''} working too: ${p.issuedKeys.map((k) => k.displayMask).join(', ')}.`);
+  const names = new Map((q.data?.people ?? []).map((p) => [p.id, p.email]));
+  return (
+    <section aria-labelledby="h-people">
+      <h1 id="h-people">People</h1>
+      {owner && (
+        <form
+          class="panel"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void invite.run();
+          }}
+        >
+          <label for="invite-email">Invite by e-mail address</label>
+          <input id="invite-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <label for="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+            <option value="VIEWER">viewer: reads everything</option>
+            <option value="DEVELOPER">developer: also keys and webhooks</option>
+            <option value="OWNER">owner: everything</option>
+          </select>
+          <button type="submit" disabled={invite.busy}>
+            Invite
+          </button>
+          <Failure error={invite.error} />
+          {link && <Once label="The invite link (valid 72 hours, once)." value={link} />}
+        </form>
+      )}
+      <Failure error={remove.error ?? changeRole.error} />
+      <Status q={q}>
+        {({ people }) => (
+          <ul class="people">
+            {people.map((p) => (
+              <li key={p.id}>
+                {p.email} — {label(p.role)}
+                {p.active ? '' : ' (invited)'}
+                {p.issuedKeys.length > 0 && ` · issued ${p.issuedKeys.length} active API key${p.issuedKeys.length === 1 ? '' : 's'}`}{' '}
+                {owner && p.email !== props.me.email && (
+                  <>
+                    <label class="visually-hidden" for={`role-${p.id}`}>
+                      Role of {p.email}
+                    </label>
+                    <select id={`role-${p.id}`} value={p.role} disabled={changeRole.busy} onChange={(e) => void changeRole.run(p.id, e.currentTarget.value as Role)}>
+                      <option value="VIEWER">viewer</option>
+                      <option value="DEVELOPER">developer</option>
+                      <option value="OWNER">owner</option>
+                    </select>{' '}
+                    <button type="button" class="small danger" onClick={() => confirm(removal(p)) && void remove.run(p.id)}>
+                      Remove
+                    </button>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Status>
+      {owner && (
+        <>
+          <h2>Who did what</h2>
+          <Status q={audit}>
+            {({ auditLog }) =>
+              auditLog.length === 0 ? (
+                <p class="empty">Nothing yet.</p>
+              ) : (
+                <ul>
+                  {auditLog.map((e) => {
+                    const person = /person:([0-9a-f-]{36})/.exec(e.actor)?.[1];
+                    return (
+                      <li key={e.id}>
+                        {when(e.at)}: {person ? (names.get(person) ?? 'a removed person') : e.actor} — {e.action}
+                      </li>
+                    );
+                  })}
+                </ul>
+              )
+            }
+          </Status>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { graphql, request } from '../graphql.ts';
+import { useAction, useQuery } from '../hooks.ts';
+import { Failure, label, rand, Status, Table, when } from '../ui.tsx';
+
+/** The ledger's entries between two days, with opening and closing balances, and as CSV. */
+
+const StatementQuery = graphql(`
+  query Statement($from: String!, $to: String!) {
+    statement(from: $from, to: $to) {
+      from to openingBalanceCents closingBalanceCents total
+      entries { entryId postedAt type reference amountCents balanceAfterCents description }
+    }
+  }
+`);
+
+/** Today in Africa/Johannesburg, as YYYY-MM-DD. */
+const today = () => new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+const monthStart = () => `${today().slice(0, 8)}01`;
+
+/** A CSV field, quoted when it must be (RFC 4180). */
+const cell = (v: unknown) => {
+  const s = v == null ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export function Statements() {
+  const [from, setFrom] = useState(monthStart());
+  const [to, setTo] = useState(today());
+  const [asked, setAsked] = useState({ from: monthStart(), to: today() });
+  const q = useQuery(() => request(StatementQuery, asked), [asked.from, asked.to]);
+  const download = useAction(async () => {
+    const { statement: s } = await request(StatementQuery, { from, to });
+    // The same columns as REST's `GET /api/v1/statements?format=csv`.
+    const lines = ['posted_at,type,reference,amount_cents,balance_after_cents,description'];
+    for (const e of s.entries) lines.push([e.postedAt, e.type.toLowerCase(), e.reference, e.amountCents, e.balanceAfterCents, e.description].map(cell).join(','));
+    const url = URL.createObjectURL(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `statement-${s.from}-${s.to}.csv`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  });
+  return (
+    <section aria-labelledby="h-statements">
+      <h1 id="h-statements">Statements</h1>
+      <form
+        class="panel"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAsked({ from, to });
+        }}
+      >
+        <label for="statement-from">From (first day)</label>
+        <input id="statement-from" data-testid="statement-from" type="date" required value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+        <label for="statement-to">To (last day)</label>
+        <input id="statement-to" data-testid="statement-to" type="date" required value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        <button type="submit">Show</button>{' '}
+        <button type="button" data-testid="statement-csv" onClick={() => void download.run()} disabled={download.busy}>
+          Download CSV
+        </button>
+        <Failure error={download.error} />
+      </form>
+      <Status q={q}>
+        {({ statement: s }) => (
+          <>
+            <p>
+              Opening balance {rand(s.openingBalanceCents)}, closing balance {rand(s.closingBalanceCents)}, {s.total} entries.
+            </p>
+            <Table
+              columns={['Posted', 'Type', 'Description', { title: 'Amount', numeric: true }, { title: 'Balance', numeric: true }]}
+              rows={s.entries}
+              empty="Nothing moved in these days."
+              row={(e) => (
+                <tr key={e.entryId}>
+                  <td>{when(e.postedAt)}</td>
+                  <td>{label(e.type)}</td>
+                  <td>{e.description}</td>
+                  <td class="num">{rand(e.amountCents)}</td>
+                  <td class="num">{rand(e.balanceAfterCents)}</td>
+                </tr>
+              )}
+            />
+          </>
+        )}
+      </Status>
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from 'preact/hooks';
+import { graphql, request } from '../graphql.ts';
+import { type Me, useAction, useQuery } from '../hooks.ts';
+import { Failure, label, Once, Status, Table, when } from '../ui.tsx';
+
+/** Where events are sent, the signing secrets, and the delivery log with redelivery. */
+
+const WebhooksQuery = graphql(`
+  query Webhooks {
+    viewer { id webhookUrl webhookSecrets { kid status createdAt rotatingUntil } }
+    webhookDeliveries(first: 25) { id eventId eventType url status attempts lastStatusCode lastError createdAt }
+  }
+`);
+const SaveUrl = graphql(`
+  mutation SaveWebhookUrl($url: String) { updateWebhookUrl(url: $url) { merchant { webhookUrl } } }
+`);
+const RotateSecret = graphql(`
+  mutation RotateWebhookSecret { rotateWebhookSecret { webhookSecret { kid secret } rotatingKid } }
+`);
+const Redeliver = graphql(`
+  mutation Redeliver($eventId: UUID!) { redeliverEvent(eventId: $eventId) { delivery { id } } }
+`);
+
+export function Webhooks(props: { me: Me }) {
+  const q = useQuery(() => request(WebhooksQuery));
+  const may = props.me.role !== 'VIEWER';
+  const [url, setUrl] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async () => {
+    await request(SaveUrl, { url: (url ?? '').trim() || null });
+    setSaved(true);
+    q.reload();
+  });
+  const rotate = useAction(async () => {
+    const r = await request(RotateSecret);
+    setSecret(r.rotateWebhookSecret.webhookSecret.secret ?? null);
+    q.reload();
+  });
+  const redeliver = useAction(async (eventId: string) => {
+    await request(Redeliver, { eventId });
+    q.reload();
+  });
+  return (
+    <section aria-labelledby="h-webhooks">
+      <h1 id="h-webhooks">Webhooks</h1>
+      <Status q={q}>
+        {(d) => (
+          <>
+            <form
+              class="panel"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void save.run();
+              }}
+            >
+              <label for="webhook-url">Where events are sent</label>
+              <input
+                id="webhook-url"
+                data-testid="webhook-url"
+                type="url"
+                placeholder="https://example.com/zarpay"
+                readOnly={!may}
+                value={url ?? d.viewer.webhookUrl ?? ''}
+                onInput={(e) => {
+                  setUrl(e.currentTarget.value);
+                  setSaved(false);
+                }}
+              />
+              {may && (
+                <button type="submit" data-testid="webhook-url-save" disabled={save.busy}>
+                  Save URL
+                </button>
+              )}
+              <Failure error={save.error} />
+              {saved && <p role="status">Saved.</p>}
+            </form>
+            <h2>Signing secrets</h2>
+            {d.viewer.webhookSecrets.length === 0 ? (
+              <p class="empty">No secret yet: deliveries go out unsigned.</p>
+            ) : (
+              <ul>
+                {d.viewer.webhookSecrets.map((s) => (
+                  <li key={s.kid}>
+                    <code>{s.kid}</code> {label(s.status)}
+                    {s.rotatingUntil ? `, signs until ${when(s.rotatingUntil)}` : ''}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {may && (
+              <button type="button" onClick={() => void rotate.run()} disabled={rotate.busy}>
+                {d.viewer.webhookSecrets.some((s) => s.status === 'ACTIVE') ? 'Rotate secret' : 'Create secret'}
+              </button>
+            )}
+            <Failure error={rotate.error} />
+            {secret && <Once label="The new signing secret." value={secret} />}
+            <h2>Deliveries</h2>
+            <Failure error={redeliver.error} />
+            <Table
+              columns={['Event', 'Status', 'Attempts', 'Last answer', 'Queued', may && 'Action']}
+              rows={d.webhookDeliveries}
+              empty="Nothing delivered yet."
+              row={(w) => (
+                <tr key={w.id}>
+                  <td>{w.eventType}</td>
+                  <td>{label(w.status)}</td>
+                  <td>{w.attempts}</td>
+                  <td>{w.lastStatusCode ?? w.lastError ?? '—'}</td>
+                  <td>{when(w.createdAt)}</td>
+                  {may && (
+                    <td>
+                      <button type="button" class="small" onClick={() => void redeliver.run(w.eventId)}>
+                        Redeliver
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              )}
+            />
+          </>
+        )}
+      </Status>
+    </section>
+  );
+}

@@ -8,6 +8,7 @@ import { AppError, isAppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
+import type { AttemptNotification } from '../domain/provider-notification.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
@@ -43,6 +44,15 @@ const START_GRACE_MS = 60_000;
  * holding the hosted page (`pay`, `cancel`, `returned`, `view`), the provider (`notify`), the
  * operator (`settle` in tst/dev, `reconcile` anywhere). Outcomes are applied by PaymentSettlement.
  */
+/** What a notification's handler answers the provider's endpoint. */
+type NotificationAnswer = { paymentId: string | null; status: string | null };
+/** Acknowledged, and nothing of zarpay's changed. */
+const NOTHING: NotificationAnswer = { paymentId: null, status: null };
+
+/** The attempt's state a notification reports. */
+const answerOf = (n: AttemptNotification): AttemptState =>
+  n.outcome === 'succeeded' ? { status: 'succeeded', ...(n.paymentRef !== undefined && { paymentRef: n.paymentRef }) } : { status: 'failed', reason: n.reason ?? 'declined' };
+
 /** zarpay ending a payment past PAYMENT_EXPIRES_AFTER_MS, as the expiry job does (services/payment-expiry.ts). */
 const PAYMENT_EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });
 
@@ -178,38 +188,41 @@ export class PaymentFlow {
    * provider account may serve other shops too), are acknowledged and ignored; repeats and late
    * arrivals change nothing.
    */
-  async notify(actor: Actor): Promise<{ paymentId: string | null; status: string | null }> {
-    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
-    if (!this.providers.has(actor.provider)) throw new AppError('NOT_FOUND', 'unknown payment provider');
-    const { notification } = actor;
-    if (!notification) return { paymentId: null, status: null };
-    if (notification.about === 'refund') return this.refunds ? this.refunds.notified(actor, notification) : { paymentId: null, status: null };
-    const s = paymentScope(actor);
-    const attempt = await attempts.findAttemptByRef(this.deps.db, s, actor.provider, notification.providerRef);
-    if (!attempt) return { paymentId: null, status: null };
-    if (notification.outcome === 'succeeded') {
-      // CONTRACT §10: a "paid" notification must be for the attempt's amount and currency.
-      const payment = await this.settlement.load(this.deps.db, s, attempt.payment_id);
-      const amountDiffers = notification.amountCents !== undefined && notification.amountCents !== payment.amountCents;
-      const currencyDiffers = notification.currency !== undefined && notification.currency !== payment.currency;
-      if (amountDiffers || currencyDiffers) {
-        await this.settlement.mismatch(
-          attempt.id,
-          { amountCents: notification.amountCents, currency: notification.currency, paymentRef: notification.paymentRef },
-          { amountCents: payment.amountCents, currency: payment.currency },
-          actor,
-        );
-        const now = await this.settlement.load(this.deps.db, s, attempt.payment_id);
-        return { paymentId: now.id, status: now.status };
-      }
+  async notify(actor: Actor): Promise<NotificationAnswer> {
+    const provider = this.providerOf(actor);
+    const { notification } = provider;
+    if (!notification) return NOTHING;
+    if (notification.about === 'refund') return this.refunds ? this.refunds.notified(provider, notification) : NOTHING;
+    const s = paymentScope(provider);
+    const attempt = await attempts.findAttemptByRef(this.deps.db, s, provider.provider, notification.providerRef);
+    if (!attempt) return NOTHING;
+    if (!(await this.reportedMismatch(s, attempt.id, attempt.payment_id, notification, provider))) {
+      await this.settlement.apply(attempt.id, answerOf(notification), provider);
     }
-    const answer: AttemptState =
-      notification.outcome === 'succeeded'
-        ? { status: 'succeeded', ...(notification.paymentRef !== undefined && { paymentRef: notification.paymentRef }) }
-        : { status: 'failed', reason: notification.reason ?? 'declined' };
-    await this.settlement.apply(attempt.id, answer, actor);
     const payment = await this.settlement.load(this.deps.db, s, attempt.payment_id);
     return { paymentId: payment.id, status: payment.status };
+  }
+
+  /** The provider whose signed notification this is (its `notification` null: a verified event of no use to zarpay). */
+  private providerOf(actor: Actor): Extract<Actor, { kind: 'provider' }> {
+    if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
+    if (!this.providers.has(actor.provider)) throw new AppError('NOT_FOUND', 'unknown payment provider');
+    return actor;
+  }
+
+  /**
+   * CONTRACT §10: a "paid" notification must be for the attempt's amount and currency. One that
+   * is not captures nothing: the money goes back and the operator is told (`settlement.mismatch`).
+   * Whether it was such a one.
+   */
+  private async reportedMismatch(s: PaymentScope, attemptId: string, paymentId: string, n: AttemptNotification, actor: Actor): Promise<boolean> {
+    if (n.outcome !== 'succeeded') return false;
+    const payment = await this.settlement.load(this.deps.db, s, paymentId);
+    const amountDiffers = n.amountCents !== undefined && n.amountCents !== payment.amountCents;
+    const currencyDiffers = n.currency !== undefined && n.currency !== payment.currency;
+    if (!amountDiffers && !currencyDiffers) return false;
+    await this.settlement.mismatch(attemptId, { amountCents: n.amountCents, currency: n.currency, paymentRef: n.paymentRef }, { amountCents: payment.amountCents, currency: payment.currency }, actor);
+    return true;
   }
 
   /**

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
 import { recordAudit } from '../db/audit.ts';
+import type { Tx } from '../db/index.ts';
 import * as batches from '../db/payout-batches.ts';
 import type { EntryRecord, PayoutBatch } from '../domain/payout-batch.ts';
 import * as payouts from '../db/payouts.ts';
-import { type Actor, actorLabel, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, actorLabel, type MerchantScope, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
@@ -17,6 +19,9 @@ import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { movePayoutIn } from './payouts.ts';
 
 export type { PayoutBatch };
+
+/** A payout whose bank details will not open under this service's data keys. */
+type Unreadable = { purpose: 'payout-details'; id: string; kid: string };
 
 export interface BatchWithPayouts extends PayoutBatch {
   payoutIds: string[];
@@ -54,63 +59,16 @@ export class PayoutBatchService {
    */
   async export(actor: Actor): Promise<{ batch: BatchWithPayouts; file: string }> {
     requireOperator(actor);
-    const debtor = this.deps.config.payoutDebtor;
-    if (!debtor) {
-      throw new AppError(
-        'SERVICE_UNAVAILABLE',
-        'bank files need the account payouts are paid from: set PAYOUT_DEBTOR_NAME, PAYOUT_DEBTOR_ACCOUNT and PAYOUT_DEBTOR_BRANCH_CODE (docs/production.md)',
-      );
-    }
-    const keyring = keyringOf(this.deps);
+    const debtor = this.debtor();
     const exported = await withEvents(this.deps, async (tx) => {
       const all = scope(actor);
       const ids = await batches.lockApprovedPayouts(tx, all);
       if (ids.length === 0) throw new AppError('NOT_FOUND', 'there are no approved payouts to export');
-      const found = await payouts.findPayouts(tx, all, ids);
-      const sealed = await payouts.sealedDetails(tx, all, ids);
-      // Bank details that will not open cannot be paid: nothing is exported, and they are named.
-      const unreadable = ids
-        .filter((id) => openOrNull(keyring, 'payout-details', id, sealed.get(id)!.sealed) === null)
-        .map((id) => ({ purpose: 'payout-details' as const, id, kid: kidOrUnknown(keyring, sealed.get(id)!.sealed) }));
-      if (unreadable.length > 0) return { unreadable };
-      const transfers: CreditTransfer[] = found.map((p) => {
-        const s = sealed.get(p!.id)!;
-        const details = JSON.parse(keyring.open('payout-details', p!.id, s.sealed)) as EftDetails;
-        // The bank the branch code belongs to, as recorded at creation: where the money goes.
-        const bank = (s.bank ? bankById(s.bank) : undefined) ?? bankForBranchCode(details.branchCode);
-        return {
-          payoutId: p!.id,
-          amountCents: p!.amountCents,
-          creditor: { name: details.accountHolder, accountNumber: details.accountNumber, branchCode: details.branchCode, bankName: bank?.name ?? details.bankName },
-          reference: p!.merchantReference ?? p!.description ?? `Payout ${p!.id.slice(0, 8)}`,
-        };
-      });
-      const id = randomUUID();
-      const createdAt = new Date();
-      const day = johannesburgDay(createdAt);
-      const messageId = `ZARPAY-${day.replaceAll('-', '')}-${String(await batches.nextBatchNumber(tx)).padStart(6, '0')}`;
-      const file = buildPain001({ messageId, createdAt, executionDate: day, debtor, transfers });
-      const totalCents = transfers.reduce((sum, t) => sum + t.amountCents, 0);
-      for (const payoutId of ids) await movePayoutIn(tx, actor, payoutId, 'start_transfer', { audit: { batch_id: id } });
-      const batch = await batches.recordBatch(tx, {
-        id,
-        messageId,
-        fileSha256: sha256(file),
-        // The file carries full account numbers: sealed like the details it was written from.
-        fileSealed: keyring.seal('payout-batch-file', id, file),
-        totalCents,
-        createdBy: actorLabel(actor),
-        createdAt,
-        payoutIds: ids,
-      });
-      await recordAudit(tx, {
-        actor: actorLabel(actor),
-        action: 'payout_batch.export',
-        detail: { batch_id: id, message_id: messageId, file_sha256: batch.fileSha256, payouts: ids.length, total_cents: totalCents },
-      });
-      return { batch: { ...batch, payoutIds: ids }, file };
+      const read = await this.transfersOf(tx, all, ids);
+      if ('unreadable' in read) return read;
+      return this.writeBatch(tx, actor, debtor, ids, read.transfers);
     });
-    if (exported.unreadable) {
+    if ('unreadable' in exported) {
       await noteUnreadable(this.deps.db, exported.unreadable);
       throw new AppError(
         'CONFLICT',
@@ -119,6 +77,71 @@ export class PayoutBatchService {
       );
     }
     return exported;
+  }
+
+  /** The account payouts are paid from; bank files cannot be written without it. */
+  private debtor(): NonNullable<Config['payoutDebtor']> {
+    const debtor = this.deps.config.payoutDebtor;
+    if (debtor) return debtor;
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'bank files need the account payouts are paid from: set PAYOUT_DEBTOR_NAME, PAYOUT_DEBTOR_ACCOUNT and PAYOUT_DEBTOR_BRANCH_CODE (docs/production.md)',
+    );
+  }
+
+  /**
+   * The credit transfers of these payouts, their bank details opened; or, when any will not open
+   * under this service's data keys, which ones (they cannot be paid, so nothing is exported).
+   */
+  private async transfersOf(tx: Tx, all: MerchantScope, ids: string[]): Promise<{ transfers: CreditTransfer[] } | { unreadable: Unreadable[] }> {
+    const keyring = keyringOf(this.deps);
+    const found = await payouts.findPayouts(tx, all, ids);
+    const sealed = await payouts.sealedDetails(tx, all, ids);
+    const unreadable = ids
+      .filter((id) => openOrNull(keyring, 'payout-details', id, sealed.get(id)!.sealed) === null)
+      .map((id) => ({ purpose: 'payout-details' as const, id, kid: kidOrUnknown(keyring, sealed.get(id)!.sealed) }));
+    if (unreadable.length > 0) return { unreadable };
+    const transfers = found.map((p) => {
+      const s = sealed.get(p!.id)!;
+      const details = JSON.parse(keyring.open('payout-details', p!.id, s.sealed)) as EftDetails;
+      // The bank the branch code belongs to, as recorded at creation: where the money goes.
+      const bank = (s.bank ? bankById(s.bank) : undefined) ?? bankForBranchCode(details.branchCode);
+      return {
+        payoutId: p!.id,
+        amountCents: p!.amountCents,
+        creditor: { name: details.accountHolder, accountNumber: details.accountNumber, branchCode: details.branchCode, bankName: bank?.name ?? details.bankName },
+        reference: p!.merchantReference ?? p!.description ?? `Payout ${p!.id.slice(0, 8)}`,
+      };
+    });
+    return { transfers };
+  }
+
+  /** The file, its payouts moved to `processing`, the batch's record (its file sealed) and the audit entry. */
+  private async writeBatch(tx: Tx, actor: Actor, debtor: NonNullable<Config['payoutDebtor']>, ids: string[], transfers: CreditTransfer[]): Promise<{ batch: BatchWithPayouts; file: string }> {
+    const id = randomUUID();
+    const createdAt = new Date();
+    const day = johannesburgDay(createdAt);
+    const messageId = `ZARPAY-${day.replaceAll('-', '')}-${String(await batches.nextBatchNumber(tx)).padStart(6, '0')}`;
+    const file = buildPain001({ messageId, createdAt, executionDate: day, debtor, transfers });
+    const totalCents = transfers.reduce((sum, t) => sum + t.amountCents, 0);
+    for (const payoutId of ids) await movePayoutIn(tx, actor, payoutId, 'start_transfer', { audit: { batch_id: id } });
+    const batch = await batches.recordBatch(tx, {
+      id,
+      messageId,
+      fileSha256: sha256(file),
+      // The file carries full account numbers: sealed like the details it was written from.
+      fileSealed: keyringOf(this.deps).seal('payout-batch-file', id, file),
+      totalCents,
+      createdBy: actorLabel(actor),
+      createdAt,
+      payoutIds: ids,
+    });
+    await recordAudit(tx, {
+      actor: actorLabel(actor),
+      action: 'payout_batch.export',
+      detail: { batch_id: id, message_id: messageId, file_sha256: batch.fileSha256, payouts: ids.length, total_cents: totalCents },
+    });
+    return { batch: { ...batch, payoutIds: ids }, file };
   }
 
   /** Batches, newest first, with their payouts in file order. */

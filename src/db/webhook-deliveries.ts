@@ -111,16 +111,18 @@ export async function attemptsOf(db: DbOrTx, deliveryIds: readonly string[]): Pr
   return byDelivery;
 }
 
+// Two statements, the jobs first: a runner writing a delivery's outcome locks its job, then the
+// delivery, so taking them in the other order here could deadlock with it.
+const dropSupersededJobsStatement = statement<{ eventId: string; deliveryId: string }, never>(
+  "take back the jobs of an event's other pending deliveries",
+  `delete from jobs where queue = '${QUEUE.webhook}'
+      and key in (select id::text from webhook_deliveries where event_id = :eventId::uuid and status = 'pending' and id <> :deliveryId::uuid)`,
+);
 const supersedeStatement = statement<{ eventId: string; deliveryId: string; lastError: string }, never>(
   "supersede an event's pending deliveries",
-  `
-  with superseded as (
-    update webhook_deliveries
-       set status = 'failed', last_error = :lastError::text, completed_at = now(), updated_at = now()
-     where event_id = :eventId::uuid and status = 'pending' and id <> :deliveryId::uuid
-    returning id
-  )
-  delete from jobs where queue = '${QUEUE.webhook}' and key in (select id::text from superseded)`,
+  `update webhook_deliveries
+      set status = 'failed', last_error = :lastError::text, completed_at = now(), updated_at = now()
+    where event_id = :eventId::uuid and status = 'pending' and id <> :deliveryId::uuid`,
 );
 
 /**
@@ -129,5 +131,6 @@ const supersedeStatement = statement<{ eventId: string; deliveryId: string; last
  * delivery that has ended (its job is gone, so its outcome is no longer held).
  */
 export async function supersedePending(tx: Tx, eventId: string, deliveryId: string, lastError: string): Promise<void> {
+  await dropSupersededJobsStatement.run(tx, { eventId, deliveryId });
   await supersedeStatement.run(tx, { eventId, deliveryId, lastError });
 }

@@ -60,11 +60,24 @@ const REFUSALS: Record<number, [ErrorCode, number]> = {
  *   reservations and connections with them (the registry).
  */
 export function eventStreams(services: Services, limits: StreamLimits = STREAM_LIMITS): EventStreams {
-  let yoga!: Yoga;
-  let handler!: (req: Req) => Promise<SseResponse>;
-  const registry = new StreamRegistry(limits, services.people.watchCaller, (token) => void expire(token));
+  const server = new StreamServer(services, limits);
+  return { plugin: server.plugin, registry: server.registry };
+}
 
-  const request = (raw: Request | undefined, context: Context): Req => ({
+/** `/graphql/stream` as one object: graphql-sse's handler, the registry of places, and the steps of each kind of request. */
+class StreamServer {
+  private yoga!: Yoga;
+  private handler!: (req: Req) => Promise<SseResponse>;
+  readonly registry: StreamRegistry;
+
+  constructor(
+    services: Services,
+    private readonly limits: StreamLimits,
+  ) {
+    this.registry = new StreamRegistry(limits, services.people.watchCaller, (token) => void this.expire(token));
+  }
+
+  private request = (raw: Request | undefined, context: Context): Req => ({
     method: raw?.method ?? 'GET',
     url: raw?.url ?? ENDPOINT,
     headers: raw?.headers ?? new Headers({ accept: 'text/event-stream' }),
@@ -74,49 +87,49 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
   });
 
   /** Frees a reservation held by graphql-sse: connecting it and leaving at once is what disposes of one. */
-  async function expire(token: string) {
+  private async expire(token: string) {
     try {
-      const [body] = await handler(request(undefined, { token, serverContext: {} }));
+      const [body] = await this.handler(this.request(undefined, { token, serverContext: {} }));
       if (body && typeof body !== 'string') await body.return(undefined);
     } catch {
       // Nothing was held.
     }
   }
 
-  async function serve(raw: Request, serverContext: ServerContext): Promise<Response> {
+  private async serve(raw: Request, serverContext: ServerContext): Promise<Response> {
     // Resolved by the caller step (src/http/caller.ts) before the request reached Yoga; served
     // without Fastify, nobody.
     const actor = serverContext.req?.actor;
     try {
-      if (raw.method === 'PUT') return await reserve(raw, actor, serverContext);
+      if (raw.method === 'PUT') return await this.reserve(raw, actor, serverContext);
       const token = raw.headers.get(TOKEN_HEADER_KEY) ?? new URL(raw.url).searchParams.get(TOKEN_QUERY_KEY);
-      if (token !== null) return await onReservation(raw, actor, token, serverContext);
-      if (raw.headers.get('accept') === 'text/event-stream') return await distinct(raw, actor, serverContext);
-      return respond(await handler(request(raw, { token: null, serverContext })));
+      if (token !== null) return await this.onReservation(raw, actor, token, serverContext);
+      if (raw.headers.get('accept') === 'text/event-stream') return await this.distinct(raw, actor, serverContext);
+      return this.respond(await this.handler(this.request(raw, { token: null, serverContext })));
     } catch (e) {
       const c = classify(e);
       if (c.unexpected) serverContext.req?.log.error({ err: e }, 'unexpected error');
-      const retry = c.code === 'RATE_LIMIT_EXCEEDED' && raw.method === 'PUT' ? { 'retry-after': String(Math.ceil(limits.reservationTtlMs / 1000)) } : undefined;
-      return refusal(c.code, c.message, c.status, retry);
+      const retry = c.code === 'RATE_LIMIT_EXCEEDED' && raw.method === 'PUT' ? { 'retry-after': String(Math.ceil(this.limits.reservationTtlMs / 1000)) } : undefined;
+      return this.refusal(c.code, c.message, c.status, retry);
     }
   }
 
-  async function reserve(raw: Request, actor: Actor | undefined, serverContext: ServerContext) {
+  private async reserve(raw: Request, actor: Actor | undefined, serverContext: ServerContext) {
     if (!actor) throw new AppError('UNAUTHORIZED', 'a stream reservation needs credentials: X-API-Key, or the operator token');
-    const principal = registry.principal(actor);
+    const principal = this.registry.principal(actor);
     let release: Release;
     try {
-      release = registry.take(principal, 'reservations');
+      release = this.registry.take(principal, 'reservations');
     } catch (e) {
-      registry.settle(principal);
+      this.registry.settle(principal);
       throw e;
     }
     const token = randomUUID();
     try {
-      const response = await handler(request(raw, { token, serverContext }));
-      if (response[1].status === 201 && principal) registry.reserved(principal, token, release);
+      const response = await this.handler(this.request(raw, { token, serverContext }));
+      if (response[1].status === 201 && principal) this.registry.reserved(principal, token, release);
       else release();
-      return respond(response);
+      return this.respond(response);
     } catch (e) {
       release();
       throw e;
@@ -124,27 +137,27 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
   }
 
   /** Connecting a reservation, running an operation on it, or stopping one (single-connection mode). */
-  async function onReservation(raw: Request, actor: Actor | undefined, token: string, serverContext: ServerContext) {
+  private async onReservation(raw: Request, actor: Actor | undefined, token: string, serverContext: ServerContext) {
     if (!actor) throw new AppError('UNAUTHORIZED', 'a stream reservation is used with the credentials that made it');
-    const stream = registry.find(token, actor);
+    const stream = this.registry.find(token, actor);
     if (!stream) {
-      const ttl = Math.ceil(limits.reservationTtlMs / 1000);
+      const ttl = Math.ceil(this.limits.reservationTtlMs / 1000);
       throw new AppError('NOT_FOUND', `no stream reservation with this token for this caller (one not connected within ${ttl} s is freed)`);
     }
     const context: Context = { token, stream, serverContext };
     if (raw.headers.get('accept') === 'text/event-stream') {
       // Already connected: graphql-sse answers 409.
-      if (stream.state !== 'reserved') return respond(await handler(request(raw, context)));
-      return connect(raw, context, registry.take(stream.principal, 'connections'));
+      if (stream.state !== 'reserved') return this.respond(await this.handler(this.request(raw, context)));
+      return this.connect(raw, context, this.registry.take(stream.principal, 'connections'));
     }
-    if (raw.method === 'DELETE') return respond(await handler(request(raw, context)));
-    const release = registry.take(stream.principal, 'operations');
+    if (raw.method === 'DELETE') return this.respond(await this.handler(this.request(raw, context)));
+    const release = this.registry.take(stream.principal, 'operations');
     context.operation = release;
     try {
-      const response = await handler(request(raw, context));
+      const response = await this.handler(this.request(raw, context));
       // 202: the operation runs (and gives its place back when it ends); anything else: it does not.
       if (response[1].status !== 202) release();
-      return respond(response);
+      return this.respond(response);
     } catch (e) {
       release();
       throw e;
@@ -152,28 +165,28 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
   }
 
   /** One operation on a connection of its own (distinct-connection mode). */
-  async function distinct(raw: Request, actor: Actor | undefined, serverContext: ServerContext) {
-    const principal = registry.principal(actor);
+  private async distinct(raw: Request, actor: Actor | undefined, serverContext: ServerContext) {
+    const principal = this.registry.principal(actor);
     let operation: Release | undefined;
     let connection: Release;
     try {
-      operation = registry.take(principal, 'operations');
-      connection = registry.take(principal, 'connections');
+      operation = this.registry.take(principal, 'operations');
+      connection = this.registry.take(principal, 'connections');
     } catch (e) {
       operation?.();
-      registry.settle(principal);
+      this.registry.settle(principal);
       throw e;
     }
-    const stream = registry.distinct(principal);
-    return connect(raw, { token: null, stream, operation, serverContext }, connection);
+    const stream = this.registry.distinct(principal);
+    return this.connect(raw, { token: null, stream, operation, serverContext }, connection);
   }
 
   /** Streams the response of a connecting request, counting what its socket takes. */
-  async function connect(raw: Request, context: Context, release: Release): Promise<Response> {
+  private async connect(raw: Request, context: Context, release: Release): Promise<Response> {
     const stream = context.stream!;
     let response: SseResponse;
     try {
-      response = await handler(request(raw, context));
+      response = await this.handler(this.request(raw, context));
     } catch (e) {
       release();
       context.operation?.();
@@ -186,7 +199,7 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
       release();
       context.operation?.();
       if (stream.token === null) stream.closed();
-      return respond(response);
+      return this.respond(response);
     }
     if (stream.state === 'closed') {
       // Freed meanwhile (its TTL ran out, or its key ended while it connected).
@@ -194,8 +207,19 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
       await messages.return(undefined);
       throw new AppError('NOT_FOUND', 'this stream reservation has just been freed; reserve another');
     }
+    const body = this.body(messages, stream);
+    stream.connected(
+      release,
+      () => void messages.return(undefined),
+      () => context.serverContext.req?.raw.socket?.destroy(),
+    );
+    return new this.yoga.fetchAPI.Response(body, init);
+  }
+
+  /** The bytes of a stream's messages as its socket takes them; each result it takes is counted against the connection's room. */
+  private body(messages: AsyncGenerator<string, void, undefined>, stream: EventStreamConnection): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
-    const body = new yoga.fetchAPI.ReadableStream<Uint8Array>({
+    return new this.yoga.fetchAPI.ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           const { done, value } = await messages.next();
@@ -217,37 +241,31 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
         await messages.return(undefined);
       },
     });
-    stream.connected(
-      release,
-      () => void messages.return(undefined),
-      () => context.serverContext.req?.raw.socket?.destroy(),
-    );
-    return new yoga.fetchAPI.Response(body, init);
   }
 
   /** An answer of graphql-sse's that is not a stream; its refusals get a contract code. */
-  function respond([body, init]: SseResponse): Response {
+  private respond([body, init]: SseResponse): Response {
     const refused = REFUSALS[init.status];
-    if (!refused) return new yoga.fetchAPI.Response(body as string | null, init);
+    if (!refused) return new this.yoga.fetchAPI.Response(body as string | null, init);
     let message = init.statusText;
     try {
       message = (JSON.parse(body as string) as { errors: { message: string }[] }).errors[0]!.message;
     } catch {
       // No body: its status text says it.
     }
-    return refusal(refused[0], message, refused[1]);
+    return this.refusal(refused[0], message, refused[1]);
   }
 
-  function refusal(code: ErrorCode, message: string, status: number = ERROR_STATUS[code], headers: Record<string, string> = {}): Response {
-    return new yoga.fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
+  private refusal(code: ErrorCode, message: string, status: number = ERROR_STATUS[code], headers: Record<string, string> = {}): Response {
+    return new this.yoga.fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
       status,
       headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     });
   }
 
   /** Runs an operation through Yoga's plugins (as graphql-yoga's own graphql-sse plugin does). */
-  async function run(req: Req, params: RequestParams): Promise<ExecutionResult | AsyncIterable<ExecutionResult>> {
-    const enveloped = yoga.getEnveloped({ ...req.context.serverContext, request: req.raw, params });
+  private async run(req: Req, params: RequestParams): Promise<ExecutionResult | AsyncIterable<ExecutionResult>> {
+    const enveloped = this.yoga.getEnveloped({ ...req.context.serverContext, request: req.raw, params });
     let document;
     try {
       // Yoga's parse also refuses a mutation sent with GET.
@@ -270,9 +288,9 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
   }
 
   /** graphql-sse's `onSubscribe`: runs the operation, its results paced by its connection. */
-  async function onSubscribe(req: Req, params: RequestParams) {
+  private async onSubscribe(req: Req, params: RequestParams) {
     const { stream, operation: release } = req.context;
-    const result = await run(req, params);
+    const result = await this.run(req, params);
     if (!(Symbol.asyncIterator in result) || !stream) {
       // One result, written at once: the operation is over.
       release?.();
@@ -282,21 +300,20 @@ export function eventStreams(services: Services, limits: StreamLimits = STREAM_L
     return paced(result, stream, release ?? (() => {}));
   }
 
-  const plugin: Plugin = {
-    onYogaInit({ yoga: instance }) {
-      yoga = instance as unknown as Yoga;
-      handler = createHandler<Request | undefined, Context>({
+  readonly plugin: Plugin = {
+    onYogaInit: ({ yoga: instance }) => {
+      this.yoga = instance as unknown as Yoga;
+      this.handler = createHandler<Request | undefined, Context>({
         // The token is decided in `serve`: graphql-sse's default would use one the client sent with its PUT.
         authenticate: (req) => req.context.token,
-        onSubscribe,
+        onSubscribe: (req, params) => this.onSubscribe(req, params),
       });
     },
-    onRequest({ request: raw, url, serverContext, endResponse }) {
+    onRequest: ({ request: raw, url, serverContext, endResponse }) => {
       if (!url.pathname.endsWith(ENDPOINT)) return;
-      return serve(raw, serverContext as ServerContext).then(endResponse);
+      return this.serve(raw, serverContext as ServerContext).then(endResponse);
     },
   };
-  return { plugin, registry };
 }
 
 /**

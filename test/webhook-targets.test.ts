@@ -7,6 +7,7 @@ import { type App, createApp } from '../src/server.ts';
 import { createServices } from '../src/services/index.ts';
 import { borrowed, PRD_PROVIDER, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, payoutBody } from './support/client.ts';
+import { paymentBody } from './support/payments.ts';
 import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
 
 describe('production webhook targets', () => {
@@ -150,6 +151,10 @@ describe('webhook deliveries in prd', () => {
     expect(operator.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     expect(operator.body.errors?.[0]?.message).toMatch(/nip\.io/);
     expect((await prdCall('GET', '/api/v1/merchant', { key: fullKey })).body.data.webhook_url).toBeNull();
+    // A payment's own webhook_url, by the same rules.
+    const init = await prdCall('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ webhook_url: 'https://shop.localtest.me/hook' }) });
+    expect(init.status).toBe(400);
+    expect(init.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'webhook_url', message: expect.stringMatching(/localtest\.me/) }] });
   });
 
   it('refuses at connect time a name whose DNS answers an internal address: a failed attempt naming it, no request sent', async () => {

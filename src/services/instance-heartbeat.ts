@@ -24,15 +24,17 @@ export const HEARTBEAT_STALE_MS = 60_000;
 export class InstanceHeartbeat {
   readonly id = randomUUID();
   private timer: NodeJS.Timeout | undefined;
-  private beating: Promise<void> = Promise.resolve();
+  /** The beat under way, if any. */
+  private beating: Promise<void> | undefined;
   private stopped = false;
 
   constructor(
     private readonly db: Db,
     private readonly keyring: Keyring,
+    private readonly everyMs = HEARTBEAT_EVERY_MS,
   ) {}
 
-  /** Writes the first beat (a failure stops the start, like the other start-up writes), then one every HEARTBEAT_EVERY_MS. */
+  /** Writes the first beat (a failure stops the start, like the other start-up writes), then one every `everyMs`. */
   async start(command: string, onError: (message: string, err?: unknown) => void): Promise<void> {
     const beat = {
       id: this.id,
@@ -45,10 +47,13 @@ export class InstanceHeartbeat {
     await forgetStaleInstances(this.db, HEARTBEAT_STALE_MS);
     await reportInstance(this.db, beat);
     this.timer = setInterval(() => {
-      if (this.stopped) return;
-      // One at a time, and `stop` waits for it: a beat landing after the row's deletion would bring it back.
-      this.beating = this.beating.then(() => reportInstance(this.db, beat)).catch((e) => onError('heartbeat: could not report this process', e));
-    }, HEARTBEAT_EVERY_MS).unref();
+      // One at a time (a database that hangs gets no pile of beats), and `stop` waits for it: a
+      // beat landing after the row's deletion would bring the row back.
+      if (this.stopped || this.beating) return;
+      this.beating = reportInstance(this.db, beat)
+        .catch((e) => onError('heartbeat: could not report this process', e))
+        .finally(() => (this.beating = undefined));
+    }, this.everyMs).unref();
   }
 
   /** Stops beating and deletes the row (before the database closes). */

@@ -271,6 +271,24 @@ describe('the message text', () => {
     expect(gsm7('Crème brûlée\nà la carte')).toBe('Crème brulée à la carte');
     expect(confirmationSms({ ...facts, merchantName: 'A' })).toBe('A: payment of R 3000.00 received, order ORD-1. Voucher code: 1234-5678-9012-3456. Anyone with this code can use it.');
   });
+
+  it('carries no link, whatever the merchant put in its name or order id: schemes go, domains and addresses are broken up', () => {
+    const tricks = ['https://evil.example/x', 'evil.example/x', 'www.evil.co.za', 'WWW.Evil.CO.ZA/pay', 'hXXps://pay.evil.com', 'pay@evil.com', '10.0.0.1/login', 'evil.co.za?x=1'];
+    for (const trick of tricks) {
+      for (const text of [confirmationSms({ ...facts, merchantOrderId: trick }), confirmationSms({ ...facts, merchantName: trick })]) {
+        expect(text, trick).not.toMatch(/:\/\//);
+        // A dot between a name and a label (evil.example, co.za) is what phones make links of.
+        expect(text, trick).not.toMatch(/[\p{L}\p{N}]\.\p{L}/u);
+        expect(text, trick).not.toMatch(/\d\.\d+\.\d+\.\d/);
+        expect(text, trick).toContain('Voucher code: 1234-5678-9012-3456');
+      }
+    }
+    expect(confirmationSms({ ...facts, merchantOrderId: 'https://evil.example/x' })).toContain('order evil example/x.');
+    expect(confirmationSms({ ...facts, merchantOrderId: 'evil.example/x' })).toContain('order evil example/x.');
+    expect(confirmationSms({ ...facts, merchantName: 'www.evil.co.za' })).toMatch(/^www evil co za: payment of R 3000\.00/);
+    // Order ids with dots that are no domain stay as written.
+    expect(confirmationSms({ ...facts, merchantOrderId: 'INV.2026.0042' })).toContain('order INV.2026.0042.');
+  });
 });
 
 describe('settings', () => {

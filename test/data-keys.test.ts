@@ -91,7 +91,8 @@ describe('a value that will not open', () => {
     expect(dry.unreadable.payoutDetails).toEqual([lost.payout.id]);
     expect(dry.toReseal.payoutDetails).toBeGreaterThanOrEqual(1);
 
-    const rotated = await both.dataKeys.rotate(OPERATOR);
+    // force: the test's running app holds k1 alone (a rollout's refusal is test/data-key-rollout.test.ts).
+    const rotated = await both.dataKeys.rotate(OPERATOR, { force: true });
     expect(rotated.kid).toBe('k2');
     expect(rotated.payoutDetails).toBeGreaterThanOrEqual(1);
     expect(rotated.unreadable.payoutDetails).toEqual([lost.payout.id]);
@@ -99,7 +100,7 @@ describe('a value that will not open', () => {
     expect(after.payoutDetails).toEqual({ k1: 1, k2: expect.any(Number) });
     expect((await both.payouts.bankAccounts(OPERATOR, [readable.payout.id]))[0]).toMatchObject({ unreadable: false, accountHolder: 'Holder 1' });
     // Run again: nothing more to seal, the lost value still reported.
-    expect(await both.dataKeys.rotate(OPERATOR)).toMatchObject({ payoutDetails: 0, unreadable: { payoutDetails: [lost.payout.id] } });
+    expect(await both.dataKeys.rotate(OPERATOR, { force: true })).toMatchObject({ payoutDetails: 0, unreadable: { payoutDetails: [lost.payout.id] } });
     lostId = lost.payout.id;
   });
 
@@ -128,7 +129,8 @@ describe('a value that will not open', () => {
     const dry = await zarpay(['rotate-data-key', '--dry-run'], { ...env, DATA_KEY: `k2:${next},k1:${right}` });
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ ok: false, current_kid: 'k2', unreadable: { payout_details: { count: 1, ids: [lostId] }, voucher_codes: { count: 1 } } });
-    const rotated = await zarpay(['rotate-data-key'], { ...env, DATA_KEY: `k2:${next},k1:${right}` });
+    // The test's own service runs with k1 alone: --force, or the rotation would refuse to strand it (test/data-key-rollout.test.ts).
+    const rotated = await zarpay(['rotate-data-key', '--force'], { ...env, DATA_KEY: `k2:${next},k1:${right}` });
     expect(rotated.code).toBe(1);
     expect(rotated.stderr).toMatch(/2 sealed value\(s\) will not open/);
     expect(JSON.parse(rotated.stdout)).toMatchObject({ ok: false, resealed: { payout_details: 0 }, unreadable: { payout_details: { ids: [lostId] } } });

@@ -131,6 +131,27 @@ describe('refunds over REST', () => {
     await expectLedgerOk(t);
   });
 
+  it('amount_cents: null is refused, not a full refund (absent still means what is refundable)', async () => {
+    const id = await capturedPayment(7_000);
+    // A client whose amount came out NaN sends null: that must not give the whole payment back.
+    const res = await refund(id, { amount_cents: null, reason: 'NaN in the till' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'amount_cents', message: expect.stringMatching(/must not be null/) }] });
+    const doc = `mutation($in: RefundPaymentInput!) { refundPayment(input: $in) { refund { id amountCents } } }`;
+    const viaVariables = await gql(t, doc, { in: { paymentId: id, amountCents: null } }, { key: shop.key });
+    expect(viaVariables.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    expect(viaVariables.body.errors?.[0]?.message).toMatch(/amountCents: must not be null/);
+    const inline = await gql(t, `mutation { refundPayment(input: { paymentId: "${id}", amountCents: null }) { refund { id } } }`, {}, { key: shop.key });
+    expect(inline.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    const listed = (await http(t, 'GET', `/api/v1/payments/${id}/refunds`, { key: shop.key })).body.data;
+    expect(listed.total).toBe(0);
+    // Left out, over REST and GraphQL alike: all that is refundable (the fee stays kept, so more money first).
+    await credit(t, shop.id, 1_000);
+    const all = await gql(t, doc, { in: { paymentId: id } }, { key: shop.key });
+    expect(all.body.errors, JSON.stringify(all.body.errors)).toBeUndefined();
+    expect(all.body.data.refundPayment.refund.amountCents).toBe(7_000);
+  });
+
   it('only a captured payment is refundable; unknown and other merchants\' ids are not found', async () => {
     const open = (await newPayment(t, shop)).payment_id;
     const res = await refund(open, { amount_cents: 100 });

@@ -1,7 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR } from '../src/domain/actor.ts';
 import { isInternalAddress, webhookUrlProblem } from '../src/domain/webhook-url.ts';
-import { guardedLookup, postWebhook } from '../src/outside/webhook-http.ts';
-import { startReceiver } from './support/receiver.ts';
+import { guardedLookup, postWebhook, type Resolve, webhookTransport } from '../src/outside/webhook-http.ts';
+import { type App, createApp } from '../src/server.ts';
+import { createServices } from '../src/services/index.ts';
+import { borrowed, PRD_PROVIDER, startApp, type TestApp } from './support/app.ts';
+import { createMerchant, credit, http, payoutBody } from './support/client.ts';
+import { paymentBody } from './support/payments.ts';
+import { eventually, type Receiver, startReceiver } from './support/receiver.ts';
 
 describe('production webhook targets', () => {
   it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1'])(
@@ -54,5 +61,130 @@ describe('production webhook targets', () => {
     expect(allowed).toMatchObject({ ok: true, statusCode: 200 });
     expect(receiver.received).toHaveLength(1);
     await receiver.close();
+  });
+});
+
+/** Names that look public but reach inside: refused when a webhook URL is set in prd, with a reason. */
+const TRICKS: [string, RegExp][] = [
+  ['https://localhost./hook', /end its host name with a dot/],
+  ['https://localhost../hook', /end its host name with a dot/],
+  ['https://hooks.shop.example./hook', /end its host name with a dot/],
+  ['https://127.0.0.1./hook', /loopback, private or link-local/],
+  ['https://printer.local/hook', /loopback, private or link-local/],
+  ['https://api.internal/hook', /loopback, private or link-local/],
+  ['https://router.home.arpa/hook', /loopback, private or link-local/],
+  ['https://localtest.me/hook', /localtest\.me, a wildcard DNS service/],
+  ['https://shop.localtest.me/hook', /localtest\.me, a wildcard DNS service/],
+  ['https://127.0.0.1.nip.io/hook', /nip\.io, a wildcard DNS service/],
+  ['https://10-0-0-1.SSLIP.io/hook', /sslip\.io, a wildcard DNS service/],
+  ['https://169.254.169.254.xip.io/latest/meta-data', /xip\.io/],
+  ['https://lvh.me:8443/hook', /lvh\.me/],
+  ['https://app.localhost.direct/hook', /localhost\.direct/],
+];
+
+describe('webhook URLs set in prd', () => {
+  it.each(TRICKS)('refuses %s, saying why', (url, why) => expect(webhookUrlProblem(url, true)).toMatch(why));
+
+  it('still takes public names, however close their spelling', () => {
+    for (const url of ['https://hooks.shop.example/zarpay', 'https://nip.io.shop.example/hook', 'https://notnip.io/hook', 'https://localtest.me.shop.example/hook', 'https://internal.shop.example/hook']) {
+      expect(webhookUrlProblem(url, true), url).toBeNull();
+    }
+    // tst/dev take them all: receivers on a laptop are the point there.
+    for (const [url] of TRICKS) expect(webhookUrlProblem(url.replace('https:', 'http:'), false), url).toBeNull();
+  });
+});
+
+/** A DNS of the test's own: every name in `answers` resolves as given, and nothing else does. */
+function fakeDns(answers: Record<string, string>): Resolve {
+  return (hostname, callback) => {
+    const address = answers[hostname];
+    if (!address) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+  };
+}
+
+describe('webhook deliveries in prd', () => {
+  let t: TestApp;
+  let prd: App;
+  let prdUrl: string;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    // The tst service runs no deliveries: only the prd one, with its prd transport, does.
+    t = await startApp({ RUN_DISPATCHER: 'false' });
+    const config = {
+      ...t.config,
+      serviceEnv: 'prd' as const,
+      trustProxy: true,
+      publicBaseUrl: PRD_PROVIDER.PUBLIC_BASE_URL,
+      runDispatcher: true,
+      webhookRetryDelaysMs: [60_000],
+      yoco: { secretKey: PRD_PROVIDER.YOCO_SECRET_KEY, webhookSecret: PRD_PROVIDER.YOCO_WEBHOOK_SECRET, apiUrl: PRD_PROVIDER.YOCO_API_URL },
+    };
+    // `hooks.rebound.example` is a public-looking name whose DNS answers loopback, as a rebinding attacker's would.
+    const webhooks = webhookTransport(fakeDns({ 'hooks.rebound.example': '127.0.0.1', 'hooks.mapped.example': '::ffff:127.0.0.1', 'hooks.v6.example': 'fd12::1' }));
+    prd = createApp(createServices(config, borrowed(t.database), { webhooks }));
+    prdUrl = await prd.start();
+  });
+  afterAll(async () => {
+    await prd?.stop();
+    await t?.close();
+    await receiver?.close();
+  });
+
+  const prdCall = (method: string, path: string, opts: Parameters<typeof http>[3] = {}) =>
+    http({ url: prdUrl }, method, path, { ...opts, headers: { 'x-forwarded-proto': 'https', ...opts.headers } });
+
+  it('refuses the tricks when a merchant or the operator sets the URL: VALIDATION_FAILED naming webhook_url, nothing changed', async () => {
+    const m = await createMerchant(t);
+    const { fullKey } = await prd.services.keys.issue(OPERATOR, m.id);
+    for (const [webhook_url, why] of TRICKS) {
+      const rest = await prdCall('PATCH', '/api/v1/merchant', { key: fullKey, body: { webhook_url } });
+      expect(rest.status, webhook_url).toBe(400);
+      expect(rest.body.error, webhook_url).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'webhook_url', message: expect.stringMatching(why) }] });
+    }
+    const operator = await prdCall('POST', '/graphql', {
+      headers: { authorization: `Bearer ${t.config.operatorToken}` },
+      body: { query: 'mutation($id: UUID!, $u: String) { updateMerchant(id: $id, input: { webhookUrl: $u }) { merchant { id } } }', variables: { id: m.id, u: 'https://127.0.0.1.nip.io/hook' } },
+    });
+    expect(operator.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+    expect(operator.body.errors?.[0]?.message).toMatch(/nip\.io/);
+    expect((await prdCall('GET', '/api/v1/merchant', { key: fullKey })).body.data.webhook_url).toBeNull();
+    // A payment's own webhook_url, by the same rules.
+    const init = await prdCall('POST', '/api/v1/payments/init', { key: fullKey, body: paymentBody({ webhook_url: 'https://shop.localtest.me/hook' }) });
+    expect(init.status).toBe(400);
+    expect(init.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'webhook_url', message: expect.stringMatching(/localtest\.me/) }] });
+  });
+
+  it('refuses at connect time a name whose DNS answers an internal address: a failed attempt naming it, no request sent', async () => {
+    const { port } = new URL(receiver.url);
+    for (const host of ['hooks.rebound.example', 'hooks.mapped.example', 'hooks.v6.example']) {
+      const m = await createMerchant(t, { webhookUrl: `https://${host}:${port}/hook` });
+      await credit(t, m.id, 10_000);
+      const { fullKey } = await prd.services.keys.issue(OPERATOR, m.id);
+      expect((await prdCall('POST', '/api/v1/payouts', { key: fullKey, body: payoutBody(1_000) })).status).toBe(201);
+      const [delivery] = await eventually(async () => {
+        const found = await prd.services.webhookDeliveries.list(OPERATOR, { merchantId: m.id });
+        return found.length > 0 && found[0]!.attempts > 0 ? found : null;
+      });
+      expect(delivery!.attemptLog[0], host).toMatchObject({ succeeded: false, statusCode: null, error: expect.stringMatching(new RegExp(`${host.replace(/\./g, '\\.')} resolves to a non-public address`)) });
+    }
+    expect(receiver.received).toHaveLength(0);
+    // The service is unharmed and still answers.
+    expect((await prdCall('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('refuses a URL stored before these rules (a wildcard DNS name) at delivery, as a failed attempt', async () => {
+    const m = await createMerchant(t);
+    await sql`update merchants set webhook_url = 'https://127.0.0.1.nip.io/hook' where id = ${m.id}`.execute(t.database.db);
+    await credit(t, m.id, 10_000);
+    const { fullKey } = await prd.services.keys.issue(OPERATOR, m.id);
+    expect((await prdCall('POST', '/api/v1/payouts', { key: fullKey, body: payoutBody(1_000) })).status).toBe(201);
+    const [delivery] = await eventually(async () => {
+      const found = await prd.services.webhookDeliveries.list(OPERATOR, { merchantId: m.id });
+      return found.length > 0 && found[0]!.attempts > 0 ? found : null;
+    });
+    expect(delivery!.attemptLog[0]).toMatchObject({ succeeded: false, error: expect.stringMatching(/nip\.io, a wildcard DNS service/) });
   });
 });

@@ -7825,7 +7825,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "amountCents",
-            "description": "Cents to give back; default: all that is still refundable.",
+            "description": "Cents to give back; left out: all that is still refundable. Null is refused (VALIDATION_FAILED), never read as \"all\".",
             "type": {
               "kind": "SCALAR",
               "name": "Money",

@@ -310,7 +310,12 @@ export interface components {
             phone?: string | null;
         };
         CreateRefundRequest: {
-            amount_cents?: number | null;
+            /**
+             * Format: int64
+             * @description Cents; absent: what is still refundable (null is refused)
+             * @example 2500
+             */
+            amount_cents?: number;
             reason?: string | null;
             merchant_reference?: string | null;
         };

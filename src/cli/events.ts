@@ -126,7 +126,11 @@ export function eventCommands(program: Command) {
     if (unknown.length > 0) throw new CliError('VALIDATION_FAILED', `--queue: ${unknown.join(', ')} is not a queue (one of ${known.join(', ')})`);
     const { services } = await boot(`zarpay ${command}`);
     const log = (level: string, msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(JSON.stringify({ level, msg, ...extra }) + '\n');
-    await services.start({ queues: queues as (typeof QUEUE)[keyof typeof QUEUE][], onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }) });
+    await services.start({
+      queues: queues as (typeof QUEUE)[keyof typeof QUEUE][],
+      onError: (message, e) => log('warn', message, { error: String((e as Error)?.message ?? e) }),
+      name: `zarpay ${command}`,
+    });
     log('info', `${command} running`, { database: services.database.kind, queues: services.runner.activeQueues, providers: [...services.providers.keys()] });
     exitOnSignal(() => services.stop(), (message, e) => log('info', message, e ? { error: String(e) } : {}));
     // Runs until the signal: exitOnSignal ends the process.

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { print } from './output.ts';
-import type { UnreadableValues } from '../services/data-keys.ts';
+import type { RunningInstance, UnreadableValues } from '../services/data-keys.ts';
 
 /** Boots zarpay in this process (loaded only here: the other commands go through the running service). */
 async function bootHere(command: string) {
@@ -25,8 +25,9 @@ export function localCommands(program: Command) {
   program
     .command('rotate-data-key')
     .description('seal every bank account, voucher code and payout batch file again under the current data key (the first of DATA_KEY); run with the service\'s settings')
-    .option('--dry-run', 'only count what each key seals')
-    .action(async (opts: { dryRun?: boolean }) => {
+    .option('--dry-run', 'only count what each key seals, and list the running instances with the keys they hold')
+    .option('--force', 'seal again even while a running instance lacks the new key (one known to be gone whose heartbeat is not a minute old yet)')
+    .action(async (opts: { dryRun?: boolean; force?: boolean }) => {
       const { OPERATOR_NAME } = await import('../domain/actor.ts');
       const { services } = await bootHere('zarpay rotate-data-key');
       // Run where the settings are, so the operator is whoever runs it (audited by name).
@@ -37,6 +38,7 @@ export function localCommands(program: Command) {
         // Both open every value: what will not open under any key is listed, never counted as fine.
         if (opts.dryRun) {
           const scan = await services.dataKeys.scan(operator);
+          const instances = await services.dataKeys.instances(operator);
           print({
             ok: unreadableCount(scan.unreadable) === 0,
             current_kid: before.currentKid,
@@ -45,10 +47,12 @@ export function localCommands(program: Command) {
             payout_batch_files: before.payoutBatchFiles,
             to_reseal: { payout_details: scan.toReseal.payoutDetails, voucher_codes: scan.toReseal.voucherCodes, payout_batch_files: scan.toReseal.payoutBatchFiles },
             unreadable: unreadableReport(scan.unreadable),
+            instances: instances.map(instanceReport),
           });
           return;
         }
-        const done = await services.dataKeys.rotate(operator);
+        // Refused (CONFLICT, naming them) while a running instance lacks the key, unless forced.
+        const done = await services.dataKeys.rotate(operator, { force: opts.force === true });
         const after = await services.dataKeys.inventory(operator);
         const skipped = unreadableCount(done.unreadable);
         print({
@@ -59,7 +63,13 @@ export function localCommands(program: Command) {
           voucher_codes: after.voucherCodes,
           payout_batch_files: after.payoutBatchFiles,
           unreadable: unreadableReport(done.unreadable),
+          instances: done.instances.map(instanceReport),
+          ...(done.forced && { forced: true }),
         });
+        if (done.forced) {
+          const lacking = done.instances.filter((i) => !i.holdsCurrentKid).map((i) => `${i.command} ${i.id} on ${i.host}`);
+          process.stderr.write(`zarpay: --force: sealed under ${done.kid} although ${lacking.join(', ')} did not hold it\n`);
+        }
         if (skipped > 0) {
           process.stderr.write(`zarpay: ${skipped} sealed value(s) will not open under any key of DATA_KEY and were left as they are (listed under "unreadable"); everything else is under ${done.kid}\n`);
           process.exitCode = 1;
@@ -68,6 +78,20 @@ export function localCommands(program: Command) {
         await services.stop();
       }
     });
+}
+
+/** A running instance as the CLI prints it. */
+function instanceReport(i: RunningInstance) {
+  return {
+    instance_id: i.id,
+    command: i.command,
+    host: i.host,
+    pid: i.pid,
+    kids: i.kids,
+    holds_current_kid: i.holdsCurrentKid,
+    started_at: i.startedAt.toISOString(),
+    seconds_since_seen: Math.round(i.secondsSinceSeen),
+  };
 }
 
 /** Values that will not open, by kind: how many, and (up to 100) which. */

@@ -44,14 +44,28 @@ export function gsm7(text: string): string {
 const clip = (s: string, max: number) => (s.length <= max ? s : s.slice(0, max).trimEnd());
 
 /**
+ * Merchant text with nothing a phone would turn into a link: a URL's scheme goes, and the dots of
+ * a domain name (a dot between a name and a label that begins with a letter: `evil.example`,
+ * `www.evil.co.za`, `pay@evil.com`) and of an IPv4 address become spaces. The customer still
+ * reads what the merchant wrote (`evil example/x`); dots that join numbers (`INV.2026.0042`) stay.
+ */
+export function withoutLinks(text: string): string {
+  return text
+    .replace(/[a-z][a-z0-9+.-]*:\/\//gi, '')
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, (address) => address.replaceAll('.', ' '))
+    .replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, ' ');
+}
+
+/**
  * The customer's confirmation of a captured payment by SMS: who was paid, how much, for which
  * order, and for `purchase` the voucher code (the customer's own, which is what the message is
  * for). Never more than one SMS of GSM-7: merchant name and order are shortened to fit, the code
- * never is. No links: an SMS with a link is what phishing looks like.
+ * never is. No links: an SMS with a link is what phishing looks like, and the merchant's own
+ * words (its name, the order id) are the only text a merchant could put one in.
  */
 export function confirmationSms(f: ConfirmationFacts): string {
-  const merchant = clip(gsm7(f.merchantName), 40);
-  const order = clip(gsm7(f.merchantOrderId), 30);
+  const merchant = clip(withoutLinks(gsm7(f.merchantName)), 40);
+  const order = clip(withoutLinks(gsm7(f.merchantOrderId)), 30);
   const head = `${merchant}: payment of ${formatRand(f.amountCents)} received, order ${order}.`;
   const tails =
     f.intentType === 'purchase' && f.voucherCode

@@ -31,15 +31,17 @@ export const refundNotFound = () => new AppError('REFUND_NOT_FOUND', 'refund not
 /** `POST /api/v1/payments/{id}/refunds` and GraphQL `refundPayment`, less the payment's id. */
 export const createRefundInput = z
   .strictObject({
-    /** Default: what is still refundable (the service decides). */
-    amountCents: optional(
-      z
-        .number()
-        .int('must be a whole number of cents')
-        .min(1, 'must be at least 1')
-        .max(Number.MAX_SAFE_INTEGER, 'is too large')
-        .meta({ description: 'Cents; default: what is still refundable', example: 2500 }),
-    ),
+    /**
+     * Absent: what is still refundable (the service decides). Null is not absent: a client whose
+     * arithmetic went wrong (NaN serialises as null) must not refund the whole payment.
+     */
+    amountCents: z
+      .number({ error: (issue) => (issue.input === null ? 'must not be null: leave it out to refund all that is still refundable' : undefined) })
+      .int('must be a whole number of cents')
+      .min(1, 'must be at least 1')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large')
+      .meta({ description: 'Cents; absent: what is still refundable (null is refused)', example: 2500 })
+      .optional(),
     reason: optional(z.string().max(200, 'must be at most 200 characters').meta({ example: 'Customer returned the kettle' })),
     merchantReference: optional(z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').meta({ example: 'RET-1001' })),
   })

@@ -103,6 +103,8 @@ export function plainMessage(issue: z.core.$ZodIssue): string {
       const { expected } = issue as z.core.$ZodIssueInvalidType;
       if ((issue as { input?: unknown }).input === undefined) return 'is required';
       const input = (issue as { input?: unknown }).input;
+      // A field that says why null is refused (absent has a meaning null must not take).
+      if (input === null && !issue.message.startsWith('Invalid')) return issue.message;
       if (expected === 'int' && typeof input === 'number' && Number.isInteger(input)) return 'is too large';
       if (expected === 'int') return 'must be a whole number';
       return `must be ${TYPE_NAMES[expected] ?? expected}`;

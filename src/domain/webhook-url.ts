@@ -45,6 +45,28 @@ export function isInternalAddress(address: string): boolean {
   }
 }
 
+/**
+ * Names that only ever mean a private network: `localhost` and the special-use and private-use
+ * domains (RFC 6761, RFC 6762's `.local`, RFC 8375's `home.arpa`, ICANN's `internal`).
+ */
+const PRIVATE_NAMES = ['localhost', 'localdomain', 'local', 'internal', 'home.arpa'];
+
+/**
+ * Public wildcard-DNS services that answer any name under them with the address written in it
+ * (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`) or with loopback (`anything.localtest.me`). Delivery
+ * refuses them anyway once their answer is seen (src/outside/webhook-http.ts); naming them here
+ * refuses them when the URL is set, where the merchant reads why, rather than in a delivery log.
+ */
+const WILDCARD_DNS = [
+  'nip.io', 'sslip.io', 'xip.io', 'xip.name', 'traefik.me', 'local.gd', 'localtest.me', 'lvh.me', 'vcap.me', 'fuf.me',
+  'lacolhost.com', 'localhost.direct',
+];
+
+const INTERNAL = 'must not point at a loopback, private or link-local address';
+
+/** The entry of `names` that `host` is or lies under, if any. */
+const under = (host: string, names: readonly string[]) => names.find((n) => host === n || host.endsWith(`.${n}`));
+
 /** Why a URL may not be used as a webhook target under these rules, or null when it may. */
 export function webhookUrlProblem(raw: string, publicOnly: boolean): string | null {
   let url: URL;
@@ -55,10 +77,15 @@ export function webhookUrlProblem(raw: string, publicOnly: boolean): string | nu
   }
   if (url.protocol !== 'https:' && (publicOnly || url.protocol !== 'http:')) return publicOnly ? 'must use https' : 'must use http or https';
   if (url.username || url.password) return 'must not carry credentials';
+  if (!publicOnly) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (publicOnly && (isIP(host) ? isInternalAddress(host) : host === 'localhost' || host.endsWith('.localhost'))) {
-    return 'must not point at a loopback, private or link-local address';
-  }
+  if (isIP(host)) return isInternalAddress(host) ? INTERNAL : null;
+  // `localhost.` is `localhost` to a resolver, and each name below has such a twin: a receiver
+  // never needs the fully qualified spelling, so none passes.
+  if (host.endsWith('.')) return 'must not end its host name with a dot (write hooks.example.com, not hooks.example.com.)';
+  if (under(host, PRIVATE_NAMES)) return INTERNAL;
+  const wildcard = under(host, WILDCARD_DNS);
+  if (wildcard) return `must not use ${wildcard}, a wildcard DNS service whose names point at any address, private ones included`;
   return null;
 }
 

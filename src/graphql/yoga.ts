@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { type CORSOptions, createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Services } from '../services/index.ts';
@@ -35,6 +35,7 @@ export function createGraphQL(
     renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,
+    cors: corsFor(config.publicBaseUrl),
     // Fastify has already read the body within its 64 KiB limit; Yoga's own limit would pipe
     // every body through a stream to count its bytes again.
     maxRequestBodySize: false,
@@ -58,6 +59,21 @@ export function createGraphQL(
       known.plugin,
     ],
   });
+}
+
+/**
+ * Who may read `/graphql` from a browser page of another origin. A dashboard person's session is
+ * a cookie, so credentials are allowed for the service's own origin (PUBLIC_BASE_URL's) only; any
+ * other origin may call with an API key, which needs no credentials, and is never told it may
+ * send cookies (Yoga's default echoed every origin with `Access-Control-Allow-Credentials: true`,
+ * letting any page read what a signed-in person's cookie may read).
+ */
+function corsFor(publicBaseUrl: string): (request: Request) => CORSOptions {
+  const own = new URL(publicBaseUrl).origin;
+  const ours: CORSOptions = { origin: [own], credentials: true };
+  // '*' makes Yoga answer with the caller's origin and `Vary: Origin`, but without credentials.
+  const anyone: CORSOptions = { origin: '*', credentials: false };
+  return (request) => (request.headers.get('origin') === own ? ours : anyone);
 }
 
 /** Counts executed operations for `/metrics` (placed before admission, so its refusals count too). */

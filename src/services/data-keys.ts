@@ -12,10 +12,13 @@ import {
   type SealedPurpose,
   voucherCodes as sealedCodes,
 } from '../db/sealed-data.ts';
+import { forgetStaleInstances, liveInstances, type ReportedInstance } from '../db/instance-heartbeats.ts';
 import { ConfigError } from '../config.ts';
 import { type Actor, actorLabel, requireOperator } from '../domain/actor.ts';
+import { AppError } from '../domain/errors.ts';
 import { type Keyring, kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
+import { HEARTBEAT_STALE_MS } from './instance-heartbeat.ts';
 
 const BATCH = 500;
 /** Bank files are large: a few at a time. */
@@ -44,8 +47,17 @@ export interface SealedScan {
   unreadable: UnreadableValues;
 }
 
+/** A running process (its heartbeat is recent) and whether it can open what the rotation would seal. */
+export interface RunningInstance extends ReportedInstance {
+  holdsCurrentKid: boolean;
+}
+
 export interface Rotation {
   kid: string;
+  /** The running processes the rotation checked (none on the embedded database). */
+  instances: RunningInstance[];
+  /** Run with `force` while some of them lacked the key. */
+  forced: boolean;
   payoutDetails: number;
   voucherCodes: number;
   payoutBatchFiles: number;
@@ -112,9 +124,32 @@ export class DataKeyService {
     };
   }
 
-  async rotate(actor: Actor): Promise<Rotation> {
+  /**
+   * The processes running on this database (a heartbeat within HEARTBEAT_STALE_MS; older rows
+   * are deleted first) and whether each holds the current kid. On the embedded database there
+   * are none to ask about: the caller holds DATA_DIR's lock, so no other process has it open, and
+   * a row left there is a dead process's.
+   */
+  async instances(actor: Actor): Promise<RunningInstance[]> {
+    requireOperator(actor);
+    if (!this.deps.config.databaseUrl) return [];
+    const kid = keyringOf(this.deps).currentKid;
+    await forgetStaleInstances(this.deps.db, HEARTBEAT_STALE_MS);
+    return (await liveInstances(this.deps.db, HEARTBEAT_STALE_MS)).map((i) => ({ ...i, holdsCurrentKid: i.kids.includes(kid) }));
+  }
+
+  /**
+   * Seals everything again under the current key, unless a running process lacks that key: it
+   * could then open none of what is sealed again (vouchers null, bank details unreadable), and
+   * if the new key were then lost, nobody could. `force` goes ahead anyway (processes known to be
+   * gone, whose heartbeat has not gone stale yet).
+   */
+  async rotate(actor: Actor, { force = false }: { force?: boolean } = {}): Promise<Rotation> {
     requireOperator(actor);
     const kid = keyringOf(this.deps).currentKid;
+    const instances = await this.instances(actor);
+    const lacking = instances.filter((i) => !i.holdsCurrentKid);
+    if (lacking.length > 0 && !force) throw keyNotRolledOut(kid, lacking);
     const [details, codes, files] = [await this.walk(sealedDetails, true), await this.walk(sealedCodes, true), await this.walk(sealedFiles, true, FILE_BATCH)];
     const unreadable = { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable };
     const skipped = details.unreadable.length + codes.unreadable.length + files.unreadable.length;
@@ -126,12 +161,13 @@ export class DataKeyService {
         payout_details: details.resealed,
         voucher_codes: codes.resealed,
         payout_batch_files: files.resealed,
+        ...(lacking.length > 0 && { forced_past: lacking.map((i) => ({ instance_id: i.id, host: i.host, pid: i.pid, command: i.command, kids: i.kids })) }),
         ...(skipped > 0 && {
           unreadable: { payout_details: details.unreadable.length, voucher_codes: codes.unreadable.length, payout_batch_files: files.unreadable.length },
         }),
       },
     });
-    return { kid, payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, unreadable };
+    return { kid, instances, forced: lacking.length > 0, payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, unreadable };
   }
 
   /**
@@ -174,4 +210,17 @@ export class DataKeyService {
     }
     return { resealed, unreadable };
   }
+}
+
+/** The rotation's refusal: which running processes lack the key, and what to do. */
+function keyNotRolledOut(kid: string, lacking: RunningInstance[]): AppError {
+  const named = lacking
+    .map((i) => `${i.command} ${i.id} (pid ${i.pid} on ${i.host}, seen ${Math.round(i.secondsSinceSeen)} s ago, holds ${i.kids.join(', ')})`)
+    .join('; ');
+  return new AppError(
+    'CONFLICT',
+    `DATA_KEY: ${lacking.length} running instance(s) do not hold the new key ${kid}, and could not open what would be sealed under it: ${named}. ` +
+      `Roll the new DATA_KEY out to every instance first (${kid} first, the old key kept after it), then run this again; ` +
+      `an instance that no longer runs is forgotten ${HEARTBEAT_STALE_MS / 1000} s after its last heartbeat (--force goes ahead before that)`,
+  );
 }

@@ -17,6 +17,7 @@ import { DataKeyService } from './data-keys.ts';
 import type { ServiceDeps } from './deps.ts';
 import { EventBus } from './event-bus.ts';
 import { EventHistoryService } from './events-query.ts';
+import { InstanceHeartbeat } from './instance-heartbeat.ts';
 import { JobService } from './jobs.ts';
 import { KeyService } from './keys.ts';
 import { purgeTask, rateLimitSweepTask } from './maintenance.ts';
@@ -116,6 +117,8 @@ export interface StartOptions {
   queues: readonly Queue[];
   /** Hears about failures that background work survives (database down, a provider's callback refused). */
   onError?: (message: string, err?: unknown) => void;
+  /** What this process runs, in its heartbeat (`zarpay rotate-data-key` names it): default `the service`. */
+  name?: string;
 }
 
 /**
@@ -134,6 +137,8 @@ export interface ServiceRuntime extends Services {
   readonly provider: PaymentProvider;
   /** The one runner of background work; `runner.runDue(queues)` runs what is due now. */
   readonly runner: JobRunner;
+  /** This process's id in `instance_heartbeats` while it runs (services/instance-heartbeat.ts). */
+  readonly instanceId: string;
   start(options: StartOptions): Promise<void>;
   /** Where this process's HTTP server listens: the sandbox provider calls back there. */
   listeningAt(url: string): void;
@@ -237,6 +242,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     rateLimits,
   };
 
+  const heartbeat = new InstanceHeartbeat(database.db, keyring);
   let stopped: Promise<void> | undefined;
   return {
     ...services,
@@ -246,12 +252,15 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     notifications,
     provider: providers.primary,
     runner,
+    instanceId: heartbeat.id,
     async start(options) {
       if (options.onError) onError = options.onError;
       await notifications.start();
       await events.start();
       // The recurring jobs queued, and one that had failed for good queued again.
       await runner!.arm(options.queues);
+      // Before any work: from now on this process may open and seal data, so it says which keys it holds.
+      await heartbeat.start(options.name ?? 'the service', reportError);
       runner!.start(options.queues);
     },
     listeningAt(url) {
@@ -261,6 +270,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
       stopped ??= (async () => {
         // Jobs under way get the grace to finish; the rest are given back for another runner.
         await runner!.stop(graceMs);
+        await heartbeat.stop();
         await events.stop();
         keys.stop();
         people.stop();

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { bootOn } from '../../src/boot.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/index.ts';
+import { isHeartbeatStatement } from '../../src/db/instance-heartbeats.ts';
 import { isRunnerStatement } from '../../src/db/jobs.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { type App, type AppOptions, createApp } from '../../src/server.ts';
@@ -14,10 +15,10 @@ export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
 /**
  * For a statement counter: false for the statements of the service's own background work (the
- * job runner's claim, every second, and its outcomes; the sandbox provider reading its books),
+ * job runner's claim, every second, and its outcomes; the process's heartbeat; the sandbox provider reading its books),
  * which may fall inside any request's window.
  */
-export const ofRequests = (sql: string): boolean => !isRunnerStatement(sql) && !/\bsandbox\.checkouts\b/.test(sql);
+export const ofRequests = (sql: string): boolean => !isRunnerStatement(sql) && !isHeartbeatStatement(sql) && !/\bsandbox\.checkouts\b/.test(sql);
 
 /**
  * What `prd` needs beyond the credentials (CONTRACT §9): an https PUBLIC_BASE_URL and a real

@@ -91,7 +91,8 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
   const refund = useAction(async () => {
     const cents = amount.trim() === '' ? null : toCents(amount);
     if (cents !== null && !Number.isFinite(cents)) throw new ApiError('VALIDATION_FAILED', 'Amount: write it in rand, such as 50.00, or leave it empty for all that is left');
-    const r = await request(RefundPayment, { input: { paymentId: props.payment.id, amountCents: cents, reason: reason || null, idempotencyKey: key } });
+    // Left out, not null, for "all that is left": the API refuses a null amount.
+    const r = await request(RefundPayment, { input: { paymentId: props.payment.id, ...(cents !== null && { amountCents: cents }), reason: reason || null, idempotencyKey: key } });
     setDone(`Refund of ${rand(r.refundPayment.refund.amountCents)}: ${label(r.refundPayment.refund.status)}.`);
     setKey(crypto.randomUUID());
     setAmount('');

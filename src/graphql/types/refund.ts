@@ -55,7 +55,7 @@ const RefundPaymentInput = builder.inputType('RefundPaymentInput', {
   description: 'A refund (REST `POST /api/v1/payments/{id}/refunds` body, camelCase, with the payment and the Idempotency-Key).',
   fields: (t) => ({
     paymentId: t.field({ type: 'UUID', required: true, description: 'The captured payment to refund.' }),
-    amountCents: t.field({ type: 'Money', description: 'Cents to give back; default: all that is still refundable.' }),
+    amountCents: t.field({ type: 'Money', description: 'Cents to give back; left out: all that is still refundable. Null is refused (VALIDATION_FAILED), never read as "all".' }),
     reason: t.string({ description: 'Why, at most 200 characters.' }),
     merchantReference: t.string({ description: 'The merchant\'s own reference, at most 64 characters.' }),
     idempotencyKey: t.string({ description: 'The REST Idempotency-Key header: the same key and input replay; another input is CONFLICT.' }),

@@ -6,7 +6,7 @@ import { parseWire } from '../rest/wire.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { initiatePaymentInput } from '../src/domain/payment-input.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 
 /** What the scenarios rotate over. Index 0 is the "hot" merchant of the contended scenario. */
 export interface Seed {

@@ -6,7 +6,7 @@ import { initiatePaymentInput, withDefaults } from '../src/domain/payment-input.
 import type { Payout } from '../src/domain/payout.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { payoutJson } from '../src/domain/payout-json.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import type { Seed } from './seed.ts';
 
 /**

@@ -2,7 +2,7 @@ import { type Config, loadConfig } from './config.ts';
 import { type DatabaseHandle, openConfiguredDatabase } from './db/index.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { proveDataKeys } from './services/data-keys.ts';
-import { createServices, type Outside, type ServiceRuntime } from './services/index.ts';
+import { createServices, type Outside, type ServiceRuntime } from './runtime.ts';
 
 export interface Booted {
   services: ServiceRuntime;

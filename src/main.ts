@@ -5,7 +5,7 @@ import { exitOnSignal } from './lifecycle.ts';
 import { smtpTarget } from './outside/mail.ts';
 import { smsTarget } from './outside/sms.ts';
 import { createApp } from './server.ts';
-import type { ServiceRuntime } from './services/index.ts';
+import type { ServiceRuntime } from './runtime.ts';
 import { dataDir } from './paths.ts';
 import { startupFailure } from './startup.ts';
 

@@ -16,7 +16,7 @@ import { homeRoute } from './home.ts';
 import { createMetrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
-import { type ServiceRuntime, serviceQueues } from './services/index.ts';
+import { type ServiceRuntime, serviceQueues } from './runtime.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 /** How long stop() lets requests in flight finish before cutting connections. */

@@ -9,7 +9,7 @@ import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
 import { unreadableCounts } from '../src/db/sealed-data.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { DataKeyService } from '../src/services/data-keys.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { PayoutBatchService } from '../src/services/payout-batches.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';

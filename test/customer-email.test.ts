@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { isPermanent, type MailTransport, smtpMail } from '../src/outside/mail.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';

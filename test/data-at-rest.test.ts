@@ -10,7 +10,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { dumpAsText, forms, pgDump } from './support/dump.ts';

@@ -5,7 +5,7 @@ import { boot } from '../src/boot.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { proveDataKeys } from '../src/services/data-keys.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment, press, waitForStatus } from './support/payments.ts';

@@ -3,7 +3,7 @@ import { enqueue } from '../src/db/jobs.ts';
 import { QUEUE, type Queue } from '../src/domain/jobs.ts';
 import { JobRunner } from '../src/jobs/runner.ts';
 import { GiveUp, later, type Task } from '../src/jobs/task.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { borrowed, freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, gql, op } from './support/client.ts';
 import { eventually } from './support/receiver.ts';

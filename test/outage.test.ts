@@ -8,7 +8,7 @@ import { createApp } from '../src/server.ts';
 import { freshDatabase, type TestApp, usingPostgres } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, payoutBody, type TestMerchant } from './support/client.ts';
 import { TcpProxy } from './support/tcp-proxy.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 
 // The outage is simulated by cutting a TCP proxy between the service and PostgreSQL, so the
 // shared server keeps running for the other test files. Embedded PGlite cannot go away.

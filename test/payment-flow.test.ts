@@ -3,7 +3,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deriveKey } from '../src/domain/signing.ts';
-import { SANDBOX_SIGNATURE_HEADER, SANDBOX_WEBHOOK_PATH, sandboxSignature } from '../src/services/providers/sandbox.ts';
+import { SANDBOX_SIGNATURE_HEADER, SANDBOX_WEBHOOK_PATH, sandboxSignature } from '../src/outside/providers/sandbox.ts';
 import { ofRequests, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken, press, waitForStatus } from './support/payments.ts';

@@ -6,7 +6,7 @@ import { PAYMENT_FEE_SQL } from '../src/db/payments.ts';
 import { ensureTable } from '../src/db/rate-limit-counters.ts';
 import { allStatements, statement } from '../src/db/statement.ts';
 import { paymentFee } from '../src/domain/money.ts';
-import '../src/services/index.ts'; // every statement the service defines
+import '../src/runtime.ts'; // every statement the service defines
 import { freshDatabase } from './support/app.ts';
 
 // Every module of the data layer, whoever imports it (the health check's is the server's alone).

@@ -4,7 +4,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { isInternalAddress, webhookUrlProblem } from '../src/domain/webhook-url.ts';
 import { guardedLookup, postWebhook, type Resolve, webhookTransport } from '../src/outside/webhook-http.ts';
 import { type App, createApp } from '../src/server.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime.ts';
 import { borrowed, PRD_PROVIDER, startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, payoutBody } from './support/client.ts';
 import { paymentBody } from './support/payments.ts';

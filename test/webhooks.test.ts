@@ -9,7 +9,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { JobRunner } from '../src/jobs/runner.ts';
 import { httpTransport } from '../src/outside/webhook-http.ts';
-import { PER_MERCHANT_IN_FLIGHT, webhookTask } from '../src/services/webhook-dispatch.ts';
+import { PER_MERCHANT_IN_FLIGHT, webhookTask } from '../src/tasks/webhook-delivery.ts';
 
 const FAST = { WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000' };
 

@@ -5,8 +5,8 @@ import { inspect } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../src/domain/errors.ts';
-import { ProviderRefusedError, ProviderUnavailableError, type ProviderNotification, type StartAttempt } from '../src/services/providers/port.ts';
-import { createYocoProvider, YOCO_API_URL, type YocoProvider } from '../src/services/providers/yoco.ts';
+import { ProviderRefusedError, ProviderUnavailableError, type ProviderNotification, type StartAttempt } from '../src/outside/providers/port.ts';
+import { createYocoProvider, YOCO_API_URL, type YocoProvider } from '../src/outside/providers/yoco.ts';
 import { eventually } from './support/receiver.ts';
 import { startYocoDouble, type YocoDouble } from './support/yoco-double.ts';
 

@@ -2,7 +2,7 @@ import { parseWire } from '../../rest/wire.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { createPayoutInput } from '../../src/domain/payout-input.ts';
-import { createServices } from '../../src/services/index.ts';
+import { createServices } from '../../src/runtime.ts';
 
 /**
  * Creates `n` payouts for the merchant of `key` through zarpay's own services (what the REST

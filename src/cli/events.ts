@@ -148,11 +148,11 @@ export function eventCommands(program: Command) {
   program
     .command('dispatcher')
     .description('run only webhook deliveries and customer e-mails against the database (zarpay worker with those queues)')
-    .action(async () => worker('dispatcher', (await import('../services/index.ts')).WORKER_QUEUES.dispatcher));
+    .action(async () => worker('dispatcher', (await import('../runtime.ts')).WORKER_QUEUES.dispatcher));
   program
     .command('reconciler')
     .description('run only the payment reconciler and refunds owed against the database (zarpay worker with those queues)')
-    .action(async () => worker('reconciler', (await import('../services/index.ts')).WORKER_QUEUES.reconciler));
+    .action(async () => worker('reconciler', (await import('../runtime.ts')).WORKER_QUEUES.reconciler));
 
   const JOB = 'id queue key merchantId status runAt attempts lastError createdAt updatedAt';
   const jobs = program.command('jobs').description('background work: the queues in figures, failed jobs, and their retry');

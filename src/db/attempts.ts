@@ -121,7 +121,7 @@ export async function issueVoucher(tx: Tx, v: { paymentId: string; sealed: Buffe
   await tx.insertInto('vouchers').values({ payment_id: v.paymentId, code_sealed: v.sealed, code_digest: v.digest, redeemed_at: v.redeemed ? new Date() : null }).execute();
 }
 
-// ---- Refunds owed (the refund itself is a job: services/reconciler.ts).
+// ---- Refunds owed (the refund itself is a job: tasks/reconcile.ts).
 
 export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provider_ref' | 'payment_ref' | 'refund_status'> & {
   merchant_id: string;

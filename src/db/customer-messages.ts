@@ -12,7 +12,7 @@ import { statement } from './statement.ts';
  * transaction with its job (keyed by the payment), so it exists exactly when the capture does and
  * at most once per payment. The row names the payment only: the text is written when it is sent,
  * so no voucher code waits here in the clear. It records how the sending went; the job does the
- * sending (services/customer-email.ts, services/customer-sms.ts).
+ * sending (tasks/customer-email.ts, tasks/customer-sms.ts).
  */
 
 const TABLE: Record<Channel, string> = { email: 'customer_emails', sms: 'customer_sms' };

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * The session commands of a listening connection (services/notifications.ts). They are not
+ * The session commands of a listening connection (outside/commit-notifications.ts). They are not
  * statements in statement.ts's sense: PostgreSQL cannot prepare LISTEN, NOTIFY or SET, and a
  * channel is an identifier, never a parameter. The channels are the service's own constants.
  */

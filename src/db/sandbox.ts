@@ -3,7 +3,7 @@ import type { DbOrTx } from './index.ts';
 import { statement } from './statement.ts';
 
 /**
- * The sandbox provider's own books (services/providers/sandbox.ts), in a schema of their own:
+ * The sandbox provider's own books (outside/providers/sandbox.ts), in a schema of their own:
  * what a real provider keeps on its side, kept here so that its confirmations outlive a restart
  * of the process that took them. Only tst/dev ever write them.
  */

@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
 
 /**
- * What the webhook task (services/webhook-dispatch.ts) reads and writes around its jobs: the
+ * What the webhook task (tasks/webhook-delivery.ts) reads and writes around its jobs: the
  * deliveries a batch of jobs is for, with their events, and the log of every attempt. A delivery
  * is queued as a job of `webhook.deliver` keyed by the delivery's id, in the transaction that
  * records its event (outbox.ts, payouts.ts).

@@ -6,7 +6,8 @@ import { comparePositions } from '../domain/event-position.ts';
 import type { EventPosition, StreamedEvent } from '../domain/events.ts';
 import { STREAM_LIMITS } from '../domain/stream-limits.ts';
 import type { WatchCaller } from './key-watch.ts';
-import { EVENTS_CHANNEL, type Notifications } from './notifications.ts';
+import { EVENTS_CHANNEL } from '../outside/commit-notifications.ts';
+import type { Notifications } from './notifications.ts';
 
 export interface EventFilter {
   /** The merchant asked for: a merchant may name only itself; the operator any, or none for all. */

@@ -1,4 +1,5 @@
-import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
+import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
+import type { Notifications } from './notifications.ts';
 
 /** How long an entry may serve before it is read again, should an invalidation ever go missing. */
 const TTL_MS = 60_000;

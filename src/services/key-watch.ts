@@ -3,7 +3,8 @@ import type { Db } from '../db/index.ts';
 import type { ApiKeyRecord } from '../domain/api-key.ts';
 import type { MerchantActor } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
-import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
+import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
+import type { Notifications } from './notifications.ts';
 
 /** Every watched key is read again this often, should a notification ever go missing (the key cache's TTL, for streams). */
 const RECHECK_MS = 60_000;

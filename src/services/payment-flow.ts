@@ -13,7 +13,7 @@ import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
 import type { RefundNotifications } from './refund-notifications.ts';
-import { type AttemptState, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from './providers/port.ts';
+import { type AttemptState, type PaymentProvider, type ProviderSimulator, ProviderUnavailableError, type StartAttempt } from '../outside/providers/port.ts';
 
 /** What the hosted page needs to show a payment. */
 export interface PaymentView {
@@ -53,7 +53,7 @@ const NOTHING: NotificationAnswer = { paymentId: null, status: null };
 const answerOf = (n: AttemptNotification): AttemptState =>
   n.outcome === 'succeeded' ? { status: 'succeeded', ...(n.paymentRef !== undefined && { paymentRef: n.paymentRef }) } : { status: 'failed', reason: n.reason ?? 'declined' };
 
-/** zarpay ending a payment past PAYMENT_EXPIRES_AFTER_MS, as the expiry job does (services/payment-expiry.ts). */
+/** zarpay ending a payment past PAYMENT_EXPIRES_AFTER_MS, as the expiry job does (tasks/payment-expiry.ts). */
 const PAYMENT_EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });
 
 export class PaymentFlow {
@@ -92,7 +92,7 @@ export class PaymentFlow {
     const started = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await store.movePayment(tx, payment.id, ['created'], 'initiated'))) return false;
       await attempts.startAttempt(tx, { id: attemptId, paymentId: payment.id, provider: provider.name });
-      // Should its notification never come, the provider is asked (services/reconciler.ts).
+      // Should its notification never come, the provider is asked (tasks/reconcile.ts).
       await enqueue(tx, { queue: QUEUE.reconcile, key: attemptId, merchantId: payment.merchantId, payload: { attempt: attemptId }, inMs: this.deps.config.reconcileAfterMs });
       return true;
     });

@@ -12,7 +12,7 @@ import { captureLegs } from '../domain/ledger.ts';
 import { EXPIRED, isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import { paymentEventData } from '../domain/payment-json.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
-import type { AttemptState } from './providers/port.ts';
+import type { AttemptState } from '../outside/providers/port.ts';
 import { newVoucherCode, revealed } from './vouchers.ts';
 
 /** What applying a provider's answer did to the payment. */

@@ -50,7 +50,8 @@ import type { MailTransport } from '../outside/mail.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { KeyEnded, WatchCaller } from './key-watch.ts';
 import type { KeyService } from './keys.ts';
-import { CACHE_CHANNEL, type Notifications } from './notifications.ts';
+import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
+import type { Notifications } from './notifications.ts';
 
 /** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
 const RECHECK_MS = 15_000;

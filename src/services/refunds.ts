@@ -22,7 +22,7 @@ export type RefundSettled = 'succeeded' | 'failed' | 'unchanged';
 /**
  * Refunds (CONTRACT §10): a merchant gives back a captured payment's money, in full or in parts.
  * Creating one reserves its amount on the merchant's balance (INSUFFICIENT_BALANCE when it is not
- * available) and queues its request to the provider (`refund.request`, services/refund-requests.ts);
+ * available) and queues its request to the provider (`refund.request`, tasks/refund-requests.ts);
  * the provider's outcome, however it arrives (its notification: services/refund-notifications.ts;
  * the job asking; the operator, in tst/dev or once the outcome is overdue), is applied once:
  * success takes the reservation out of the balance (`refunds_cents`), failure releases it.

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * A local Yoco Online Checkout: the Checkout API's create / get / refund on `apiUrl`, the hosted
  * page at each checkout's `redirectUrl`, and webhooks signed as Yoco signs them (Standard
  * Webhooks, computed here with node:crypto so that the provider's library is checked, not trusted).
- * Shapes follow the documents cited at the top of src/services/providers/yoco.ts. Tests drive the
+ * Shapes follow the documents cited at the top of src/outside/providers/yoco.ts. Tests drive the
  * customer's side with `checkoutPage`, `pay`, `decline`, `expire`, and Yoco's side with `notify`
  * and `failNext`.
  *

@@ -4,9 +4,9 @@ import { QUEUE } from '../domain/jobs.ts';
 import { SIGN_IN_ACCOUNT_FAILURES, SIGN_IN_WINDOW_MS } from '../domain/people.ts';
 import { GiveUp, type Task } from '../jobs/task.ts';
 import { MailRefused, type MailTransport } from '../outside/mail.ts';
-import { CONFIRMATION_RETRY_DELAYS_MS } from './customer-messages.ts';
-import type { ServiceDeps } from './deps.ts';
-import type { PersonNotice } from './people.ts';
+import { CONFIRMATION_RETRY_DELAYS_MS } from '../services/customer-messages.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import type { PersonNotice } from '../services/people.ts';
 
 /**
  * E-mails to the merchant's people about their own account (queue `person.email`), queued in the

@@ -1,7 +1,7 @@
 import { QUEUE } from '../domain/jobs.ts';
 import type { Task } from '../jobs/task.ts';
-import type { PaymentService } from './payments.ts';
-import type { RateLimitService } from './rate-limits.ts';
+import type { PaymentService } from '../services/payments.ts';
+import type { RateLimitService } from '../services/rate-limits.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -6,8 +6,8 @@ import { QUEUE } from '../domain/jobs.ts';
 import { signatureHeader } from '../domain/webhook-signature.ts';
 import { done, failure, released, type Task } from '../jobs/task.ts';
 import type { PostResult, WebhookTransport } from '../outside/webhook-http.ts';
-import type { ServiceDeps } from './deps.ts';
-import type { WebhookSecretService } from './webhook-secrets.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import type { WebhookSecretService } from '../services/webhook-secrets.ts';
 
 /** Webhook delivery acts for every merchant: as zarpay itself. */
 const DELIVERY: Actor = Object.freeze({ kind: 'system', task: 'webhook delivery' });

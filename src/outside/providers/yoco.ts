@@ -50,7 +50,7 @@
  * is in its documentation (the accept-payments and webhooks pages name only `payment.succeeded`,
  * `refund.succeeded` and `refund.failed`), so neither is taken as a fact that nobody paid. An
  * abandoned checkout stays pending here, and the payment ends by zarpay's own rule instead
- * (PAYMENT_EXPIRES_AFTER_MS, services/payment-expiry.ts): Yoco is asked once more, and money that
+ * (PAYMENT_EXPIRES_AFTER_MS, tasks/payment-expiry.ts): Yoco is asked once more, and money that
  * still arrives afterwards is refunded.
  *
  * What the docs leave open, and what we chose:

@@ -4,8 +4,8 @@ import { QUEUE } from '../domain/jobs.ts';
 import { toE164 } from '../domain/phone.ts';
 import { done, GiveUp, type Task } from '../jobs/task.ts';
 import { SmsRefused, type SmsGateway } from '../outside/sms.ts';
-import { CONFIRMATION_RETRY_DELAYS_MS, confirmationFactsOf, outcomesToRecord } from './customer-messages.ts';
-import type { ServiceDeps } from './deps.ts';
+import { CONFIRMATION_RETRY_DELAYS_MS, confirmationFactsOf, outcomesToRecord } from '../services/customer-messages.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 
 /** A claim lasts this long: well past one submission's time limit (sms.ts). */
 const LEASE_MS = 60_000;

@@ -4,8 +4,8 @@ import { confirmationEmail } from '../domain/customer-email.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { GiveUp, type Task } from '../jobs/task.ts';
 import { MailRefused, type MailTransport } from '../outside/mail.ts';
-import { CONFIRMATION_RETRY_DELAYS_MS, confirmationFactsOf, outcomesToRecord } from './customer-messages.ts';
-import type { ServiceDeps } from './deps.ts';
+import { CONFIRMATION_RETRY_DELAYS_MS, confirmationFactsOf, outcomesToRecord } from '../services/customer-messages.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 
 /** A claim lasts this long: well past one sending's time limits (mail.ts). */
 const LEASE_MS = 60_000;

@@ -3,9 +3,9 @@ import { recordAudit } from '../db/audit.ts';
 import { type Actor, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { GiveUp, later, type Task } from '../jobs/task.ts';
-import type { ServiceDeps } from './deps.ts';
-import type { PaymentSettlement } from './payment-settlement.ts';
-import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import type { PaymentSettlement } from '../services/payment-settlement.ts';
+import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from '../outside/providers/port.ts';
 
 /** The reconciler (and the giving back of money owed) acts as zarpay itself, and is audited as such. */
 const RECONCILER: Actor = Object.freeze({ kind: 'system', task: 'reconciler' });

@@ -4,9 +4,9 @@ import { type Actor, paymentScope, scope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { eachItem, type Passing, passedOver } from '../jobs/batch.ts';
 import { later, type Task } from '../jobs/task.ts';
-import type { ServiceDeps } from './deps.ts';
-import type { PaymentSettlement } from './payment-settlement.ts';
-import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from './providers/port.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import type { PaymentSettlement } from '../services/payment-settlement.ts';
+import { type AttemptState, type PaymentProvider, ProviderUnavailableError } from '../outside/providers/port.ts';
 
 /** Payments end on zarpay's own decision, audited as such. */
 const EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });

@@ -3,9 +3,9 @@ import * as store from '../db/refunds.ts';
 import { type Actor, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { later, type Task } from '../jobs/task.ts';
-import type { ServiceDeps } from './deps.ts';
-import { type PaymentProvider, ProviderRefusedError, ProviderUnavailableError } from './providers/port.ts';
-import type { RefundService } from './refunds.ts';
+import type { ServiceDeps } from '../services/deps.ts';
+import { type PaymentProvider, ProviderRefusedError, ProviderUnavailableError } from '../outside/providers/port.ts';
+import type { RefundService } from '../services/refunds.ts';
 
 /** Refund requests act as zarpay itself, and are audited as such. */
 const REFUNDER: Actor = Object.freeze({ kind: 'system', task: 'refunds' });

@@ -3,8 +3,9 @@
  *
  * Measures the embedded default first (embedded.ts: `npm start` without a database, through the
  * README's walk; `--embedded-only` stops there and needs no PostgreSQL). Then creates a fresh
- * PostgreSQL database, seeds it through zarpay's services, records the statements zarpay sends for each measured operation (statements.ts), starts zarpay (compiled) and the
- * reference servers as child processes (the bare one; bare Yoga and PostGraphile for the GraphQL
+ * PostgreSQL database, seeds it through zarpay's services, records the statements zarpay sends
+ * for each measured operation (statements.ts), starts zarpay (compiled) and the reference
+ * servers as child processes (the bare one; bare Yoga and PostGraphile for the GraphQL
  * scenarios), drives each scenario with wrk against zarpay and its references in turns, and
  * writes the table to bench/results/latest.md (partial.md for some scenarios only, smoke.md with
  * --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it

@@ -17,8 +17,12 @@
  * gives one side other settings (ENV_A the other): the cost of a feature, by switching it off;
  * `FLAGS_B='--max-semi-space-size=32'` gives it more node flags.
  * `--b bare` runs the bare reference (reference-server.ts) as B: what zarpay costs above it.
+ *
+ * `--embedded` runs both on the embedded database instead, each on its own copy of one seeded
+ * DATA_DIR (`--merchants`, 1,000 by default; 200 seed in about a minute); the database's CPU is
+ * then the process's own. `--path create-payout` measures `POST /payouts` (writes) instead of a read.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,14 +41,20 @@ const { values: args } = parseArgs({
     path: { type: 'string', default: 'balance' },
     rounds: { type: 'string', default: '6' },
     profile: { type: 'boolean', default: false },
+    embedded: { type: 'boolean', default: false },
+    merchants: { type: 'string', default: '1000' },
   },
 });
 if (!args.a || !args.b) throw new Error('--a and --b: two copies of build/ in the checkout (npm run build, then cp -r build build-a)');
-if (args.path !== 'balance' && args.path !== 'payout') throw new Error('--path is balance or payout');
+if (!['balance', 'payout', 'create-payout'].includes(args.path)) throw new Error('--path is balance, payout or create-payout');
+if (args.embedded && args.b === 'bare') throw new Error('the bare reference runs on PostgreSQL only');
 
 const database = scratchDatabase(`zarpay_ab_${newRunId()}`);
 const work = mkdtempSync(join(tmpdir(), 'zarpay-ab-'));
-const env = benchedServiceEnv(database.url, work);
+const { DATABASE_URL, ...embeddedEnv } = benchedServiceEnv(database.url, join(work, 'seed'));
+const env = args.embedded ? embeddedEnv : { DATABASE_URL, ...embeddedEnv, DATA_DIR: work };
+/** Each side's settings: on the embedded database, a copy of the seeded DATA_DIR of its own. */
+const sideEnv = (name: string) => (args.embedded ? { ...env, DATA_DIR: join(work, name) } : env);
 
 /** CPU seconds so far of every PostgreSQL process (server and backends) on the machine. */
 function databaseCpuSeconds(): number {
@@ -60,17 +70,21 @@ function databaseCpuSeconds(): number {
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+/** PostgreSQL's share; the embedded database runs inside the measured process and counts there. */
+const dbText = (us: number) => (args.embedded ? 'database in the process' : `database ${us.toFixed(1)} µs`);
 
-await database.create();
+if (args.embedded) mkdirSync(env.DATA_DIR!);
+else await database.create();
 try {
   const config = loadConfig({ ...env, PORT: '0' });
-  const data = await seed(config, { merchants: 1000, payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
+  const data = await seed(config, { merchants: Number(args.merchants), payoutsPerMerchant: 5, paymentsPerMerchant: 2 });
+  if (args.embedded) for (const side of ['a', 'b']) cpSync(env.DATA_DIR!, join(work, side), { recursive: true });
   // --profile: each side's CPU profile in the work directory, for profile-summary.ts.
   const profiled = (name: string) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${work}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
   // FLAGS_A / FLAGS_B: more node flags for one side (`--max-semi-space-size=32`, `--trace-gc`).
   const flagsOf = (name: string) => process.env[`FLAGS_${name.toUpperCase()}`]?.split(' ').filter(Boolean) ?? [];
   const start = (dir: string, name: string, extra: string | undefined) =>
-    spawnServer(join(resolve(dir), 'src/main.js'), { ...env, ...JSON.parse(extra ?? '{}') }, join(work, `${name}.log`), [
+    spawnServer(join(resolve(dir), 'src/main.js'), { ...sideEnv(name), ...JSON.parse(extra ?? '{}') }, join(work, `${name}.log`), [
       `--max-old-space-size=${OLD_SPACE_MIB}`,
       ...flagsOf(name),
       ...profiled(name),
@@ -88,6 +102,10 @@ try {
     const who = (s: 'a' | 'b', m: number): Record<string, string> => (s === 'b' && bare ? { 'x-merchant-id': data.merchants[m]!.id } : { 'x-api-key': data.merchants[m]!.key });
     const requestOf = (s: 'a' | 'b') => (i: number) => {
       if (args.path === 'balance') return { path: '/api/v1/payouts/balance', headers: who(s, i % data.merchants.length) };
+      if (args.path === 'create-payout') {
+        const headers = { ...who(s, i % data.merchants.length), 'content-type': 'application/json' };
+        return { method: 'POST' as const, path: '/api/v1/payouts', headers, body: JSON.stringify(PAYOUT_BODY) };
+      }
       const p = data.payouts[i % data.payouts.length]!;
       return { path: `/api/v1/payouts/${p.id}`, headers: who(s, p.merchant) };
     };
@@ -103,13 +121,13 @@ try {
         const db = ((databaseCpuSeconds() - dbBefore) * 1e6) / m.total;
         seen[s].push({ rps: m.requestsPerSec, us, db });
         console.log(
-          `${s} ${Math.round(m.requestsPerSec)} req/s, ${us.toFixed(1)} µs CPU a request, database ${db.toFixed(1)} µs${Object.keys(m.errors).length ? `, errors ${JSON.stringify(m.errors)}` : ''}`,
+          `${s} ${Math.round(m.requestsPerSec)} req/s, ${us.toFixed(1)} µs CPU a request, ${dbText(db)}${Object.keys(m.errors).length ? `, errors ${JSON.stringify(m.errors)}` : ''}`,
         );
       }
     }
     for (const s of ['a', 'b'] as const) {
       const of = (k: 'rps' | 'us' | 'db') => median(seen[s].map((r) => r[k]));
-      console.log(`${s} (${s === 'a' ? args.a : args.b}): median ${Math.round(of('rps'))} req/s, ${of('us').toFixed(1)} µs CPU a request, database ${of('db').toFixed(1)} µs`);
+      console.log(`${s} (${s === 'a' ? args.a : args.b}): median ${Math.round(of('rps'))} req/s, ${of('us').toFixed(1)} µs CPU a request, ${dbText(of('db'))}`);
     }
   } finally {
     await Promise.all([servers.a.stop(), servers.b.stop()]);
@@ -121,5 +139,5 @@ try {
     }
   }
 } finally {
-  await database.drop();
+  if (!args.embedded) await database.drop();
 }

@@ -1,3 +1,4 @@
+import type { EmbeddedWalk } from './embedded.ts';
 import type { Measurement } from './load.ts';
 import { GRAPHQL_REFERENCES, ratio, type Row, type Thresholds } from './scenarios/types.ts';
 
@@ -9,7 +10,12 @@ export interface RunInfo {
   lifetimePeakRssMiB: number | null;
   /** zarpay's RSS once started, before any load: the floor under every RSS figure. */
   idleRssMiB: number | null;
+  /** The embedded default (`npm start` without DATABASE_URL) around the README's walk. */
+  embedded: EmbeddedWalk;
 }
+
+/** What `npm start` on the embedded database may hold after the README walk: a 1 GB machine runs it. */
+export const EMBEDDED_RSS_TARGET_MIB = 300;
 
 const num = (n: number | null | undefined, digits = 0) => (n === null || n === undefined ? '—' : n.toFixed(digits));
 const ms = (n: number | null | undefined) => (n === null || n === undefined ? '—' : n < 10 ? n.toFixed(2) : n.toFixed(0));
@@ -78,6 +84,7 @@ function graphqlTable(rows: Row[], byName: Map<string, Row>): string[] {
 export function renderReport(rows: Row[], info: RunInfo): string {
   judge(rows);
   const byName = new Map(rows.map((r) => [r.name, r]));
+  const e = info.embedded;
   const out: string[] = [
     '# zarpay benchmark',
     '',
@@ -85,7 +92,10 @@ export function renderReport(rows: Row[], info: RunInfo): string {
     `- commit: ${info.commit}`,
     `- date: ${info.date}`,
     `- settings: ${info.settings}`,
-    `- zarpay RSS after start-up, before load: ${num(info.idleRssMiB)} MiB`,
+    `- zarpay RSS after start-up, before load: ${num(info.idleRssMiB)} MiB (on PostgreSQL, as every row below)`,
+    `- the embedded default (\`npm start\` on a new DATA_DIR, no DATABASE_URL): ${num(e.afterWalkRssMiB)} MiB after the README walk ` +
+      `(${num(e.startedRssMiB)} MiB once started, ${e.startSeconds.toFixed(0)} s; the walk ${e.walkSeconds.toFixed(0)} s; ` +
+      `peak ${num(e.peakRssMiB)} MiB VmHWM, during initdb; npm's own process beside it ${num(e.npmRssMiB)} MiB)`,
     '',
     'Latencies in ms (p50 / p99 / max). "bare" = bench/reference-server.ts: node:http + pg running the statements zarpay',
     'itself sent (recorded from its services at the start of the run), same JSON, no framework, auth, validation, logs or',
@@ -105,8 +115,10 @@ export function renderReport(rows: Row[], info: RunInfo): string {
     );
   }
   const peak = info.lifetimePeakRssMiB;
+  const walked = e.afterWalkRssMiB;
   out.push(
     `| zarpay process, whole run | | | | | | | | | | ${num(peak)} (VmHWM) | RSS < 256 MiB | ${peak === null ? 'n/a' : peak < 256 ? 'met' : '**not met**'} |`,
+    `| embedded default after the README walk (npm start, new DATA_DIR) | | | | | | | | | | ${num(walked)} | RSS < ${EMBEDDED_RSS_TARGET_MIB} MiB | ${walked === null ? 'n/a' : walked < EMBEDDED_RSS_TARGET_MIB ? 'met' : '**not met**'} |`,
     '',
   );
   if (graphql.length) out.push(...graphqlTable(graphql, byName), '');

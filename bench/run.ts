@@ -1,9 +1,11 @@
 /**
  * `npm run bench [-- --duration 4 --rounds 3 --warmup 2 --connections 64 --scenario rest-reads,graphql-reads --smoke --profile]`
  *
- * Creates a fresh PostgreSQL database, seeds it through zarpay's services, records the statements
- * zarpay sends for each measured operation (statements.ts), starts zarpay (compiled) and the
- * reference servers as child processes (the bare one; bare Yoga and PostGraphile for the GraphQL
+ * Measures the embedded default first (embedded.ts: `npm start` without a database, through the
+ * README's walk; `--embedded-only` stops there and needs no PostgreSQL). Then creates a fresh
+ * PostgreSQL database, seeds it through zarpay's services, records the statements zarpay sends
+ * for each measured operation (statements.ts), starts zarpay (compiled) and the reference
+ * servers as child processes (the bare one; bare Yoga and PostGraphile for the GraphQL
  * scenarios), drives each scenario with wrk against zarpay and its references in turns, and
  * writes the table to bench/results/latest.md (partial.md for some scenarios only, smoke.md with
  * --smoke, profile/profile.md with --profile). --smoke only checks that everything runs: it
@@ -16,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { ROOT } from '../test/support/processes.ts';
 import { benchedServiceEnv, newRunId, scratchDatabase } from './database.ts';
+import { embeddedWalk } from './embedded.ts';
 import { assertWrk, load, loadWindows } from './load.ts';
 import { assertPgbench } from './pgbench.ts';
 import { type Child, OLD_SPACE_MIB, spawnServer } from './processes.ts';
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     smoke: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'rate-limit-store': { type: 'string', default: 'postgres' },
+    'embedded-only': { type: 'boolean', default: false },
   },
 });
 const smoke = args.smoke;
@@ -79,8 +83,21 @@ const env: Record<string, string> = {
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function main(): Promise<number> {
-  assertWrk();
-  assertPgbench();
+  if (!args['embedded-only']) {
+    assertWrk();
+    assertPgbench();
+  }
+  // As in production: compiled once (npm run build), run by plain node without a TypeScript loader.
+  log('building (npm run build)');
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  // The embedded default first, on its own: `npm start` without a database, through the README.
+  log('the embedded default: npm start on a new DATA_DIR, then the README walk');
+  const embedded = await embeddedWalk(work);
+  log(`embedded: ${embedded.afterWalkRssMiB?.toFixed(0)} MiB after the walk (${embedded.walkSeconds.toFixed(0)} s)`);
+  if (args['embedded-only']) {
+    console.log(JSON.stringify(embedded));
+    return 0;
+  }
   await database.create();
   const stops: (() => Promise<void>)[] = [];
   try {
@@ -103,9 +120,6 @@ async function main(): Promise<number> {
     // Named by process and run, so that profile-summary.ts can cut each to its measured windows.
     const profiled = (name: string) => (args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}-${runId}.cpuprofile`] : []);
     const flags = [...heapCap, ...extraFlags, ...profiled('zarpay')];
-    // As in production: compiled once (npm run build), run by plain node without a TypeScript loader.
-    log('building (npm run build)');
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     const zarpay = await spawnServer('build/src/main.js', env, join(work, 'zarpay.log'), flags);
     stops.push(zarpay.stop);
     const bare = await spawnServer('bench/reference-server.ts', { DATABASE_URL: database.url, BENCH_STATEMENTS: statementsFile }, join(work, 'bare.log'));
@@ -186,6 +200,7 @@ async function main(): Promise<number> {
         (postgraphileSkipped ? `; ${postgraphileSkipped}` : ''),
       lifetimePeakRssMiB,
       idleRssMiB: idleRss,
+      embedded,
     });
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     if (args.profile) {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/index.ts';
@@ -49,7 +50,8 @@ async function inParallel(n: number, width: number, task: (i: number) => Promise
  * Also writes `bench_*` lookup tables numbering the ids 1..n, for pgbench's `\set` random picks.
  */
 export async function seed(config: Config, size: SeedSize): Promise<Seed> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'unused', poolSize: 16 });
+  // Without DATABASE_URL, the embedded database where the service will find it (bench/ab.ts --embedded).
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pg'), poolSize: 16 });
   const services = createServices(config, database);
   try {
     await migrateToLatest(database.db);

@@ -115,6 +115,29 @@ describe.skipIf(!existsSync(CHROMIUM))(`GraphiQL at /graphql in headless Chromiu
     await context.close();
   });
 
+  it('opens on the guided query again on a return visit, with the tabs an earlier visit stored, and runs it', async () => {
+    const context = await offlineContext();
+    const page = await context.newPage();
+    const guided = page.locator('.graphiql-query-editor .view-lines').filter({ hasText: 'query Dashboard' });
+    await page.goto(`${t.url}/graphql`);
+    await guided.waitFor({ timeout: 30_000 });
+    // The first visit leaves its tabs in the browser's storage, as any visit does.
+    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).join(' ')), { timeout: 15_000 }).toContain('tabState');
+
+    // The newcomer comes back the next day: the same address, typed again.
+    await page.goto(`${t.url}/graphql`);
+    const editor = page.locator('.graphiql-query-editor .view-lines');
+    await editor.waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('.graphiql-tab-active').innerText(), { timeout: 10_000 }).toContain('Dashboard');
+    expect((await editor.innerText()).replace(/\u00a0/g, ' ')).toContain('query Dashboard');
+    expect(await page.locator('.graphiql-tabs').innerText()).not.toContain('<untitled>');
+    await enterKey(page);
+    await page.locator('.graphiql-execute-button').click();
+    await expect.poll(() => response(page), { timeout: 15_000 }).toContain('availableCents');
+    expect(await response(page)).not.toContain('"errors"');
+    await context.close();
+  }, 90_000);
+
   it('runs a subscription over SSE: a payout created elsewhere appears in the response pane', async () => {
     const context = await offlineContext();
     const page = await context.newPage();

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, ROOT, startService } from './support/processes.ts';
+import { readmeBlocks, runReadmeWalk } from './support/readme-walk.ts';
 
 /**
  * The README's walks are documentation a merchant follows step by step, so they must work as
@@ -14,8 +14,7 @@ import { freePort, ROOT, startService } from './support/processes.ts';
  * Nothing in the blocks is rewritten; the shell only gets PORT and RECEIVER_PORT, as a reader
  * who chose other ports would have them.
  */
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const blocks = readmeBlocks();
 
 describe('the README walk', () => {
   let service: Awaited<ReturnType<typeof startService>>;
@@ -46,20 +45,7 @@ describe('the README walk', () => {
   });
 
   it('runs every sh block as written', async () => {
-    // `npx zarpay` resolves the project's own bin only inside the checkout; the walk runs in a
-    // scratch directory (it writes merchant.json and friends), so point it at bin/zarpay.js.
-    const npx = `npx() { if [ "$1" = zarpay ]; then shift; node ${JSON.stringify(join(ROOT, 'bin/zarpay.js'))} "$@"; else command npx "$@"; fi; }`;
-    const receiverPort = String(await freePort());
-    const script = ['set -euo pipefail', npx, ...blocks].join('\n');
-    const child = spawn('bash', ['-c', script], {
-      cwd: dataDir,
-      // No ZARPAY_URL: the README derives it from PORT, and the CLI does the same.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT, RECEIVER_PORT: receiverPort, DATA_DIR: dataDir },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const [code] = (await once(child, 'exit')) as [number];
+    const { code, output: out } = await runReadmeWalk({ cwd: dataDir, port: PORT, receiverPort: String(await freePort()), dataDir });
     expect(code, out).toBe(0);
     // The figures the README promises.
     expect(out).toContain('"available_cents":74500');

@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, type LogEvent, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { openPGlite } from './embedded.ts';
 import { preparedStatementPool, StatementNames, sendPrepared } from './prepared.ts';
 import { runDirectlyOn } from './direct.ts';
 import type { Database } from './types.ts';
@@ -75,8 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   // Loaded only when embedded: a service on PostgreSQL never pays PGlite's memory (~50 MB).
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = await PGlite.create(options.dataDir);
+  const [pglite, { PGliteDialect }] = await Promise.all([openPGlite(options.dataDir), import('kysely-pglite-dialect')]);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...log });
   return {
     db,

@@ -107,9 +107,17 @@ const MONACO_ENVIRONMENT = `(() => {
 })();
 `;
 
-/** Renders GraphiQL with the page's options; the stream endpoint is resolved against the page's address. */
+/**
+ * Renders GraphiQL with the page's options; the stream endpoint is resolved against the page's
+ * address. Every visit opens on a query: the address's own (`?query=`, which GraphiQL keeps up to
+ * date while one types), else the guided one. Without one, a return visit met the tabs the last
+ * visit stored with the query GraphiQL reads from storage, which it never wrote, and put an empty
+ * "<untitled>" tab in front of them (Run: "Syntax Error: Unexpected <EOF>"). With it, a stored tab
+ * holding that very query is brought to the front, or a new one opened beside the stored ones.
+ */
 const START = `(() => {
   const options = JSON.parse(document.getElementById('graphiql-options').textContent);
+  options.query = new URL(location.href).searchParams.get('query') || options.defaultQuery;
   if (options.subscriptionsEndpoint) options.subscriptionsEndpoint = new URL(options.subscriptionsEndpoint, location.href).href;
   YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), options);
 })();

@@ -2,12 +2,11 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from '../src/config.ts';
 import { type Db, openDatabase } from '../src/db/index.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { parseWire } from '../rest/wire.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { initiatePaymentInput } from '../src/domain/payment-input.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
-import { createServices } from '../src/runtime.ts';
+import { bootOn } from '../src/boot.ts';
 
 /** What the scenarios rotate over. Index 0 is the "hot" merchant of the contended scenario. */
 export interface Seed {
@@ -52,9 +51,9 @@ async function inParallel(n: number, width: number, task: (i: number) => Promise
 export async function seed(config: Config, size: SeedSize): Promise<Seed> {
   // Without DATABASE_URL, the embedded database where the service will find it (bench/ab.ts --embedded).
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pg'), poolSize: 16 });
-  const services = createServices(config, database);
+  // Up as every process comes up: migrations sealed with the data key, the keys' proof.
+  const { services } = await bootOn(config, database);
   try {
-    await migrateToLatest(database.db);
     const out: Seed = { merchants: [], payouts: [], payments: [] };
     await inParallel(size.merchants, 16, async (i) => {
       const { merchant, fullKey } = await services.merchants.create(OPERATOR, {

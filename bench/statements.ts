@@ -6,7 +6,7 @@ import { initiatePaymentInput, withDefaults } from '../src/domain/payment-input.
 import type { Payout } from '../src/domain/payout.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
 import { payoutJson } from '../src/domain/payout-json.ts';
-import { createServices } from '../src/runtime.ts';
+import { bootOn } from '../src/boot.ts';
 import type { Seed } from './seed.ts';
 
 /**
@@ -48,7 +48,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export async function captureStatements(config: Config, seed: Seed, payoutBody: Record<string, unknown>): Promise<Statements> {
   const sent: { sql: string; parameters: readonly unknown[] }[] = [];
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'unused', onQuery: (sql, parameters) => sent.push({ sql, parameters }) });
-  const services = createServices(config, database);
+  const { services } = await bootOn(config, database);
   try {
     const actor = await services.keys.authenticate(seed.merchants[0]!.key);
     const one = async <T>(what: string, op: () => Promise<T>) => {

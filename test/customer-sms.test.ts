@@ -190,7 +190,9 @@ describe('a gateway that fails', () => {
   it('notify without channels resends on every channel that is on and has an address (here SMS only)', async () => {
     const p = await newPayment(t, shop, { customer_info: { email: 'both@example.co.za', phone: '+27825550116' } });
     await capture(p.payment_id);
-    await eventually(async () => (textsTo('+27825550116').length === 1 ? true : null), 10_000);
+    // Sent and its outcome written: a runner still finishing it would answer 'sending'.
+    await eventually(async () => ((await record(p.payment_id))?.status === 'sent' ? true : null), 10_000);
+    expect(textsTo('+27825550116')).toHaveLength(1);
     const resent = await op(t, `mutation($id: UUID!) { notifyPayment(id: $id) { channels { channel state } } }`, { id: p.payment_id });
     expect(resent.notifyPayment.channels).toEqual([{ channel: 'SMS', state: 'queued' }]);
     await eventually(async () => (textsTo('+27825550116').length === 2 ? true : null), 10_000);
@@ -208,7 +210,9 @@ describe('zarpay payment notify (the operator CLI)', { timeout: 60_000 }, () => 
     const env = { ZARPAY_URL: t.url, OPERATOR_TOKEN: t.config.operatorToken };
     const p = await newPayment(t, shop, { customer_info: { phone: '+27825550140' } });
     await capture(p.payment_id);
-    await eventually(async () => (textsTo('+27825550140').length === 1 ? true : null), 10_000);
+    // Sent and its outcome written: a runner still finishing it would answer 'sending'.
+    await eventually(async () => ((await record(p.payment_id))?.status === 'sent' ? true : null), 10_000);
+    expect(textsTo('+27825550140')).toHaveLength(1);
     const notified = await zarpay(['payment', 'notify', p.payment_id, '--sms'], env);
     expect(notified.code, notified.stderr).toBe(0);
     expect(notified.json).toEqual({ payment_id: p.payment_id, channels: [{ channel: 'sms', state: 'queued' }] });

@@ -2,7 +2,7 @@ import { parseWire } from '../../rest/wire.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { createPayoutInput } from '../../src/domain/payout-input.ts';
-import { createServices } from '../../src/runtime.ts';
+import { bootOn } from '../../src/boot.ts';
 
 /**
  * Creates `n` payouts for the merchant of `key` through zarpay's own services (what the REST
@@ -12,7 +12,7 @@ import { createServices } from '../../src/runtime.ts';
 export async function seedPayouts(env: Record<string, string>, key: string, n: number) {
   const config = loadConfig({ ...env, PORT: '0' });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'unused', poolSize: 2 });
-  const services = createServices(config, database);
+  const { services } = await bootOn(config, database);
   try {
     const actor = await services.keys.authenticate(key);
     for (let k = 0; k < n; k++) {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import pino from 'pino';
 import { rest } from '../rest/index.ts';
 import { ping } from './db/health.ts';
+import type { Config } from './config.ts';
 import { AppError } from './domain/errors.ts';
 import { STREAM_LIMITS, type StreamLimits } from './domain/stream-limits.ts';
 import { type GraphQLRoutes, graphqlRoutes } from './graphql/http.ts';
@@ -13,7 +14,7 @@ import { RequestLogger } from './http/request-logger.ts';
 import { sendError } from './http/reply.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { homeRoute } from './home.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { pages } from './pages/index.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type ServiceRuntime, serviceQueues } from './runtime.ts';
@@ -59,19 +60,40 @@ export interface AppOptions {
 export function createApp(services: ServiceRuntime, options: AppOptions = {}): App {
   const { config, database } = services;
   const metrics = createMetrics(database, services.stats, services.events, services.jobs);
-  // Stdout written asynchronously and in blocks: lines gather until 4 KiB (about 25 request
-  // lines) or for at most 100 ms, then go out in one write. A write per line cost ten
-  // microseconds of a read request's eighty on the bench machine (blocking write(2) at first,
-  // then a thread-pool round trip each); pino writes what is gathered on exit. A kill -9 loses at
-  // most the last 100 ms of lines: logs are not the record (the database and its audit log are).
-  const logStream = options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS });
-  // The one line per request (onResponse) is written in pino's format (level, time, pid,
-  // hostname, its fields, msg) straight onto pino's stream, without redaction: it carries only
-  // the fields named there, none of them secret. Redaction's object walk was ten microseconds a
-  // line, and pino's general-purpose serializer 2.8 µs where JSON.stringify takes 0.4 (a loop of
-  // 200,000 on the bench machine). Everything else goes through Fastify's redacting logger.
-  const requestLines = (pino.levels.values[config.logLevel] ?? Infinity) <= INFO;
-  const app = Fastify({
+  const logStream = options.logStream ?? blockWrittenStdout();
+  const app = fastifyFor(config, logStream);
+  jsonBodies(app);
+  const shutdown = { draining: false };
+  requestHooks(app, services, shutdown);
+  requestLines(app, metrics, config, logStream);
+  app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(failure('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
+  });
+  operationalRoutes(app, services, metrics);
+  app.register(homeRoute, { config });
+  app.register(pages, { services, config });
+  app.register(dashboardRoutes, { services, config });
+  // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
+  const restRoutes = rest(app, services, config);
+  const graphql = graphqlRoutes(app, services, config, metrics, { ...STREAM_LIMITS, ...options.streamLimits });
+  return { app, services, graphql, restRoutes, ...lifecycle(app, services, graphql, shutdown) };
+}
+
+/**
+ * Stdout written asynchronously and in blocks: lines gather until 4 KiB (about 25 request lines)
+ * or for at most 100 ms, then go out in one write. A write per line cost ten microseconds of a
+ * read request's eighty on the bench machine (blocking write(2) at first, then a thread-pool round
+ * trip each); pino writes what is gathered on exit. A kill -9 loses at most the last 100 ms of
+ * lines: logs are not the record (the database and its audit log are).
+ */
+function blockWrittenStdout(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MS });
+}
+
+/** Fastify as zarpay runs it: its body limit, request ids, error shapes and redacting logger. */
+function fastifyFor(config: Config, logStream: pino.DestinationStream): FastifyInstance {
+  return Fastify({
     bodyLimit: BODY_LIMIT,
     // Long path ids reach the route (→ 404 PAYOUT_NOT_FOUND) instead of Fastify's own 414 shape;
     // anything the router still refuses (bad percent-encoding, longer ids) gets the envelope.
@@ -86,7 +108,7 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // One line per request, written in onResponse below, instead of Fastify's two.
+    // One line per request, written in onResponse (requestLines), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: (logger, bindings, options) => new RequestLogger(logger, bindings, options),
     logger: {
@@ -111,9 +133,13 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
       },
     },
   });
+}
 
-  // JSON bodies: an empty body is "no body" (for POSTs that take none); anything unparsable is
-  // INVALID_INPUT in the envelope, never Fastify's own error shape.
+/**
+ * JSON bodies: an empty body is "no body" (for POSTs that take none); anything unparsable is
+ * INVALID_INPUT in the envelope, never Fastify's own error shape.
+ */
+function jsonBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
@@ -124,10 +150,16 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
       done(new AppError('INVALID_INPUT', 'request body is not valid JSON'), undefined);
     }
   });
+}
 
-  let draining = false;
-  // Hooks run on every request, so they are few and synchronous (an async hook costs a promise
-  // and a turn of the microtask queue each).
+/**
+ * What every request passes through before its route: security headers and its id, HTTPS in
+ * prd, the caller step, and a closing connection while the service drains. Hooks run on every
+ * request, so they are few and synchronous (an async hook costs a promise and a turn of the
+ * microtask queue each).
+ */
+function requestHooks(app: FastifyInstance, services: ServiceRuntime, shutdown: { draining: boolean }): void {
+  const { config } = services;
   app.addHook('onRequest', (req, reply, done) => {
     securityHeaders(req, reply);
     reply.header('X-Request-Id', req.id);
@@ -145,18 +177,28 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
   const caller = callerStep(services, config);
   app.addHook('onRequest', caller.onRequest);
   app.addHook('preValidation', caller.preValidation);
-
   // While draining, answer what is in flight and then let the client's connection go, so
   // keep-alive sockets do not hold the shutdown open.
   app.addHook('onSend', (_req, reply, payload, done) => {
-    if (draining) reply.header('Connection', 'close');
+    if (shutdown.draining) reply.header('Connection', 'close');
     done(null, payload);
   });
+}
 
+/**
+ * The one line per request and its metric, once answered. The line is written in pino's format
+ * (level, time, pid, hostname, its fields, msg) straight onto pino's stream, without redaction:
+ * it carries only the fields named here, none of them secret. Redaction's object walk was ten
+ * microseconds a line, and pino's general-purpose serializer 2.8 µs where JSON.stringify takes
+ * 0.4 (a loop of 200,000 on the bench machine). Everything else goes through Fastify's
+ * redacting logger.
+ */
+function requestLines(app: FastifyInstance, metrics: Metrics, config: Config, logStream: pino.DestinationStream): void {
+  const logged = (pino.levels.values[config.logLevel] ?? Infinity) <= INFO;
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (requestLines) {
+    if (logged) {
       logStream.write(
         JSON.stringify({
           level: INFO,
@@ -175,12 +217,11 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     }
     done();
   });
+}
 
-  app.setErrorHandler((error, req, reply) => sendError(error, req, reply));
-  app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(failure('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
-  });
-
+/** Health for the load balancer and the Prometheus scrape. */
+function operationalRoutes(app: FastifyInstance, services: ServiceRuntime, metrics: Metrics): void {
+  const { config, database } = services;
   // Load balancers poll these from a handful of addresses, without credentials: never throttled.
   const health = { config: { gate: 'health' as const } };
   app.get('/healthz', health, async () => success({ ok: true }));
@@ -193,9 +234,8 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
       return failure('SERVICE_UNAVAILABLE', 'database unreachable');
     }
   });
-
-  // Prometheus scrape; outside tst/dev only with the operator token (a public route: the caller
-  // step has checked any token sent, and refused ones leave the caller nobody).
+  // Outside tst/dev only with the operator token (a public route: the caller step has checked any
+  // token sent, and refused ones leave the caller nobody).
   app.get('/metrics', async (req, reply) => {
     if (config.serviceEnv === 'prd' && req.actor?.kind !== 'operator') {
       throw new AppError('UNAUTHORIZED', 'the operator token is required');
@@ -203,20 +243,31 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
     reply.header('Content-Type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  app.register(homeRoute, { config });
-  app.register(pages, { services, config });
-  app.register(dashboardRoutes, { services, config });
-  // The composition root mounts the REST adapter (its /api/v1 routes and its reference at /docs).
-  const restRoutes = rest(app, services, config);
-  const graphql = graphqlRoutes(app, services, config, metrics, { ...STREAM_LIMITS, ...options.streamLimits });
+}
 
+/** Start: the background work, then listening. Stop: drain requests and jobs, then the services. */
+function lifecycle(app: FastifyInstance, services: ServiceRuntime, graphql: GraphQLRoutes, shutdown: { draining: boolean }): Pick<App, 'start' | 'stop'> {
   let listening = false;
+  const closing = async () => {
+    if (!listening) return;
+    listening = false;
+    shutdown.draining = true;
+    // Open event streams end now (their clients reconnect elsewhere); requests in flight
+    // finish, idle keep-alive sockets close at once, and whatever is still open after the
+    // drain (a stuck client) is cut.
+    graphql.closeStreams();
+    const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+      clearInterval(closeIdle);
+    }
+  };
   return {
-    app,
-    services,
-    graphql,
-    restRoutes,
     async start() {
+      const { config } = services;
       await services.start({ queues: serviceQueues(config), onError: (message, err) => app.log.warn({ err }, message) });
       const address = await app.listen({ port: config.port, host: config.host });
       listening = true;
@@ -224,23 +275,6 @@ export function createApp(services: ServiceRuntime, options: AppOptions = {}): A
       return address.replace('[::1]', 'localhost');
     },
     async stop() {
-      const closing = async () => {
-        if (!listening) return;
-        listening = false;
-        draining = true;
-        // Open event streams end now (their clients reconnect elsewhere); requests in flight
-        // finish, idle keep-alive sockets close at once, and whatever is still open after the
-        // drain (a stuck client) is cut.
-        graphql.closeStreams();
-        const cut = setTimeout(() => app.server.closeAllConnections(), DRAIN_MS);
-        const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(cut);
-          clearInterval(closeIdle);
-        }
-      };
       // Requests and background jobs under way finish side by side, each within the drain; then
       // the services close their connections, the database last.
       await Promise.all([closing(), services.runner.stop(DRAIN_MS)]);

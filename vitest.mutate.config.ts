@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.ts';
+
+/**
+ * The tests `npm run mutate` runs against each mutant of src/domain: those that call the rules
+ * directly, without a database, a server or a browser, so a mutant costs a second, not a minute.
+ * (`include` replaces the suite's list: the configs are spread, not merged.)
+ */
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ['test/domain.test.ts', 'test/domain-rules.test.ts'], reporters: ['default'] },
+});

@@ -27,8 +27,8 @@ const balance = async (query = '?include=breakdown') => {
 };
 
 const adds = (b: { balance_cents: number; breakdown: Record<string, number> }) => {
-  const d = b.breakdown;
-  return d.payments_cents - d.payment_fees_cents + d.credits_cents - d.payouts_cents - d.payout_fees_cents - d.refunds_cents + d.returns_cents;
+  const d = (k: string) => b.breakdown[k] ?? Number.NaN;
+  return d('payments_cents') - d('payment_fees_cents') + d('credits_cents') - d('payouts_cents') - d('payout_fees_cents') - d('refunds_cents') + d('returns_cents');
 };
 
 describe('GET /api/v1/payouts/balance?include=breakdown', () => {

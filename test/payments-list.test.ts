@@ -203,3 +203,32 @@ describe('parseRand: rand as an owner types it (the search and the dashboard sha
     for (const [text, cents] of cases) expect(parseRand(text), text).toBe(cents);
   });
 });
+
+describe('the delivery log and the audit log page by offset (issue 33: the dashboard\'s list-next)', () => {
+  it('offset skips the newest; a page after the last is empty; a bad offset is VALIDATION_FAILED', async () => {
+    const hooked = await createMerchant(t, { webhookUrl: 'http://localhost:9/zarpay-hook' });
+    for (let i = 0; i < 3; i++) {
+      const { payment_id } = await newPayment(t, hooked);
+      await op(t, `mutation { settlePayment(id: "${payment_id}", outcome: CAPTURED) { payment { id } } }`);
+    }
+    const deliveries = async (first: number, offset?: number) =>
+      (await gql(t, 'query($n: Int, $o: Int) { webhookDeliveries(first: $n, offset: $o) { id } }', { n: first, o: offset }, { key: hooked.key })).body.data!.webhookDeliveries.map((d: { id: string }) => d.id);
+    const all = await deliveries(10);
+    expect(all).toHaveLength(3);
+    expect(await deliveries(2, 1)).toEqual(all.slice(1, 3));
+    expect(await deliveries(2, 3)).toEqual([]);
+
+    const audit = async (first: number, offset?: number) => (await op(t, 'query($n: Int, $o: Int) { auditLog(first: $n, offset: $o) { id } }', { n: first, o: offset })).auditLog.map((e: { id: string }) => e.id);
+    const newest = await audit(3);
+    expect(newest.length).toBeGreaterThanOrEqual(3);
+    expect(await audit(2, 1)).toEqual(newest.slice(1, 3));
+
+    for (const [doc, vars] of [
+      ['query($o: Int) { webhookDeliveries(offset: $o) { id } }', { o: -1 }],
+      ['query($o: Int) { auditLog(offset: $o) { id } }', { o: 10_001 }],
+    ] as const) {
+      const res = await gql(t, doc, vars, { operator: true });
+      expect(res.body.errors?.[0]?.extensions?.code, doc).toBe('VALIDATION_FAILED');
+    }
+  });
+});

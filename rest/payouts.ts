@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { balanceJson } from '../src/domain/balance.ts';
+import { balanceJson, balanceQuery } from '../src/domain/balance.ts';
 import { createPayoutInput, listPayoutsQuery } from '../src/domain/payout-input.ts';
 import { payoutJson } from '../src/domain/payout-json.ts';
 import { success } from '../src/http/envelope.ts';
@@ -9,8 +9,10 @@ import { parseWire } from './wire.ts';
 
 export function payoutRoutes(app: FastifyInstance, services: Services) {
   app.get('/payouts/balance', { config: { rateLimit: 'balance', access: 'read' } }, async (req) => {
-    noQuery(req);
-    return success(balanceJson(await services.balances.get(merchantOf(req))));
+    const query = parseWire(balanceQuery, req.query ?? {}, 'query');
+    if (!query.include) return success(balanceJson(await services.balances.get(merchantOf(req))));
+    const { balance, breakdown } = await services.balances.getWithBreakdown(merchantOf(req));
+    return success(balanceJson(balance, breakdown));
   });
 
   app.post('/payouts', { config: { rateLimit: 'payout_create', access: 'payouts.create' } }, async (req, reply) => {

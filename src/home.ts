@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 /** What `GET /` links to: the places a newcomer looks for first. */
 function links(config: Config) {
   return {
+    dashboard: '/dashboard',
     api: '/api/v1',
     openapi: '/api/v1/openapi.json',
     docs: '/docs',
@@ -15,6 +16,7 @@ function links(config: Config) {
 }
 
 const LABELS: Record<string, string> = {
+  dashboard: 'Merchant dashboard (sign in)',
   docs: 'API reference (OpenAPI, interactive)',
   openapi: 'OpenAPI document',
   graphql: 'GraphQL',

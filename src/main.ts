@@ -42,7 +42,7 @@ async function main() {
 function banner(config: Config, listening: string): string {
   const base = config.publicBaseUrl.startsWith(`http://localhost:${config.port}`) ? listening.replace('127.0.0.1', 'localhost') : config.publicBaseUrl;
   const token = process.env.OPERATOR_TOKEN ? 'operator token: from OPERATOR_TOKEN' : `operator token: ${join(config.dataDir, OPERATOR_TOKEN_FILE)}`;
-  return `zarpay (${config.serviceEnv}) on ${base}: API ${base}/api/v1, reference ${base}/docs, GraphQL ${base}/graphql, health ${base}/healthz; ${token}`;
+  return `zarpay (${config.serviceEnv}) on ${base}: dashboard ${base}/dashboard, API ${base}/api/v1, reference ${base}/docs, GraphQL ${base}/graphql, health ${base}/healthz; ${token}`;
 }
 
 /** What takes payments and what reaches customers, in the JSON log (never a key or a password). */

@@ -72,16 +72,16 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     return context;
   }
 
-  const invite = async (email: string, role: 'OWNER' | 'VIEWER') => {
-    const d = await op(t, 'mutation($m: UUID, $e: String!, $r: PersonRole!) { invitePerson(merchantId: $m, email: $e, role: $r) { inviteUrl } }', { m: shop.id, e: email, r: role });
+  const invite = async (email: string, role: 'OWNER' | 'VIEWER', merchantId = shop.id) => {
+    const d = await op(t, 'mutation($m: UUID, $e: String!, $r: PersonRole!) { invitePerson(merchantId: $m, email: $e, role: $r) { inviteUrl } }', { m: merchantId, e: email, r: role });
     const u = new URL(d.invitePerson.inviteUrl);
     return `${t.url}${u.pathname}${u.hash}`;
   };
 
   /** Opens the invite link, sets the password by keyboard alone, and lands on the balance. */
-  async function join(context: BrowserContext, email: string, role: 'OWNER' | 'VIEWER'): Promise<Page> {
+  async function join(context: BrowserContext, email: string, role: 'OWNER' | 'VIEWER', merchantId = shop.id): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(await invite(email, role));
+    await page.goto(await invite(email, role, merchantId));
     await page.getByTestId('set-password').focus();
     await page.keyboard.type('a password of some length');
     await page.keyboard.press('Enter');
@@ -95,10 +95,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const result = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
     const violations = (result.violations as { id: string; nodes: { target: string[] }[] }[]).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(violations, `axe on ${screen}`).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen} fits 390 px`).toBeLessThanOrEqual(390);
+    // Nothing scrolls sideways: the page is no wider than the window.
+    const { width, inner } = await page.evaluate(() => ({ width: document.scrollingElement!.scrollWidth, inner: innerWidth }));
+    expect(width, `${screen} fits ${inner} px`).toBeLessThanOrEqual(inner);
   }
 
+  /** Through the menu: on a phone it is folded behind the menu button, which opens it first. */
   const go = async (page: Page, name: string, heading: string) => {
+    const menu = page.getByTestId('menu');
+    if (await menu.isVisible()) await menu.click();
     await page.getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   };
@@ -106,7 +111,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
   it('an owner: invite link → password → balance → webhook URL → payout (masked account, live status) → payments live', async () => {
     const context = await newContext();
     const page = await join(context, 'owner@kasi.example', 'OWNER');
-    expect(await page.getByTestId('balance-available').textContent()).toBe('R 123 456.78');
+    expect(await page.getByTestId('balance-available').textContent()).toBe('R\u00a0123\u00a0456.78');
     await expectAccessible(page, 'balance');
 
     await go(page, 'Webhooks', 'Webhooks');
@@ -130,7 +135,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByTestId('payout-create').click();
     const row = page.getByTestId('payout-row').first();
     await row.waitFor();
-    expect(await row.textContent()).toContain('R 1 500.00');
+    expect(await row.textContent()).toContain('R\u00a01\u00a0500.00');
     expect(await row.textContent()).toContain('****5678');
     expect(await row.textContent()).not.toContain('62012345678');
     expect(await row.textContent()).toContain('pending');
@@ -153,7 +158,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const p = await newPayment(t, shop, { amount: 12_345 });
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
     await page.getByTestId('payment-row').filter({ hasText: 'captured' }).waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('payments-table').textContent()).toContain('R 123.45');
+    expect(await page.getByTestId('payments-table').textContent()).toContain('R\u00a0123.45');
     await expectAccessible(page, 'payments');
     await page.getByTestId('payment-row').getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
@@ -167,9 +172,11 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await expectAccessible(page, 'API keys');
 
     await go(page, 'People', 'People');
-    await page.getByText('owner@kasi.example').first().waitFor();
+    await page.locator('main').getByText('owner@kasi.example').first().waitFor();
     await expectAccessible(page, 'people');
 
+    // On a phone, signing out is in the folded menu too.
+    await page.getByTestId('menu').click();
     await page.getByTestId('signout').click();
     await page.getByTestId('login-email').waitFor();
     await expectAccessible(page, 'sign-in');
@@ -178,7 +185,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByTestId('login-submit').click();
     await page.getByTestId('balance-available').waitFor();
     await context.close();
-  });
+    // Eight screens, each through the phone's menu: past the default 30 s on a busy machine.
+  }, 90_000);
 
   it('a viewer reads everything, sees no payout form, and the API refuses the payout all the same', async () => {
     const context = await newContext();
@@ -212,12 +220,16 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.goto(`${t.url}/dashboard/payments/${p.payment_id}`);
     await page.getByTestId('refund-amount').fill('50.00');
     await page.getByTestId('refund-submit').click();
-    await page.getByText(/Refund of R 50\.00/).waitFor({ timeout: 15_000 });
+    await page.getByTestId('refund-confirm').click();
+    await page.getByText(/Refund of R\s50\.00/).waitFor({ timeout: 15_000 });
     await expectAccessible(page, 'payment with refund');
     // An empty amount is all that is left (sent without amountCents: the API refuses null).
     await credit(t, shop.id, 20_000);
     await page.getByTestId('refund-submit').click();
-    await page.getByText(/Refund of R 150\.00/).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('refund-confirm').textContent()).toMatch(/R\s150\.00/);
+    await page.getByText(/Refund everything that is left/).waitFor();
+    await page.getByTestId('refund-confirm').click();
+    await page.getByText(/Refund of R\s150\.00/).waitFor({ timeout: 15_000 });
 
     await go(page, 'Statements', 'Statements');
     const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
@@ -263,4 +275,94 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     expect(blocked).toEqual([]);
     await context.close();
   });
+  it('an owner on a phone and a desk (issue 33): pages, searches, refunds R 100,50 after a second step, and sees it succeed live', async () => {
+    const kiosk = await createMerchant(t, { name: 'Spaza Kiosk', autoTopup: true, paymentFeeBps: 100 });
+    // 35 payments, SALE-001 the oldest: the 30th-newest is SALE-006, on the second page of 25.
+    let target = '';
+    for (let i = 1; i <= 35; i++) {
+      const order = `SALE-${String(i).padStart(3, '0')}`;
+      const p = await newPayment(t, kiosk, { merchant_order_id: order, amount: i === 6 ? 10_050 : 20_000 + i, ...(i === 6 && { customer_info: { email: 'lerato@example.co.za' } }) });
+      if (i === 6) target = p.payment_id;
+    }
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: target });
+    await credit(t, kiosk.id, 50_000);
+
+    const context = await newContext();
+    const page = await join(context, 'owner@spaza.example', 'OWNER', kiosk.id);
+    // The menu is one button on a phone: the header is a line, not four.
+    const header = await page.locator('header').boundingBox();
+    expect(header!.height).toBeLessThan(844 * 0.12);
+    expect(await page.getByRole('link', { name: 'Payments', exact: true }).isVisible()).toBe(false);
+    // The balance's parts add up to it, each card explained.
+    const breakdown = page.getByTestId('balance-breakdown');
+    expect(await breakdown.textContent()).toContain('Top-ups');
+    expect(await breakdown.textContent()).toContain('R\u00a0500.00');
+    await expectAccessible(page, 'balance with its breakdown');
+
+    await go(page, 'Payments', 'Payments');
+    const rows = page.getByTestId('payment-row');
+    await page.getByText('35 payments, newest first').waitFor();
+    expect(await rows.count()).toBe(25);
+    expect(await page.getByTestId('payments-table').textContent()).not.toContain('SALE-006');
+    // Dates in SAST, amounts on one line.
+    expect(await rows.first().textContent()).toContain('SAST');
+    await page.getByTestId('list-next').click();
+    await rows.filter({ hasText: 'SALE-006' }).waitFor();
+    expect(await rows.count()).toBe(10);
+    expect(await page.getByTestId('list-next').isDisabled()).toBe(true);
+    await expectAccessible(page, 'payments, second page');
+
+    // The same payment found by its order reference and by its amount typed with a comma.
+    for (const q of ['SALE-006', '100,50', 'Lerato@example.co.za']) {
+      await page.getByTestId('payments-search').fill(q);
+      await page.getByText(`1 payments found for “${q}”, newest first`).waitFor();
+      expect(await rows.count(), q).toBe(1);
+      expect(await rows.first().textContent(), q).toContain('SALE-006');
+      expect(await page.getByTestId('list-next').count(), q).toBe(0);
+    }
+    await expectAccessible(page, 'payments, searched');
+
+    await rows.first().getByRole('link').click();
+    await page.waitForURL(`**/dashboard/payments/${target}`);
+    await page.evaluate(() => ((globalThis as any).stillThisPage = true));
+    await page.getByTestId('refund-amount').fill('R 100,50');
+    await page.getByTestId('refund-submit').click();
+    // Nothing moves before the second step, which states the amount.
+    expect(await page.getByTestId('refund-confirm').textContent()).toContain('R\u00a0100.50');
+    expect((await op(t, 'query($id: UUID!) { payment(id: $id) { refunds { id } } }', { id: target })).payment.refunds).toEqual([]);
+    await expectAccessible(page, 'refund confirmation');
+    await page.getByTestId('refund-confirm').click();
+    await page.getByTestId('refund-status').filter({ hasText: 'pending' }).waitFor({ timeout: 15_000 });
+    // The provider confirms it (the operator's settleRefund, as the sandbox would): the screen follows, no reload.
+    const pending = await op(t, 'query($id: UUID!) { payment(id: $id) { refunds { id } } }', { id: target });
+    await op(t, 'mutation($id: UUID!) { settleRefund(id: $id, outcome: SUCCEEDED) { refund { id } } }', { id: pending.payment.refunds[0].id });
+    await page.getByTestId('refund-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 15_000 });
+    expect(await page.evaluate(() => (globalThis as any).stillThisPage)).toBe(true);
+    const { payment } = await op(t, 'query($id: UUID!) { payment(id: $id) { refundedCents refunds { status amountCents } } }', { id: target });
+    expect(payment).toEqual({ refundedCents: 10_050, refunds: [{ status: 'SUCCEEDED', amountCents: 10_050 }] });
+
+    // Statements on a phone: every row's Amount and Balance are on screen.
+    await go(page, 'Statements', 'Statements');
+    const amounts = page.locator('td[data-label="Amount"], td[data-label="Balance"]');
+    await amounts.first().waitFor();
+    for (const cell of await amounts.all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await expectAccessible(page, 'statements on a phone');
+    for (const [name, heading] of [['Payouts', 'Payouts'], ['Webhooks', 'Webhooks'], ['People', 'People'], ['API keys', 'API keys']]) {
+      await go(page, name!, heading!);
+      await expectAccessible(page, `${name} on a phone`);
+    }
+
+    // At a desk the menu is the row of links again, and the tables are tables.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.getByTestId('menu').isVisible()).toBe(false);
+    await go(page, 'Payments', 'Payments');
+    await page.getByRole('columnheader', { name: 'Amount' }).waitFor();
+    expect(await page.getByTestId('payments-search').inputValue()).toBe('');
+    await expectAccessible(page, 'payments at a desk');
+    await context.close();
+    // Seeding 35 payments and walking six screens at two sizes: longer than the default 30 s on a busy machine.
+  }, 180_000);
 });

@@ -89,10 +89,10 @@ describe('the hosted payment page', () => {
     const html = await fetch(`${t.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(html.headers.get('content-type')).toMatch(/text\/html/);
     const text = await html.text();
-    for (const link of ['/docs', '/graphql', '/healthz']) expect(text).toContain(`href="${link}"`);
+    for (const link of ['/dashboard', '/docs', '/graphql', '/healthz']) expect(text).toContain(`href="${link}"`);
     const json = await http(t, 'GET', '/');
     expect(json.status).toBe(200);
-    expect(json.body.data.links).toMatchObject({ docs: '/docs', graphql: '/graphql', health: '/healthz' });
+    expect(json.body.data.links).toMatchObject({ dashboard: '/dashboard', docs: '/docs', graphql: '/graphql', health: '/healthz' });
     expect((await fetch(`${t.url}/favicon.svg`)).headers.get('content-type')).toMatch(/image\/svg\+xml/);
   });
 });

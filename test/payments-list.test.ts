@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
 import { openApiChecker } from './support/openapi.ts';
+import { parseRand } from '../src/domain/money.ts';
 import { initPayment, newPayment, paymentBody } from './support/payments.ts';
 
 /** What merchants see of their payments (issue 14, item 6; CONTRACT §9). */
@@ -114,5 +115,120 @@ describe('the merchant\'s payment', () => {
     const theirs = (await list('', other.key)).body.data;
     expect(theirs.total).toBe(1);
     expect(theirs.payments.map((p: { payment_id: string }) => p.payment_id)).not.toContain(ids.captured);
+  });
+});
+
+describe('searching payments (issue 33): ?q= and GraphQL payments(search:)', () => {
+  let seller: TestMerchant;
+  const found: Record<string, string> = {};
+  const ids = (body: { payments: { payment_id: string }[] }) => body.payments.map((p) => p.payment_id);
+
+  beforeAll(async () => {
+    seller = await createMerchant(t);
+    const seed = async (name: string, order: string, amount: number, email?: string) => {
+      found[name] = (await newPayment(t, seller, { merchant_order_id: order, amount, ...(email && { customer_info: { email } }) })).payment_id;
+    };
+    await seed('sale', 'INV-2026-0042', 10_050, 'Thandi@Example.co.za');
+    await seed('sibling', 'INV-2026-0043', 20_000);
+    await seed('round', 'A_1%', 10_000, 'sipho@example.co.za');
+    await seed('lookalike', 'AX1-2', 10_051);
+    // Another merchant's payment with the same amount and e-mail is never found.
+    await newPayment(t, other, { amount: 10_050, customer_info: { email: 'thandi@example.co.za' } });
+  });
+
+  const search = async (q: string) => {
+    const res = await list(`?q=${encodeURIComponent(q)}`, seller.key);
+    expect(res.status, q).toBe(200);
+    return res.body.data;
+  };
+
+  it('finds a sale by its order reference, exactly or by its start', async () => {
+    expect(await search('INV-2026-0042')).toMatchObject({ total: 1, payments: [{ payment_id: found.sale, merchant_order_id: 'INV-2026-0042' }] });
+    expect(ids(await search('INV-2026-004'))).toEqual([found.sibling, found.sale]);
+    // Nothing typed is a wildcard: `A_1%` is not a pattern that also finds `AX1-2`.
+    expect(ids(await search('A_1%'))).toEqual([found.round]);
+    expect(await search('INV-2027')).toEqual({ payments: [], total: 0 });
+  });
+
+  it('finds a sale by its amount in rand, typed with a comma, a dot or an R', async () => {
+    for (const q of ['100,50', '100.50', 'R 100,50', 'R100.5', ' 100,50 ']) expect(ids(await search(q)), q).toEqual([found.sale]);
+    expect(ids(await search('R 100'))).toEqual([found.round]);
+    expect(ids(await search('200'))).toEqual([found.sibling]);
+  });
+
+  it('finds a sale by the customer\'s e-mail in any case, and only the whole address', async () => {
+    expect(ids(await search('thandi@example.CO.ZA'))).toEqual([found.sale]);
+    expect(await search('thandi@example')).toMatchObject({ total: 0 });
+    expect(await search('example.co.za')).toMatchObject({ total: 0 });
+  });
+
+  it('pages and filters a search like any listing; refuses an empty one', async () => {
+    const page = (await list(`?q=${encodeURIComponent('INV-2026')}&limit=1&offset=1`, seller.key)).body.data;
+    expect(page).toMatchObject({ total: 2, payments: [{ payment_id: found.sale }] });
+    expect((await list('?q=INV-2026&status=captured', seller.key)).body.data).toEqual({ payments: [], total: 0 });
+    for (const q of ['?q=', '?q=%20%20', `?q=${'x'.repeat(256)}`]) {
+      const res = await list(q, seller.key);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('GraphQL payments(search:) finds the same payments, with their count and pages', async () => {
+    const q = `query ($search: String, $after: String) { payments(first: 1, search: $search, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }`;
+    const one = (await gql(t, q, { search: '100,50' }, { key: seller.key })).body.data!.payments;
+    expect(one).toMatchObject({ totalCount: 1, pageInfo: { hasNextPage: false }, edges: [{ node: { id: found.sale } }] });
+    const first = (await gql(t, q, { search: 'INV-2026' }, { key: seller.key })).body.data!.payments;
+    expect(first).toMatchObject({ totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { id: found.sibling } }] });
+    const next = (await gql(t, q, { search: 'INV-2026', after: first.pageInfo.endCursor }, { key: seller.key })).body.data!.payments;
+    expect(next).toMatchObject({ pageInfo: { hasNextPage: false }, edges: [{ node: { id: found.sale } }] });
+    const empty = await gql(t, q, { search: ' ' }, { key: seller.key });
+    expect(empty.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('the operator searches within the merchant it names, and is told to name one', async () => {
+    const q = `query ($m: UUID) { payments(first: 5, merchantId: $m, search: "100,50") { totalCount edges { node { id } } } }`;
+    expect((await op(t, q, { m: seller.id })).payments).toEqual({ totalCount: 1, edges: [{ node: { id: found.sale } }] });
+    const res = await gql(t, q, {}, { operator: true });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('parseRand: rand as an owner types it (the search and the dashboard share it)', () => {
+  it('reads a comma or a dot, an R, and spaces between thousands; nothing else', () => {
+    const cases: [string, number | null][] = [
+      ['100,50', 10_050], ['100.50', 10_050], ['R 100,50', 10_050], ['r100', 10_000], ['R 1 180.16', 118_016],
+      ['1\u00a0180,16', 118_016], ['0,5', 50], ['7', 700],
+      ['', null], ['-5', null], ['1.234', null], ['1,000.00', null], ['12 34', null], ['R', null], ['abc', null], ['1e3', null],
+    ];
+    for (const [text, cents] of cases) expect(parseRand(text), text).toBe(cents);
+  });
+});
+
+describe('the delivery log and the audit log page by offset (issue 33: the dashboard\'s list-next)', () => {
+  it('offset skips the newest; a page after the last is empty; a bad offset is VALIDATION_FAILED', async () => {
+    const hooked = await createMerchant(t, { webhookUrl: 'http://localhost:9/zarpay-hook' });
+    for (let i = 0; i < 3; i++) {
+      const { payment_id } = await newPayment(t, hooked);
+      await op(t, `mutation { settlePayment(id: "${payment_id}", outcome: CAPTURED) { payment { id } } }`);
+    }
+    const deliveries = async (first: number, offset?: number) =>
+      (await gql(t, 'query($n: Int, $o: Int) { webhookDeliveries(first: $n, offset: $o) { id } }', { n: first, o: offset }, { key: hooked.key })).body.data!.webhookDeliveries.map((d: { id: string }) => d.id);
+    const all = await deliveries(10);
+    expect(all).toHaveLength(3);
+    expect(await deliveries(2, 1)).toEqual(all.slice(1, 3));
+    expect(await deliveries(2, 3)).toEqual([]);
+
+    const audit = async (first: number, offset?: number) => (await op(t, 'query($n: Int, $o: Int) { auditLog(first: $n, offset: $o) { id } }', { n: first, o: offset })).auditLog.map((e: { id: string }) => e.id);
+    const newest = await audit(3);
+    expect(newest.length).toBeGreaterThanOrEqual(3);
+    expect(await audit(2, 1)).toEqual(newest.slice(1, 3));
+
+    for (const [doc, vars] of [
+      ['query($o: Int) { webhookDeliveries(offset: $o) { id } }', { o: -1 }],
+      ['query($o: Int) { auditLog(offset: $o) { id } }', { o: 10_001 }],
+    ] as const) {
+      const res = await gql(t, doc, vars, { operator: true });
+      expect(res.body.errors?.[0]?.extensions?.code, doc).toBe('VALIDATION_FAILED');
+    }
   });
 });

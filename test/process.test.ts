@@ -73,7 +73,7 @@ describe('the service process (npm start)', () => {
 
     const logs = first.output();
     // One human line says where everything is (on stderr; stdout is the JSON log).
-    expect(logs).toMatch(/^zarpay \(tst\) on http:\/\/localhost:\d+: API .*\/api\/v1, reference .*\/docs, GraphQL .*\/graphql, health .*\/healthz; operator token: .*operator-token$/m);
+    expect(logs).toMatch(/^zarpay \(tst\) on http:\/\/localhost:\d+: dashboard .*\/dashboard, API .*\/api\/v1, reference .*\/docs, GraphQL .*\/graphql, health .*\/healthz; operator token: .*operator-token$/m);
     const lines = logs.split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(3);
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();

@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { signOut } from './graphql.ts';
 import { type Me, useSignedIn } from './hooks.ts';
 import { match, navigate, usePath } from './router.ts';
@@ -45,6 +45,9 @@ export function App() {
   const path = usePath();
   const Open = SIGNED_OUT.get(path);
   const [me, setMe] = useSignedIn(path, !Open);
+  // On a phone the menu folds behind one button; a new screen folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   useEffect(() => {
     // A new screen: its heading takes the focus (screen readers announce it) and names the tab.
     const h = document.querySelector('main h1') as HTMLElement | null;
@@ -70,10 +73,14 @@ export function App() {
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header>
+      <header class={menuOpen ? 'menu-open' : undefined}>
         <p class="brand">
           zarpay <span>{me.merchant}</span>
         </p>
+        <button type="button" class="small menu-button" data-testid="menu" aria-expanded={menuOpen} aria-controls="menu" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <div class="menu" id="menu">
         <nav aria-label="Dashboard">
           <ul>
             {MENU.map(({ path: href, nav }) => (
@@ -91,6 +98,7 @@ export function App() {
             Sign out
           </button>
         </p>
+        </div>
       </header>
       <main id="main">{found.route.screen(me, found.params)}</main>
     </>

@@ -506,6 +506,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "breakdown",
+            "description": "What made balanceCents, apart: payments and credits in, fees, payouts, refunds and returns out and in (REST `breakdown`).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "BalanceBreakdown",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "currency",
             "description": "Always `ZAR`.",
             "args": [],
@@ -563,6 +579,131 @@ export type introspection = {
               "ofType": {
                 "name": "BalanceTotals",
                 "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "BalanceBreakdown",
+        "description": "What made balanceCents, apart, for a bookkeeper to check (REST `breakdown`): paymentsCents − paymentFeesCents + creditsCents − payoutsCents − payoutFeesCents − refundsCents + returnsCents = balanceCents. Summed from the ledger's journal when asked.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "creditsCents",
+            "description": "Operator credits: money put in from outside (a top-up), not a sale.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentFeesCents",
+            "description": "The fees of those payments.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentsCents",
+            "description": "Captured payments credited to the balance (auto top-up), at their full amount.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "payoutFeesCents",
+            "description": "The fees of completed payouts.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "payoutsCents",
+            "description": "What completed payouts sent to the bank.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "refundsCents",
+            "description": "What succeeded refunds gave back to customers.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returnsCents",
+            "description": "Payouts the bank gave back, credited to the balance again.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
                 "ofType": null
               }
             },
@@ -6367,6 +6508,18 @@ export type introspection = {
                 "deprecationReason": null
               },
               {
+                "name": "offset",
+                "description": "Skip this many first (0 to 10000; default 0): the next page starts at offset + first.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
                 "name": "paymentId",
                 "description": "Only this payment's entries.",
                 "type": {
@@ -6718,6 +6871,18 @@ export type introspection = {
               {
                 "name": "merchantOrderId",
                 "description": "Only the payment of this order id.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "search",
+                "description": "REST `q`: payments whose order id is or starts with this text, whose amount is this text read as rand (\"100,50\", \"100.50\", \"R 100\"), or whose customer e-mail is this address (exactly, any case).",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -7201,6 +7366,18 @@ export type introspection = {
                 "type": {
                   "kind": "SCALAR",
                   "name": "UUID",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "offset",
+                "description": "Skip this many first (0 to 10000; default 0): the next page starts at offset + first.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
                   "ofType": null
                 },
                 "defaultValue": null,

@@ -82,3 +82,34 @@ export function useSignedIn(path: string, ask: boolean) {
   }, [path]);
   return [me, setMe] as const;
 }
+
+/**
+ * Where a list is, page by page (CONTRACT §11 `list-next`): the positions (a connection's
+ * `endCursor`, or an offset) of the pages opened so far, so "next" and "back" are exact. A new
+ * filter or search (`deps`) starts again at the first page: in the same render, so no stale
+ * page is asked for.
+ */
+export function usePages<P>(deps: unknown[]) {
+  const key = JSON.stringify(deps);
+  const [state, setState] = useState<{ key: string; trail: P[] }>({ key, trail: [] });
+  const trail = state.key === key ? state.trail : [];
+  return {
+    /** The position of the page shown, null for the first. */
+    at: trail.at(-1) ?? null,
+    /** 1 for the first page. */
+    number: trail.length + 1,
+    next: (position: P) => setState({ key, trail: [...trail, position] }),
+    back: () => setState({ key, trail: trail.slice(0, -1) }),
+  };
+}
+export type Pages<P> = ReturnType<typeof usePages<P>>;
+
+/** `value` once it has stopped changing for `ms` (a search as one types it). */
+export function useSettled<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

@@ -1,5 +1,7 @@
-import type { ComponentChildren } from 'preact';
+import { cloneElement, type ComponentChildren, isValidElement, toChildArray, type VNode } from 'preact';
+import { parseRand } from '../../src/domain/money.ts';
 import type { ApiError } from './graphql.ts';
+import type { Pages } from './hooks.ts';
 import { follow } from './router.ts';
 
 /** The widgets and formats every screen shares: links, loading, errors, tables, amounts. */
@@ -30,9 +32,11 @@ export function Failure(props: { error?: ApiError | null }) {
 }
 
 /**
- * A table in a region that scrolls sideways on small screens (focusable, so that a keyboard can
- * scroll it too). `columns` are its headers: `{ title, numeric }` right-aligns amounts, `false`
- * leaves out a column a role may not use. With no rows, `empty` says so in one row across them.
+ * A table in a focusable region (a keyboard can scroll it, should it ever be wider than the
+ * screen). `columns` are its headers: `{ title, numeric }` right-aligns amounts, `false` leaves out
+ * a column a role may not use. With no rows, `empty` says so in one row across them. Each cell
+ * carries its column's title (`data-label`): on a phone every row stacks into a card of
+ * "title value" lines (style.css), so no column, and no amount, is ever off screen.
  */
 export function Table<T>(props: {
   columns: readonly (string | { title: string; numeric: true } | false)[];
@@ -43,6 +47,7 @@ export function Table<T>(props: {
   testid?: string;
 }) {
   const columns = props.columns.filter((c) => c !== false);
+  const titles = columns.map((c) => (typeof c === 'string' ? c : c.title));
   return (
     <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
       <table data-testid={props.testid}>
@@ -68,12 +73,18 @@ export function Table<T>(props: {
               </td>
             </tr>
           ) : (
-            props.rows.map(props.row)
+            props.rows.map((item) => labelled(props.row(item), titles))
           )}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** A row whose cells carry their column's title, for the stacked layout of a phone. */
+function labelled(row: preact.JSX.Element, titles: readonly string[]) {
+  const cells = toChildArray((row.props as { children?: ComponentChildren }).children).filter(isValidElement) as VNode<Record<string, unknown>>[];
+  return cloneElement(row, {}, ...cells.map((cell, i) => cloneElement(cell, { 'data-label': titles[i] })));
 }
 
 /** A secret (a key, a signing secret, an invite link) the service shows this once only. */
@@ -89,18 +100,54 @@ export function Once(props: { label: string; value: string }) {
 /** An enum value as words: `AWAITING_WEBHOOK` → `awaiting webhook`. */
 export const label = (s: string) => s.toLowerCase().replace(/_/g, ' ');
 
-/** Amounts as `R 1 234.56` (cents in, rand out; a minus sign for debits). */
+/**
+ * Amounts as `R 1 234.56` (cents in, rand out; a minus sign for debits). The spaces are
+ * non-breaking: an amount never breaks across two lines.
+ */
 export function rand(cents: number | null | undefined): string {
   if (cents == null) return '—';
   const sign = cents < 0 ? '−' : '';
   const abs = Math.abs(Math.round(cents));
   const whole = Math.floor(abs / 100)
     .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  return `${sign}R ${whole}.${String(abs % 100).padStart(2, '0')}`;
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+  return `${sign}R\u00a0${whole}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Rand typed as text (`1234.56`) to cents; NaN when it is not an amount. */
-export const toCents = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : NaN);
+/** Rand typed as text (`1234.56`, `1 234,56`, `R 50`) to cents, by the API's own parser; NaN when it is not an amount. */
+export const toCents = (text: string) => parseRand(text) ?? NaN;
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-ZA', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+/** Times as South Africa reads them (SAST, Africa/Johannesburg), whatever the browser's own zone. */
+const SAST = new Intl.DateTimeFormat('en-ZA', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Johannesburg' });
+export const when = (iso: string | null | undefined) => (iso ? `${SAST.format(new Date(iso))} SAST` : '—');
+
+/**
+ * Paging for the list above it: "Next page" (`list-next`, disabled on the last page) and
+ * "Previous page". `next` is the position of the page after this one, null on the last.
+ */
+export function Pager<P>(props: { pages: Pages<P>; next: P | null; what: string }) {
+  const { pages, next } = props;
+  if (pages.number === 1 && next === null) return null;
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.what}`}>
+      <button type="button" class="small" disabled={pages.number === 1} onClick={pages.back}>
+        Previous page
+      </button>
+      <span aria-live="polite">Page {pages.number}</span>
+      <button type="button" class="small" data-testid="list-next" disabled={next === null} onClick={() => next !== null && pages.next(next)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * An offset list asked for one row more than a page (`first: size + 1`): the rows to show, and
+ * the next page's offset, null when that extra row did not come (the last page).
+ */
+export function offsetPage<T>(rows: readonly T[], size: number, offset: number) {
+  return { rows: rows.slice(0, size), next: rows.length > size ? offset + size : null };
+}
+
+/** A connection's next position: its `endCursor` while there is a next page, else null. */
+export const nextCursor = (info: { hasNextPage: boolean; endCursor?: string | null }) => (info.hasNextPage ? (info.endCursor ?? null) : null);

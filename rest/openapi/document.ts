@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ServiceEnv } from '../../src/config.ts';
 import { createDocument } from 'zod-openapi';
 import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
-import { balanceJsonSchema } from '../../src/domain/balance.ts';
+import { balanceJsonSchema, balanceQuery } from '../../src/domain/balance.ts';
 import { merchantSettingsInput, merchantSettingsJsonSchema } from '../../src/domain/merchant.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
@@ -112,7 +112,8 @@ export const OPERATIONS = {
       summary: 'List payments, newest first',
       description:
         'A page of the merchant\'s payments (newest first, `limit` 1 to 100, default 50), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. ' +
-        'Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset. Rate limit: payment status.',
+        'Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset; ' +
+        '`q`, a search that finds a sale as an owner remembers it: the order id (exactly, or the payments whose order id starts with it), the amount in rand (`100,50`, `100.50`, `R 100,50`: with a comma or a dot), or the customer\'s e-mail address (the whole address, any case); a payment matching any of these readings is found (GraphQL `payments(search:)`). Rate limit: payment status.',
       tags: ['Payments'],
       query: wireQuery(listPaymentsQuery, {
         merchant_order_id: z.string().min(1).max(255).optional().meta({ description: 'Only the payment of this order id (the merchant\'s own, not a zarpay id)', example: 'ORD-1001' }),
@@ -225,8 +226,11 @@ export const OPERATIONS = {
     get: {
       operationId: 'getBalance',
       summary: 'Read the payout balance',
-      description: 'The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit.',
+      description:
+        'The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit. ' +
+        'With `include=breakdown`, also `breakdown`: what made the balance, apart (payments in, their fees, operator credits, payouts, payout fees, refunds, returns), read in the same snapshot so that it adds up to `balance_cents` (GraphQL `Balance.breakdown`).',
       tags: ['Payouts'],
+      query: wireQuery(balanceQuery),
       responses: { '200': { description: 'The balance', schema: successOf(balanceJsonSchema) }, '400': badQuery, ...common },
     },
   },

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * List payments, newest first
-         * @description A page of the merchant's payments (newest first, `limit` 1 to 100, default 50), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset. Rate limit: payment status.
+         * @description A page of the merchant's payments (newest first, `limit` 1 to 100, default 50), each as GET /api/v1/payments/{payment_id} answers it, and how many match the filter. Filters, all optional and combined: one `status`; `merchant_order_id` (the payment of that order); `created_from` and `created_to`, both included, each a day (YYYY-MM-DD in Africa/Johannesburg: from its start, to its end) or an ISO 8601 timestamp with its offset; `q`, a search that finds a sale as an owner remembers it: the order id (exactly, or the payments whose order id starts with it), the amount in rand (`100,50`, `100.50`, `R 100,50`: with a comma or a dot), or the customer's e-mail address (the whole address, any case); a payment matching any of these readings is found (GraphQL `payments(search:)`). Rate limit: payment status.
          */
         get: operations["listPayments"];
         put?: never;
@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Read the payout balance
-         * @description The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit.
+         * @description The balance, what pending payouts reserve of it, what is available for new payouts, and the totals since the first credit. With `include=breakdown`, also `breakdown`: what made the balance, apart (payments in, their fees, operator credits, payouts, payout fees, refunds, returns), read in the same snapshot so that it adds up to `balance_cents` (GraphQL `Balance.breakdown`).
          */
         get: operations["getBalance"];
         put?: never;
@@ -613,6 +613,51 @@ export interface components {
             available_cents: number;
             /** @constant */
             currency: "ZAR";
+            /** @description With `include=breakdown` only: what made balance_cents, apart, for a bookkeeper to check: payments_cents − payment_fees_cents + credits_cents − payouts_cents − payout_fees_cents − refunds_cents + returns_cents = balance_cents. Summed from the ledger's journal, in the same snapshot as the balance. */
+            breakdown?: {
+                /**
+                 * Format: int64
+                 * @description Captured payments credited to the balance (auto top-up), at their full amount
+                 * @example 98000
+                 */
+                payments_cents: number;
+                /**
+                 * Format: int64
+                 * @description The fees of those payments
+                 * @example 2500
+                 */
+                payment_fees_cents: number;
+                /**
+                 * Format: int64
+                 * @description Operator credits: money put in from outside (a top-up), not a sale
+                 * @example 2000
+                 */
+                credits_cents: number;
+                /**
+                 * Format: int64
+                 * @description What completed payouts sent to the bank (their amount_cents)
+                 * @example 25000
+                 */
+                payouts_cents: number;
+                /**
+                 * Format: int64
+                 * @description The fees of completed payouts
+                 * @example 500
+                 */
+                payout_fees_cents: number;
+                /**
+                 * Format: int64
+                 * @description What succeeded refunds gave back to customers
+                 * @example 0
+                 */
+                refunds_cents: number;
+                /**
+                 * Format: int64
+                 * @description Payouts the bank gave back, credited to the balance again
+                 * @example 0
+                 */
+                returns_cents: number;
+            };
         };
         Statement: {
             /**
@@ -1012,6 +1057,7 @@ export interface operations {
                 merchant_order_id?: string;
                 created_from?: string | null;
                 created_to?: string | null;
+                q?: string | null;
             };
             header?: never;
             path?: never;
@@ -1709,7 +1755,9 @@ export interface operations {
     };
     getBalance: {
         parameters: {
-            query?: never;
+            query?: {
+                include?: "breakdown" | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

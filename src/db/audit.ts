@@ -57,10 +57,10 @@ export async function auditedEvent(db: DbOrTx, paymentId: string, action: string
 export async function listAudit(
   db: DbOrTx,
   scope: MerchantScope,
-  filter: { paymentId?: string | null; payoutId?: string | null; limit: number },
+  filter: { paymentId?: string | null; payoutId?: string | null; limit: number; offset?: number },
 ): Promise<AuditEntry[]> {
   const merchantId = merchantFilter(scope);
-  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit);
+  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset ?? 0);
   if (merchantId !== null) q = q.where('merchant_id', '=', merchantId);
   if (filter.paymentId) q = q.where('payment_id', '=', filter.paymentId);
   if (filter.payoutId) q = q.where('payout_id', '=', filter.payoutId);

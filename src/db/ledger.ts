@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Balance } from '../domain/balance.ts';
+import type { Balance, BalanceBreakdown } from '../domain/balance.ts';
 import { type MerchantScope, merchantFilter, type OneMerchantScope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { type LedgerAccount, type Posting, projectionDelta } from '../domain/ledger.ts';
@@ -144,6 +144,40 @@ export async function balancesOf(db: DbOrTx, scope: MerchantScope, merchantIds: 
   const rows = merchantIds.length ? await balancesByMerchant.run(db, { merchantIds: [...merchantIds], merchantId: merchantFilter(scope) }) : [];
   const byId = new Map(rows.map((r) => [r.merchant_id, toBalance(r)]));
   return merchantIds.map((id) => byId.get(id) ?? null);
+}
+
+/**
+ * The balance's makings from the journal, one aggregate over the merchant's transactions (index
+ * ledger_transactions_merchant_time_idx): money in by payments and by credits, fees by payments and
+ * by payouts, payouts, refunds, and whatever else moved the balance (the bank's returns).
+ */
+const breakdownStatement = statement<{ merchantId: string }, Record<string, number | string | null>>(
+  'a merchant\'s balance broken down from the journal',
+  `select
+     coalesce(sum(-e.amount_cents) filter (where t.kind = 'payment_capture' and e.account = 'funding'), 0)::bigint as payments,
+     coalesce(sum(e.amount_cents) filter (where t.kind = 'payment_capture' and e.account = 'fees'), 0)::bigint as payment_fees,
+     coalesce(sum(-e.amount_cents) filter (where t.kind = 'credit' and e.account = 'funding'), 0)::bigint as credits,
+     coalesce(sum(e.amount_cents) filter (where t.kind = 'payout_settle' and e.account = 'bank_transfers'), 0)::bigint as payouts,
+     coalesce(sum(e.amount_cents) filter (where t.kind = 'payout_settle' and e.account = 'fees'), 0)::bigint as payout_fees,
+     coalesce(sum(e.amount_cents) filter (where t.kind = 'refund_settle' and e.account = 'refunds'), 0)::bigint as refunds,
+     coalesce(sum(e.amount_cents) filter (where t.kind not in ('payment_capture', 'credit', 'payout_reserve', 'payout_release', 'payout_settle', 'refund_reserve', 'refund_release', 'refund_settle')
+                                             and e.account in ('merchant_available', 'merchant_reserved')), 0)::bigint as returns
+     from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
+    where t.merchant_id = :merchantId::uuid`,
+);
+
+export async function breakdownOf(db: DbOrTx, scope: OneMerchantScope): Promise<BalanceBreakdown> {
+  const [r] = await breakdownStatement.run(db, { merchantId: scope.merchantId });
+  const n = (k: string) => Number(r?.[k] ?? 0);
+  return {
+    paymentsCents: n('payments'),
+    paymentFeesCents: n('payment_fees'),
+    creditsCents: n('credits'),
+    payoutsCents: n('payouts'),
+    payoutFeesCents: n('payout_fees'),
+    refundsCents: n('refunds'),
+    returnsCents: n('returns'),
+  };
 }
 
 /** Opens a merchant's balance at zero (in the transaction that creates the merchant). */

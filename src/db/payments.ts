@@ -1,4 +1,5 @@
 import { type MerchantScope, merchantFilter, type OneMerchantScope, type PaymentScope } from '../domain/actor.ts';
+import type { PaymentSearch } from '../domain/payment-search.ts';
 import { type AttemptStatus, netAmountIn, type Payment, type PaymentOutcome, type PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
@@ -111,24 +112,48 @@ export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readon
   return ids.map((id) => byId.get(id) ?? null);
 }
 
+const FILTERS = `(:orderId::text is null or p.merchant_order_id = :orderId::text)
+      and (:createdFrom::timestamptz is null or p.created_at >= :createdFrom::timestamptz)
+      and (:createdBefore::timestamptz is null or p.created_at < :createdBefore::timestamptz)`;
+const FILTER_PARAMETERS = ['orderId', 'createdFrom', 'createdBefore'];
+
 const listings = listing<Row>({
   what: 'payments',
   table: 'payments p',
   joins: `${VOUCHER} ${LATEST_ATTEMPT}`,
   columns: `${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*`,
+  filters: { where: FILTERS, parameters: FILTER_PARAMETERS },
+});
+
+/**
+ * The same listings narrowed by a search within one merchant (domain/payment-search.ts):
+ * statements of their own whose three readings each name the merchant and an indexed condition
+ * (payments_merchant_order_prefix_idx, payments_merchant_amount_idx, payments_merchant_email_idx),
+ * so that even the generic plan of a prepared statement is a BitmapOr of three index scans, never
+ * a walk through every payment (docs/payment-search.md shows the plans). The order reference's
+ * prefix is a byte-order range [text, text + U+10FFFF): no LIKE pattern, so nothing in the text is
+ * a wildcard. A missing reading is null and matches nothing.
+ */
+const searchings = listing<Row>({
+  what: 'payments found by a search',
+  table: 'payments p',
+  joins: `${VOUCHER} ${LATEST_ATTEMPT}`,
+  columns: `${COLUMNS}, ${VOUCHER_COLUMNS}, latest.*`,
   filters: {
-    where: `(:orderId::text is null or p.merchant_order_id = :orderId::text)
-      and (:createdFrom::timestamptz is null or p.created_at >= :createdFrom::timestamptz)
-      and (:createdBefore::timestamptz is null or p.created_at < :createdBefore::timestamptz)`,
-    parameters: ['orderId', 'createdFrom', 'createdBefore'],
+    where: `${FILTERS}
+      and ((p.merchant_id = :merchantId::uuid and p.merchant_order_id ~>=~ :orderFrom::text and p.merchant_order_id ~<~ :orderTo::text)
+        or (p.merchant_id = :merchantId::uuid and p.amount_cents = :amountCents::bigint)
+        or (p.merchant_id = :merchantId::uuid and lower(p.customer_email) = :email::text))`,
+    parameters: [...FILTER_PARAMETERS, 'orderFrom', 'orderTo', 'amountCents', 'email'],
   },
 });
 
-/** A payments listing's filters beyond status: one order id, and a creation window [createdFrom, createdBefore). */
+/** A payments listing's filters beyond status: one order id, a creation window [createdFrom, createdBefore), a search. */
 export interface PaymentListFilter {
   merchantOrderId?: string | undefined;
   createdFrom?: Date | undefined;
   createdBefore?: Date | undefined;
+  search?: PaymentSearch | undefined;
 }
 
 /** Offset listing, newest first, beside the count of all that match: one statement. */
@@ -137,18 +162,25 @@ export async function listPayments(
   scope: MerchantScope,
   q: { status?: PaymentStatus | undefined; limit: number; offset: number } & PaymentListFilter,
 ): Promise<{ payments: StoredPayment[]; total: number }> {
-  const { rows, total } = await listings.page(db, scope, q, extraOf(q));
+  const { rows, total } = await listingOf(q).page(db, scope, q, extraOf(q));
   return { payments: rows.map(toPayment), total };
 }
 
-const extraOf = (f: PaymentListFilter = {}) => ({ orderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdBefore });
+const listingOf = (f: PaymentListFilter = {}) => (f.search ? searchings : listings);
+
+const extraOf = (f: PaymentListFilter = {}) => ({
+  orderId: f.merchantOrderId,
+  createdFrom: f.createdFrom,
+  createdBefore: f.createdBefore,
+  ...(f.search && { orderFrom: f.search.orderPrefix, orderTo: `${f.search.orderPrefix}\u{10FFFF}`, amountCents: f.search.amountCents, email: f.search.email }),
+});
 
 export async function pagePayments(db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, page: KeysetPage, filter?: PaymentListFilter) {
-  return (await listings.keyset(db, scope, status, page, extraOf(filter))).map((r) => ({ node: toPayment(r), seq: r.seq }));
+  return (await listingOf(filter).keyset(db, scope, status, page, extraOf(filter))).map((r) => ({ node: toPayment(r), seq: r.seq }));
 }
 
 export const countPayments = (db: DbOrTx, scope: MerchantScope, status: PaymentStatus | undefined, filter?: PaymentListFilter) =>
-  listings.count(db, scope, status, extraOf(filter));
+  listingOf(filter).count(db, scope, status, extraOf(filter));
 
 /**
  * The payment fee of CONTRACT §4 (domain/money.ts `paymentFee`), in SQL over the merchant's row

@@ -40,6 +40,8 @@ export interface DeliveryQuery {
   eventId: string | null;
   status: DeliveryStatus | null;
   limit: number;
+  /** How many of the newest to skip. */
+  offset: number;
 }
 
 interface DeliveryRow {
@@ -68,7 +70,7 @@ const listStatement = statement<DeliveryQuery & { merchantId: string | null }, D
       and (:merchantId::uuid is null or d.merchant_id = :merchantId::uuid)
       and (:status::text is null or d.status = :status::text)
     order by d.created_at desc, d.id
-    limit :limit::int`,
+    limit :limit::int offset :offset::int`,
 );
 
 /** Deliveries within the scope that match `q`, newest first. */

@@ -18,3 +18,17 @@ export function paymentFee(amountCents: number, feeBps: number, fixedCents: numb
   const proportional = Math.floor((amountCents * feeBps + 5000) / 10000);
   return proportional + fixedCents;
 }
+
+/**
+ * Rand as people type it, to cents: `100,50`, `100.50`, `R 100`, `R1 180,16`, `1 180.16`. A comma
+ * or a dot before one or two final digits is the decimal mark; spaces (also non-breaking) may
+ * group thousands. Null when the text is not an amount in rand (a minus sign, three decimals,
+ * letters). The one parser the API's search and the dashboard's amount fields share.
+ */
+export function parseRand(text: string): number | null {
+  const t = text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+  const m = /^(?:R ?)?(\d{1,3}(?: \d{3})+|\d+)(?:[.,](\d{1,2}))?$/i.exec(t);
+  if (!m) return null;
+  const cents = Number(m[1]!.replace(/ /g, '')) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : null;
+}

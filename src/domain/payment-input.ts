@@ -117,5 +117,17 @@ export const listPaymentsQuery = z.strictObject({
   merchantOrderId: optional(z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').meta({ description: 'Only the payment of this order id', example: 'ORD-1001' })),
   createdFrom: optional(windowBound(false).meta({ description: 'Created at or after: a day (YYYY-MM-DD, Africa/Johannesburg, from its start) or an ISO 8601 timestamp' })),
   createdTo: optional(windowBound(true).meta({ description: 'Created at or before: a day (YYYY-MM-DD, Africa/Johannesburg, to its end) or an ISO 8601 timestamp' })),
+  q: optional(
+    z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(255, 'must be at most 255 characters')
+      .meta({
+        description:
+          'Search: payments whose order id is or starts with this text, whose amount is this text read as rand (`100,50`, `100.50`, `R 100`), or whose customer e-mail is this address (exactly, any case). A payment matching any reading is found.',
+        example: '100,50',
+      }),
+  ),
 });
 export type ListPaymentsQuery = z.output<typeof listPaymentsQuery>;

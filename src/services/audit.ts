@@ -8,12 +8,12 @@ import type { ServiceDeps } from './deps.ts';
 export class AuditService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  list(actor: Actor, filter: { paymentId?: string | null; payoutId?: string | null; limit: number }): Promise<AuditEntry[]> {
+  list(actor: Actor, filter: { paymentId?: string | null; payoutId?: string | null; limit: number; offset?: number }): Promise<AuditEntry[]> {
     // The operator reads it all; a merchant's owners read their merchant's (who did what, CONTRACT §10).
     if (actor.kind === 'merchant') authorize(actor, 'audit.read');
     else requireOperator(actor);
     const id = (v: string | null | undefined) => (v && isUuid(v) ? v.toLowerCase() : v ? '00000000-0000-0000-0000-000000000000' : null);
-    return listAudit(this.deps.db, scope(actor), { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit });
+    return listAudit(this.deps.db, scope(actor), { paymentId: id(filter.paymentId), payoutId: id(filter.payoutId), limit: filter.limit, offset: filter.offset ?? 0 });
   }
 
   /** Records a change a person made in the dashboard (by GraphQL mutation name): who, and what. */

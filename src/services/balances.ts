@@ -1,6 +1,6 @@
 import * as ledger from '../db/ledger.ts';
 import { type Actor, oneMerchantScope, requireOperator, scope } from '../domain/actor.ts';
-import type { Balance, CreditInput } from '../domain/balance.ts';
+import type { Balance, BalanceBreakdown, CreditInput } from '../domain/balance.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { creditLegs } from '../domain/ledger.ts';
@@ -18,6 +18,27 @@ export class BalanceService {
     const balance = isUuid(s.merchantId) ? await ledger.balanceOf(this.deps.db, s) : undefined;
     if (!balance) throw notFound();
     return balance;
+  }
+
+  /** What made the balance, apart (payments, credits, fees, payouts, refunds, returns): the caller's own, or the named merchant's. */
+  async breakdown(actor: Actor, merchantId?: string | null): Promise<BalanceBreakdown> {
+    const s = oneMerchantScope(actor, merchantId);
+    if (!isUuid(s.merchantId)) throw notFound();
+    return ledger.breakdownOf(this.deps.db, s);
+  }
+
+  /** The balance and its breakdown from one snapshot (repeatable read), so the two always add up. */
+  async getWithBreakdown(actor: Actor, merchantId?: string | null): Promise<{ balance: Balance; breakdown: BalanceBreakdown }> {
+    const s = oneMerchantScope(actor, merchantId);
+    if (!isUuid(s.merchantId)) throw notFound();
+    return this.deps.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        const balance = await ledger.balanceOf(tx, s);
+        if (!balance) throw notFound();
+        return { balance, breakdown: await ledger.breakdownOf(tx, s) };
+      });
   }
 
   /** Balances in the order of `merchantIds`, null where there is none or it is outside the scope (a DataLoader batch). */

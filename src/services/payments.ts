@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
 import type { DbOrTx } from '../db/index.ts';
 import { authorize } from '../domain/access.ts';
-import { type Actor, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
+import { type Actor, type MerchantScope, merchantFilter, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus, type RedirectWarning } from '../domain/payment.ts';
+import { paymentSearch } from '../domain/payment-search.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
@@ -25,6 +26,8 @@ export interface PaymentFilters {
   merchantOrderId?: string | undefined;
   createdFrom?: Date | undefined;
   createdTo?: Date | undefined;
+  /** REST's `q`: an order reference, an amount in rand or a customer's e-mail (domain/payment-search.ts). */
+  q?: string | undefined;
 }
 
 export interface PaymentPageRequest extends PaymentFilters {
@@ -36,7 +39,18 @@ export interface PaymentPageRequest extends PaymentFilters {
   inverted: boolean;
 }
 
-const storeFilter = (f: PaymentFilters): store.PaymentListFilter => ({ merchantOrderId: f.merchantOrderId, createdFrom: f.createdFrom, createdBefore: f.createdTo });
+/** A search looks within one merchant (its statements are planned per merchant): the operator names one. */
+function searchScope(s: MerchantScope, f: PaymentFilters): MerchantScope {
+  if (f.q !== undefined && merchantFilter(s) === null) throw new AppError('VALIDATION_FAILED', 'search: name the merchant (merchantId) to search within');
+  return s;
+}
+
+const storeFilter = (f: PaymentFilters): store.PaymentListFilter => ({
+  merchantOrderId: f.merchantOrderId,
+  createdFrom: f.createdFrom,
+  createdBefore: f.createdTo,
+  search: f.q === undefined ? undefined : paymentSearch(f.q),
+});
 
 /** Payments: initiation with its idempotency rules, and reads. Transitions are in payment-flow.ts. */
 export class PaymentService {
@@ -177,14 +191,13 @@ export class PaymentService {
 
   /** Offset listing, newest first, `total` counting every match. */
   async list(actor: Actor, query: ListPaymentsQuery & { merchantId?: string | null }): Promise<{ payments: Payment[]; total: number }> {
-    const { createdTo, ...rest } = query;
-    const { payments, total } = await store.listPayments(this.deps.db, scope(actor, query.merchantId), { ...rest, createdBefore: createdTo });
+    const { payments, total } = await store.listPayments(this.deps.db, searchScope(scope(actor, query.merchantId), query), { ...query, ...storeFilter(query) });
     return { payments: payments.map((p) => this.reveal(p)), total };
   }
 
   /** A keyset page, newest first unless `inverted` (GraphQL connections). */
   async page(actor: Actor, request: PaymentPageRequest) {
-    const rows = await store.pagePayments(this.deps.db, scope(actor, request.merchantId), request.status ?? undefined, request, storeFilter(request));
+    const rows = await store.pagePayments(this.deps.db, searchScope(scope(actor, request.merchantId), request), request.status ?? undefined, request, storeFilter(request));
     return rows.map(({ node, seq }) => ({ node: this.reveal(node), seq }));
   }
 
@@ -194,7 +207,7 @@ export class PaymentService {
   }
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null } & PaymentFilters): Promise<number> {
-    return store.countPayments(this.deps.db, scope(actor, filter.merchantId), filter.status ?? undefined, storeFilter(filter));
+    return store.countPayments(this.deps.db, searchScope(scope(actor, filter.merchantId), filter), filter.status ?? undefined, storeFilter(filter));
   }
 
   /** Housekeeping: forgets Idempotency-Keys past their 24 hours (expired keys are ignored anyway). */

@@ -34,6 +34,8 @@ export interface DeliveryFilter {
   /** The merchant asked for: a merchant may name only itself; the operator any, or none for all. */
   merchantId?: string | null;
   limit?: number | null;
+  /** How many of the newest to skip (a later page). */
+  offset?: number;
 }
 
 /** The webhook delivery log and the operator's redelivery. */
@@ -52,6 +54,7 @@ export class WebhookDeliveryService {
       eventId: filter.eventId || null,
       status: filter.status || null,
       limit,
+      offset: filter.offset ?? 0,
     });
     const attempts = await attemptsOf(this.deps.db, deliveries.map((d) => d.id));
     return deliveries.map((d) => ({

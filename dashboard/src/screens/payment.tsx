@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
-import { ApiError, graphql, request, type ResultOf } from '../graphql.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { parseRand } from '../../../src/domain/money.ts';
+import { graphql, request, type ResultOf } from '../graphql.ts';
 import { type Me, useAction, useQuery } from '../hooks.ts';
-import { Failure, label, Link, rand, Status, Table, toCents, when } from '../ui.tsx';
+import { Failure, label, Link, rand, Status, Table, when } from '../ui.tsx';
 
 /**
  * One payment: its amounts, the customer's attempt, and its refunds (`refundPayment`,
@@ -80,65 +81,133 @@ const RefundPayment = graphql(`
   mutation RefundPayment($input: RefundPaymentInput!) { refundPayment(input: $input) { refund { id status amountCents } } }
 `);
 
-/** The payment's refunds, and (owners, captured payments) the refund form. */
+/** How often a payment with a pending refund is read again, until the refund is decided. */
+const PENDING_POLL_MS = 1500;
+
+/**
+ * The payment's refunds, and (owners, captured payments) the refund form in two steps: the amount
+ * (rand with a comma or a dot; empty is everything still refundable, and the second step says so),
+ * then `refund-confirm` stating the amount before any money moves. A pending refund is read again
+ * until it is decided, so `succeeded` shows without a reload.
+ */
 function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
   const q = useQuery(() => request(RefundsQuery, { id: props.payment.id }), [props.payment.id]);
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
+  // The amount the owner is asked to confirm: cents, null for "all that is left".
+  const [review, setReview] = useState<{ cents: number | null } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   // One key per form: pressing twice (or a retry after a lost answer) refunds once.
   const [key, setKey] = useState(() => crypto.randomUUID());
-  const refund = useAction(async () => {
-    const cents = amount.trim() === '' ? null : toCents(amount);
-    if (cents !== null && !Number.isFinite(cents)) throw new ApiError('VALIDATION_FAILED', 'Amount: write it in rand, such as 50.00, or leave it empty for all that is left');
+  const pending = q.data?.payment.refunds.some((r) => r.status === 'PENDING') ?? false;
+  useEffect(() => {
+    if (!pending || q.loading) return;
+    const timer = setTimeout(q.reload, PENDING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [pending, q.loading, q.data]);
+  const refund = useAction(async (cents: number | null) => {
     // Left out, not null, for "all that is left": the API refuses a null amount.
     const r = await request(RefundPayment, { input: { paymentId: props.payment.id, ...(cents !== null && { amountCents: cents }), reason: reason || null, idempotencyKey: key } });
-    setDone(`Refund of ${rand(r.refundPayment.refund.amountCents)}: ${label(r.refundPayment.refund.status)}.`);
+    setDone(`Refund of ${rand(r.refundPayment.refund.amountCents)} made: its status below follows it until it is done.`);
     setKey(crypto.randomUUID());
     setAmount('');
+    setReview(null);
     q.reload();
   });
+  const ask = (remaining: number) => {
+    setDone(null);
+    const text = amount.trim();
+    const cents = text === '' ? null : parseRand(text);
+    if (cents === null && text !== '') return setProblem('Write the amount in rand, such as 100,50 or 100.50, or leave it empty for all that is left.');
+    if (cents !== null && (cents < 1 || cents > remaining)) return setProblem(`The amount must be between R 0.01 and ${rand(remaining)} (what is left to refund).`);
+    setProblem(null);
+    setReview({ cents });
+  };
   return (
     <>
       <h2>Refunds</h2>
       <Status q={q}>
-        {({ payment }) => (
+        {({ payment }) => {
+          const refunding = payment.refunds.filter((r) => r.status === 'PENDING').reduce((sum, r) => sum + r.amountCents, 0);
+          const remaining = payment.amount - payment.refundedCents - refunding;
+          return (
           <>
-            <p>Refunded so far: {rand(payment.refundedCents)}</p>
+            <p>
+              Refunded so far: <span class="money">{rand(payment.refundedCents)}</span>
+              {refunding > 0 && <> (and <span class="money">{rand(refunding)}</span> on its way)</>}; left to refund: <span class="money">{rand(remaining)}</span>
+            </p>
             {payment.refunds.length === 0 ? (
               <p class="empty">No refunds.</p>
             ) : (
-              <ul>
+              <ul data-testid="refunds">
                 {payment.refunds.map((r) => (
-                  <li key={r.id}>
-                    {rand(r.amountCents)} — {label(r.status)}
+                  <li key={r.id} data-testid="refund-row">
+                    <span class="money">{rand(r.amountCents)}</span> — <span data-testid="refund-status">{label(r.status)}</span>
                     {r.reason ? ` (${r.reason})` : ''} — {when(r.createdAt)}
                     {r.failureReason ? `: ${r.failureReason}` : ''}
                   </li>
                 ))}
               </ul>
             )}
-            {props.me.role === 'OWNER' && payment.status === 'CAPTURED' && (
+            {props.me.role === 'OWNER' && payment.status === 'CAPTURED' && remaining > 0 && (
               <form
                 class="panel"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void refund.run();
+                  ask(remaining);
                 }}
               >
-                <label for="refund-amount">Amount to refund (rand; empty: all that is left)</label>
-                <input id="refund-amount" data-testid="refund-amount" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+                <label for="refund-amount">Amount to refund (rand, such as 100,50; empty: all that is left)</label>
+                <input
+                  id="refund-amount"
+                  data-testid="refund-amount"
+                  inputMode="decimal"
+                  value={amount}
+                  onInput={(e) => {
+                    setAmount(e.currentTarget.value);
+                    setReview(null);
+                  }}
+                />
                 <label for="refund-reason">Reason (optional)</label>
                 <input id="refund-reason" maxLength={200} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-                <button type="submit" data-testid="refund-submit" disabled={refund.busy}>
-                  Refund
+                <button type="submit" data-testid="refund-submit" disabled={refund.busy || review !== null}>
+                  Refund…
                 </button>
+                {problem && (
+                  <p class="error" role="alert">
+                    {problem}
+                  </p>
+                )}
+                {review && (
+                  <div class="confirm" role="alertdialog" aria-labelledby="refund-question">
+                    <p id="refund-question">
+                      {review.cents === null ? (
+                        <>
+                          Refund everything that is left, <span class="money">{rand(remaining)}</span>, to the customer?
+                        </>
+                      ) : (
+                        <>
+                          Refund <span class="money">{rand(review.cents)}</span> of <span class="money">{rand(payment.amount)}</span> to the customer?
+                        </>
+                      )}{' '}
+                      The money leaves your balance; the fee is not returned.
+                    </p>
+                    <button type="button" data-testid="refund-confirm" disabled={refund.busy} onClick={() => void refund.run(review.cents)}>
+                      Yes, refund {rand(review.cents ?? remaining)}
+                    </button>{' '}
+                    <button type="button" class="small" onClick={() => setReview(null)}>
+                      No, go back
+                    </button>
+                  </div>
+                )}
                 <Failure error={refund.error} />
                 {done && <p role="status">{done}</p>}
               </form>
             )}
           </>
-        )}
+          );
+        }}
       </Status>
     </>
   );

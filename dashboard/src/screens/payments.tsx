@@ -1,16 +1,19 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
-import { useLive, useQuery } from '../hooks.ts';
-import { label, Link, rand, Status, Table, when } from '../ui.tsx';
+import { useLive, usePages, useQuery, useSettled } from '../hooks.ts';
+import { label, Link, nextCursor, Pager, rand, Status, Table, when } from '../ui.tsx';
 
-/** The payments, newest first, filtered by status; new ones and changes appear as they happen. */
+/**
+ * The payments, newest first, a page at a time, filtered by status and found by a search (order
+ * reference, amount in rand, customer e-mail); new ones and changes appear as they happen.
+ */
 
 const PAYMENT_STATUSES = ['CREATED', 'INITIATED', 'AWAITING_WEBHOOK', 'CAPTURED', 'FAILED', 'CANCELLED'] as const;
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const PaymentsQuery = graphql(`
-  query Payments($status: PaymentStatus, $after: String) {
-    payments(first: 25, after: $after, status: $status) {
+  query Payments($status: PaymentStatus, $after: String, $search: String) {
+    payments(first: 25, after: $after, status: $status, search: $search) {
       totalCount
       pageInfo { hasNextPage endCursor }
       edges { node { id merchantOrderId description status amount createdAt } }
@@ -23,26 +26,45 @@ const PaymentEvents = graphql(`
 
 export function Payments() {
   const [status, setStatus] = useState<PaymentStatus | ''>('');
-  const q = useQuery(() => request(PaymentsQuery, { status: status || null }), [status]);
+  const [text, setText] = useState('');
+  const search = useSettled(text.trim());
+  const pages = usePages<string>([status, search]);
+  const q = useQuery(() => request(PaymentsQuery, { status: status || null, search: search || null, after: pages.at }), [status, search, pages.at]);
   useLive(PaymentEvents, {}, q.reload);
   return (
     <section aria-labelledby="h-payments">
       <h1 id="h-payments">Payments</h1>
-      <label for="payment-status">Status</label>
-      <select id="payment-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as PaymentStatus | '')}>
-        <option value="">All</option>
-        {PAYMENT_STATUSES.map((s) => (
-          <option value={s}>{label(s)}</option>
-        ))}
-      </select>
+      <div class="filters" role="search">
+        <span>
+          <label for="payments-search">Find (order, amount in rand, customer e-mail)</label>
+          <input
+            id="payments-search"
+            data-testid="payments-search"
+            type="search"
+            value={text}
+            placeholder="INV-1042, 100,50 or name@example.co.za"
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        </span>
+        <span>
+          <label for="payment-status">Status</label>
+          <select id="payment-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as PaymentStatus | '')}>
+            <option value="">All</option>
+            {PAYMENT_STATUSES.map((s) => (
+              <option value={s}>{label(s)}</option>
+            ))}
+          </select>
+        </span>
+      </div>
       <Status q={q}>
         {({ payments }) => (
+          <>
           <Table
             testid="payments-table"
-            caption={`${payments.totalCount} payments, newest first`}
+            caption={`${payments.totalCount} payments${search ? ` found for “${search}”` : ''}, newest first`}
             columns={['Order', 'Status', { title: 'Amount', numeric: true }, 'Created']}
             rows={payments.edges}
-            empty={`No payments${status ? ` that are ${label(status)}` : ' yet'}.`}
+            empty={search ? `No payment has the order reference, amount or customer e-mail “${search}”.` : `No payments${status ? ` that are ${label(status)}` : ' yet'}.`}
             row={({ node: p }) => (
               <tr data-testid="payment-row" key={p.id}>
                 <td>
@@ -54,6 +76,8 @@ export function Payments() {
               </tr>
             )}
           />
+          <Pager pages={pages} next={nextCursor(payments.pageInfo)} what="payments" />
+          </>
         )}
       </Status>
     </section>

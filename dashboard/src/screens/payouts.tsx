@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, graphql, request } from '../graphql.ts';
-import { type Me, useAction, useLive, useQuery } from '../hooks.ts';
-import { Failure, label, Link, rand, Status, Table, toCents, when } from '../ui.tsx';
+import { type Me, useAction, useLive, usePages, useQuery } from '../hooks.ts';
+import { Failure, label, Link, nextCursor, Pager, rand, Status, Table, toCents, when } from '../ui.tsx';
 
 /** The payouts, newest first, updated as they move; owners create one here. */
 
@@ -9,6 +9,7 @@ const PayoutsQuery = graphql(`
   query Payouts($after: String) {
     payouts(first: 25, after: $after) {
       totalCount
+      pageInfo { hasNextPage endCursor }
       edges { node { id merchantReference status amountCents feeCents createdAt bankAccount { bankName accountNumberMasked } } }
     }
   }
@@ -23,7 +24,8 @@ const PayoutEvents = graphql(`
 `);
 
 export function Payouts(props: { me: Me }) {
-  const q = useQuery(() => request(PayoutsQuery, {}));
+  const pages = usePages<string>([]);
+  const q = useQuery(() => request(PayoutsQuery, { after: pages.at }), [pages.at]);
   useLive(PayoutEvents, {}, q.reload);
   return (
     <section aria-labelledby="h-payouts">
@@ -31,6 +33,7 @@ export function Payouts(props: { me: Me }) {
       {props.me.role === 'OWNER' && <NewPayout done={q.reload} />}
       <Status q={q}>
         {({ payouts }) => (
+          <>
           <Table
             testid="payouts-table"
             caption={`${payouts.totalCount} payouts, newest first`}
@@ -49,6 +52,8 @@ export function Payouts(props: { me: Me }) {
               </tr>
             )}
           />
+          <Pager pages={pages} next={nextCursor(payouts.pageInfo)} what="payouts" />
+          </>
         )}
       </Status>
     </section>

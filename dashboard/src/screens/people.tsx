@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
-import { type Me, type Role, useAction, useQuery } from '../hooks.ts';
-import { Failure, label, Once, Status, when } from '../ui.tsx';
+import { type Me, type Role, useAction, usePages, useQuery } from '../hooks.ts';
+import { Failure, label, offsetPage, Once, Pager, Status, when } from '../ui.tsx';
 
 /** The merchant's people: owners invite, change roles and remove, and see who did what. */
 
@@ -18,13 +18,14 @@ const ChangePersonRole = graphql(`
   mutation ChangePersonRole($id: UUID!, $role: PersonRole!) { changePersonRole(id: $id, role: $role) { person { id role } } }
 `);
 const AuditQuery = graphql(`
-  query Audit { auditLog(first: 50) { id at actor action } }
+  query Audit($offset: Int) { auditLog(first: 26, offset: $offset) { id at actor action } }
 `);
 
 export function People(props: { me: Me }) {
   const q = useQuery(() => request(PeopleQuery));
   const owner = props.me.role === 'OWNER';
-  const audit = useQuery(() => (owner ? request(AuditQuery) : Promise.resolve({ auditLog: [] })), [owner]);
+  const auditPages = usePages<number>([]);
+  const audit = useQuery(() => (owner ? request(AuditQuery, { offset: auditPages.at ?? 0 }) : Promise.resolve({ auditLog: [] })), [owner, auditPages.at]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
   const [link, setLink] = useState<string | null>(null);
@@ -108,12 +109,14 @@ export function People(props: { me: Me }) {
         <>
           <h2>Who did what</h2>
           <Status q={audit}>
-            {({ auditLog }) =>
-              auditLog.length === 0 ? (
+            {({ auditLog }) => {
+              const page = offsetPage(auditLog, 25, auditPages.at ?? 0);
+              return page.rows.length === 0 ? (
                 <p class="empty">Nothing yet.</p>
               ) : (
+                <>
                 <ul>
-                  {auditLog.map((e) => {
+                  {page.rows.map((e) => {
                     const person = /person:([0-9a-f-]{36})/.exec(e.actor)?.[1];
                     return (
                       <li key={e.id}>
@@ -122,8 +125,10 @@ export function People(props: { me: Me }) {
                     );
                   })}
                 </ul>
-              )
-            }
+                <Pager pages={auditPages} next={page.next} what="who did what" />
+                </>
+              );
+            }}
           </Status>
         </>
       )}

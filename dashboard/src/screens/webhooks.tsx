@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
-import { type Me, useAction, useQuery } from '../hooks.ts';
-import { Failure, label, Once, Status, Table, when } from '../ui.tsx';
+import { type Me, useAction, usePages, useQuery } from '../hooks.ts';
+import { Failure, label, Once, offsetPage, Pager, Status, Table, when } from '../ui.tsx';
 
 /** Where events are sent, the signing secrets, and the delivery log with redelivery. */
 
 const WebhooksQuery = graphql(`
-  query Webhooks {
+  query Webhooks($offset: Int) {
     viewer { id webhookUrl webhookSecrets { kid status createdAt rotatingUntil } }
-    webhookDeliveries(first: 25) { id eventId eventType url status attempts lastStatusCode lastError createdAt }
+    webhookDeliveries(first: 26, offset: $offset) { id eventId eventType url status attempts lastStatusCode lastError createdAt }
   }
 `);
 const SaveUrl = graphql(`
@@ -22,7 +22,8 @@ const Redeliver = graphql(`
 `);
 
 export function Webhooks(props: { me: Me }) {
-  const q = useQuery(() => request(WebhooksQuery));
+  const pages = usePages<number>([]);
+  const q = useQuery(() => request(WebhooksQuery, { offset: pages.at ?? 0 }), [pages.at]);
   const may = props.me.role !== 'VIEWER';
   const [url, setUrl] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -45,7 +46,9 @@ export function Webhooks(props: { me: Me }) {
     <section aria-labelledby="h-webhooks">
       <h1 id="h-webhooks">Webhooks</h1>
       <Status q={q}>
-        {(d) => (
+        {(d) => {
+          const deliveries = offsetPage(d.webhookDeliveries, 25, pages.at ?? 0);
+          return (
           <>
             <form
               class="panel"
@@ -99,7 +102,7 @@ export function Webhooks(props: { me: Me }) {
             <Failure error={redeliver.error} />
             <Table
               columns={['Event', 'Status', 'Attempts', 'Last answer', 'Queued', may && 'Action']}
-              rows={d.webhookDeliveries}
+              rows={deliveries.rows}
               empty="Nothing delivered yet."
               row={(w) => (
                 <tr key={w.id}>
@@ -118,8 +121,10 @@ export function Webhooks(props: { me: Me }) {
                 </tr>
               )}
             />
+            <Pager pages={pages} next={deliveries.next} what="deliveries" />
           </>
-        )}
+          );
+        }}
       </Status>
     </section>
   );

@@ -29,7 +29,11 @@ builder.queryFields((t) => ({
         description: 'At most this many (1 to 500, default 100).',
         validate: validated(z.number().int().min(1, 'must be 1 to 500').max(500, 'must be 1 to 500')),
       }),
+      offset: t.arg.int({
+        description: 'Skip this many first (0 to 10000; default 0): the next page starts at offset + first.',
+        validate: validated(z.number().int().min(0, 'must be 0 to 10000').max(10_000, 'must be 0 to 10000')),
+      }),
     },
-    resolve: (_r, args, ctx) => ctx.services.audit.list(actorOf(ctx), { paymentId: args.paymentId, payoutId: args.payoutId, limit: args.first ?? 100 }),
+    resolve: (_r, args, ctx) => ctx.services.audit.list(actorOf(ctx), { paymentId: args.paymentId, payoutId: args.payoutId, limit: args.first ?? 100, offset: args.offset ?? 0 }),
   }),
 }));

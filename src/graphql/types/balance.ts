@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Balance } from '../../domain/balance.ts';
+import type { Balance, BalanceBreakdown } from '../../domain/balance.ts';
 import { creditInput } from '../../domain/balance.ts';
 import { AppError } from '../../domain/errors.ts';
 import { actorOf, builder } from '../builder.ts';
@@ -18,6 +18,20 @@ const TotalsRef = builder.objectRef<Balance['totals']>('BalanceTotals').implemen
   }),
 });
 
+const BreakdownRef = builder.objectRef<BalanceBreakdown>('BalanceBreakdown').implement({
+  description:
+    'What made balanceCents, apart, for a bookkeeper to check (REST `breakdown`): paymentsCents − paymentFeesCents + creditsCents − payoutsCents − payoutFeesCents − refundsCents + returnsCents = balanceCents. Summed from the ledger\'s journal when asked.',
+  fields: (t) => ({
+    paymentsCents: t.expose('paymentsCents', { type: 'Money', description: 'Captured payments credited to the balance (auto top-up), at their full amount.' }),
+    paymentFeesCents: t.expose('paymentFeesCents', { type: 'Money', description: 'The fees of those payments.' }),
+    creditsCents: t.expose('creditsCents', { type: 'Money', description: 'Operator credits: money put in from outside (a top-up), not a sale.' }),
+    payoutsCents: t.expose('payoutsCents', { type: 'Money', description: 'What completed payouts sent to the bank.' }),
+    payoutFeesCents: t.expose('payoutFeesCents', { type: 'Money', description: 'The fees of completed payouts.' }),
+    refundsCents: t.expose('refundsCents', { type: 'Money', description: 'What succeeded refunds gave back to customers.' }),
+    returnsCents: t.expose('returnsCents', { type: 'Money', description: 'Payouts the bank gave back, credited to the balance again.' }),
+  }),
+});
+
 BalanceRef.implement({
   description: 'The payout balance (spec "Balance"; REST `GET /api/v1/payouts/balance`).',
   fields: (t) => ({
@@ -26,6 +40,11 @@ BalanceRef.implement({
     reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts and pending refunds.' }),
     availableCents: t.expose('availableCents', { type: 'Money', description: 'What a new payout may reserve, in cents: balanceCents − reservedCents, never below 0.' }),
     totals: t.expose('totals', { type: TotalsRef, description: 'Cumulative totals.' }),
+    breakdown: t.field({
+      type: BreakdownRef,
+      description: 'What made balanceCents, apart: payments and credits in, fees, payouts, refunds and returns out and in (REST `breakdown`).',
+      resolve: (b, _a, ctx) => ctx.services.balances.breakdown(actorOf(ctx), b.merchantId),
+    }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
   }),
 });

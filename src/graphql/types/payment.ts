@@ -8,7 +8,7 @@ import { validated, validatedInput } from '../validation.ts';
 import { IntentTypeEnum, PaymentOutcomeEnum, PaymentStatusEnum } from './enums.ts';
 
 /** The payments connection's filters beside status: REST's list filters under their GraphQL names. */
-const paymentFilters = listPaymentsQuery.pick({ merchantOrderId: true, createdFrom: true, createdTo: true });
+const paymentFilters = listPaymentsQuery.pick({ merchantOrderId: true, createdFrom: true, createdTo: true, q: true });
 
 const PaymentAttemptRef = builder.objectRef<PaymentAttempt>('PaymentAttempt').implement({
   description: 'One attempt to take the payment with a provider (REST latest_attempt).',
@@ -140,16 +140,21 @@ builder.queryFields((t) => ({
       merchantOrderId: t.arg.string({ description: 'Only the payment of this order id.' }),
       createdFrom: t.arg.string({ description: 'Created at or after: a day (YYYY-MM-DD, Africa/Johannesburg, from its start) or an ISO 8601 timestamp with its offset.' }),
       createdTo: t.arg.string({ description: 'Created at or before: a day (YYYY-MM-DD, Africa/Johannesburg, to its end) or an ISO 8601 timestamp with its offset.' }),
+      search: t.arg.string({
+        description:
+          'REST `q`: payments whose order id is or starts with this text, whose amount is this text read as rand ("100,50", "100.50", "R 100"), or whose customer e-mail is this address (exactly, any case).',
+      }),
     },
     resolve: (_r, args, ctx) => {
       const actor = actorOf(ctx);
-      const parsed = parseInput(paymentFilters, { merchantOrderId: args.merchantOrderId, createdFrom: args.createdFrom, createdTo: args.createdTo }, 'arguments');
+      const parsed = parseInput(paymentFilters, { merchantOrderId: args.merchantOrderId, createdFrom: args.createdFrom, createdTo: args.createdTo, q: args.search }, 'arguments');
       const filter = {
         merchantId: args.merchantId,
         status: args.status,
         merchantOrderId: parsed.merchantOrderId,
         createdFrom: parsed.createdFrom,
         createdTo: parsed.createdTo,
+        q: parsed.q,
       };
       return keysetConnection('payment', args, (page) => ctx.services.payments.page(actor, { ...filter, ...page }), () => ctx.services.payments.count(actor, filter));
     },

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { WebhookAttempt, WebhookDelivery } from '../../services/webhook-deliveries.ts';
 import type { WebhookSecret } from '../../services/webhook-secrets.ts';
 import { webhookUrlInput } from '../../domain/merchant.ts';
@@ -71,10 +72,14 @@ builder.queryFields((t) => ({
       eventId: t.arg({ type: 'UUID', description: 'Only this event\'s deliveries.' }),
       merchantId: t.arg({ type: 'UUID', description: 'Only this merchant\'s (a merchant may only name itself).' }),
       first: t.arg.int({ description: 'How many, 1 to 100; default 50.' }),
+      offset: t.arg.int({
+        description: 'Skip this many first (0 to 10000; default 0): the next page starts at offset + first.',
+        validate: validated(z.number().int().min(0, 'must be 0 to 10000').max(10_000, 'must be 0 to 10000')),
+      }),
       status: t.arg({ type: WebhookDeliveryStatusEnum, description: 'Only deliveries in this state.' }),
     },
     resolve: (_r, a, ctx) =>
-      ctx.services.webhookDeliveries.list(actorOf(ctx), { eventId: a.eventId, merchantId: a.merchantId, limit: a.first, status: a.status ?? null }),
+      ctx.services.webhookDeliveries.list(actorOf(ctx), { eventId: a.eventId, merchantId: a.merchantId, limit: a.first, offset: a.offset ?? 0, status: a.status ?? null }),
   }),
 }));
 

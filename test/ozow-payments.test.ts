@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config.ts';
 import { enqueue } from '../src/db/jobs.ts';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, expectLedgerOk, http, type TestMerchant } from './support/client.ts';
+import { createMerchant, expectLedgerOk, gql, http, type TestMerchant } from './support/client.ts';
 import { formPost, getPayment, newPayment, pageToken } from './support/payments.ts';
 import { type OzowDouble, ozowSettings, startOzowDouble } from './support/ozow-double.ts';
 import { startYocoDouble, type YocoDouble, yocoSettings } from './support/yoco-double.ts';
@@ -75,9 +75,18 @@ describe('the customer chooses', () => {
     expect(untouched.latest_attempt ?? null).toBeNull();
   });
 
-  it('a merchant that offers instant EFT only gets a page that goes straight on', async () => {
+  it('a merchant that offers instant EFT only (REST and GraphQL twins) gets a page that goes straight on', async () => {
     const only = await createMerchant(t, { name: 'EFT Only' });
-    await t.database.db.updateTable('merchants').set({ payment_methods: ['instant_eft'] }).where('id', '=', only.id).execute();
+    const bad = await http(t, 'PATCH', '/api/v1/merchant', { key: only.key, body: { payment_methods: ['cash'] } });
+    expect(bad.status).toBe(400);
+    expect((await http(t, 'PATCH', '/api/v1/merchant', { key: only.key, body: { payment_methods: [] } })).status).toBe(400);
+    const set = await http(t, 'PATCH', '/api/v1/merchant', { key: only.key, body: { payment_methods: ['instant_eft'] } });
+    expect(set.body.data.payment_methods).toEqual(['instant_eft']);
+    const both = await gql(t, 'mutation { updateMerchantSettings(input: { paymentMethods: [CARD, INSTANT_EFT] }) { merchant { paymentMethods } } }', {}, { key: only.key });
+    expect(both.body.data.updateMerchantSettings.merchant.paymentMethods).toEqual(['CARD', 'INSTANT_EFT']);
+    const again = await gql(t, 'mutation { updateMerchantSettings(input: { paymentMethods: [INSTANT_EFT] }) { merchant { paymentMethods } } }', {}, { key: only.key });
+    expect(again.body.data.updateMerchantSettings.merchant.paymentMethods).toEqual(['INSTANT_EFT']);
+    expect((await http(t, 'GET', '/api/v1/merchant', { key: only.key })).body.data.payment_methods).toEqual(['instant_eft']);
     const p = await newPayment(t, only);
     const page = String((await http(t, 'GET', `/pay/${p.payment_id}`)).body);
     expect(page).not.toContain('data-testid="method-card"');

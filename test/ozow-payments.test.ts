@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { createProviders } from '../src/outside/providers/registry.ts';
 import { enqueue } from '../src/db/jobs.ts';
 import { QUEUE } from '../src/domain/jobs.ts';
 import { startApp, type TestApp } from './support/app.ts';
@@ -263,5 +264,14 @@ describe('settings', () => {
     const three = { OZOW_SITE_CODE: 'A-B-1', OZOW_PRIVATE_KEY: 'p', OZOW_API_KEY: 'k' };
     expect(() => loadConfig({ ...prd, ...three, OZOW_API_URL: 'https://stagingapi.ozow.com' })).toThrow("OZOW_API_URL is Ozow's staging (test) API, which prd refuses");
     expect(loadConfig({ ...prd, ...three }).ozow).toEqual({ siteCode: 'A-B-1', privateKey: 'p', apiKey: 'k', apiUrl: 'https://api.ozow.com' });
+  });
+
+  it('with Ozow alone configured, instant EFT is the only way offered (the sandbox still plays declines outside prd)', () => {
+    const alone = createProviders(loadConfig({ ...base, ...ozowSettings(ozow) }), t.database.db, { callbackBase: () => t.url, dueIn: () => {} });
+    expect([...alone.methods.keys()]).toEqual(['instant_eft']);
+    expect(alone.primary.name).toBe('ozow');
+    expect([...alone.all.keys()].sort()).toEqual(['ozow', 'sandbox']);
+    const both = createProviders(t.config, t.database.db, { callbackBase: () => t.url, dueIn: () => {} });
+    expect([...both.methods].map(([m, p]) => [m, p.name])).toEqual([['card', 'yoco'], ['instant_eft', 'ozow']]);
   });
 });

@@ -70,6 +70,8 @@ export interface Config {
   graphql: GraphQLLimits;
   /** Yoco Online Checkout (CONTRACT §9), when configured; the payment provider of `prd`. */
   yoco: YocoSettings | null;
+  /** Ozow Pay by Bank (instant EFT, CONTRACT §11), when configured: offered beside cards. */
+  ozow: OzowSettings | null;
   /** An attempt waiting longer than this is checked with the provider's status API (CONTRACT §9). */
   reconcileAfterMs: number;
   /**
@@ -114,6 +116,13 @@ export interface PayoutDebtor {
 export interface YocoSettings {
   secretKey: string;
   webhookSecret: string;
+  apiUrl: string;
+}
+
+export interface OzowSettings {
+  siteCode: string;
+  privateKey: string;
+  apiKey: string;
   apiUrl: string;
 }
 
@@ -225,6 +234,32 @@ function parseYoco(env: NodeJS.ProcessEnv): YocoSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/** Ozow's live API (hub.ozow.com); tests point OZOW_API_URL at a local double. */
+export const DEFAULT_OZOW_API_URL = 'https://api.ozow.com';
+
+function parseOzow(env: NodeJS.ProcessEnv, serviceEnv: string | undefined): OzowSettings | null {
+  const names = ['OZOW_SITE_CODE', 'OZOW_PRIVATE_KEY', 'OZOW_API_KEY'] as const;
+  const set = names.filter((n) => env[n]);
+  if (set.length === 0) return null;
+  if (set.length !== names.length) throw new ConfigError('OZOW_SITE_CODE, OZOW_PRIVATE_KEY and OZOW_API_KEY are set together (all three or none)');
+  // Messages name the setting, never its value.
+  for (const n of names) if (/\s/.test(env[n]!)) throw new ConfigError(`${n} must not contain whitespace`);
+  const apiUrl = (env.OZOW_API_URL || DEFAULT_OZOW_API_URL).replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw new ConfigError('OZOW_API_URL must be an http(s) address');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('OZOW_API_URL must be an http(s) address');
+  if (serviceEnv === 'prd') {
+    if (url.protocol !== 'https:') throw new ConfigError('OZOW_API_URL must be an https address in prd');
+    // prd refuses Ozow's test mode as it refuses the sandbox: never its staging API.
+    if (/(^|\.)stagingapi\.ozow\.com$/i.test(url.hostname)) throw new ConfigError("OZOW_API_URL is Ozow's staging (test) API, which prd refuses");
+  }
+  return { siteCode: env.OZOW_SITE_CODE!, privateKey: env.OZOW_PRIVATE_KEY!, apiKey: env.OZOW_API_KEY!, apiUrl };
+}
+
 function parseSmtp(env: NodeJS.ProcessEnv, publicBaseUrl: string): SmtpSettings | null {
   const url = env.SMTP_URL || undefined;
   if (!url) return null;
@@ -330,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const rateLimits = parsed(() => parseRateLimits(env.RATE_LIMITS)) ?? null;
   const yoco = parsed(() => parseYoco(env)) ?? null;
+  const ozow = parsed(() => parseOzow(env, serviceEnv)) ?? null;
   const dataKeys = parsed(() => parseDataKeys(env.DATA_KEY)) ?? [];
   const smtp = parsed(() => parseSmtp(env, publicBaseUrl)) ?? null;
   const sms = parsed(() => parseSms(env, serviceEnv)) ?? null;
@@ -346,9 +382,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Payment addresses, the provider's return addresses and QR links are built on it: in prd
     // they must be the public https address customers reach.
     if (env.PUBLIC_BASE_URL && !env.PUBLIC_BASE_URL.startsWith('https://')) problems.push('PUBLIC_BASE_URL must be an https address in prd');
-    // The sandbox never runs in prd: without a real provider no payment could be taken.
+    // The sandbox never runs in prd: without a real provider (Yoco, or Ozow's three settings) no payment could be taken.
     const provider = ['YOCO_SECRET_KEY', 'YOCO_WEBHOOK_SECRET'].filter((name) => !env[name]);
-    if (provider.length > 0) problems.push(`SERVICE_ENV=prd requires a real payment provider: set ${provider.join(', ')} (Yoco)`);
+    const ozowSet = ['OZOW_SITE_CODE', 'OZOW_PRIVATE_KEY', 'OZOW_API_KEY'].some((name) => env[name]);
+    if (provider.length > 0 && !ozowSet) problems.push(`SERVICE_ENV=prd requires a real payment provider: set ${provider.join(', ')} (Yoco)`);
   }
   if (problems.length > 0) throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
 
@@ -374,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runDispatcher: env.RUN_DISPATCHER !== 'false',
     graphql: graphqlLimits as GraphQLLimits,
     yoco,
+    ozow,
     reconcileAfterMs: reconcileAfter!,
     paymentExpiresAfterMs: paymentExpiresAfter!,
     refundPendingAlertMs: refundPendingAlert!,

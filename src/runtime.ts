@@ -174,7 +174,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     people,
     webhookSecrets,
     payments,
-    paymentFlow: new PaymentFlow(deps, providers.all, providers.primary, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),
+    paymentFlow: new PaymentFlow(deps, providers.all, providers.methods, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),
     paymentLinks,
     providers: providers.all,
     refunds,

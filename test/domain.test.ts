@@ -14,7 +14,8 @@ import { parseInput } from '../src/domain/validation.ts';
 
 const merchant = (id: string): Actor => ({
   kind: 'merchant',
-  merchant: { id, name: 'Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null, createdAt: new Date(), updatedAt: new Date() },
+  merchant: { id, name: 'Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null,
+  paymentMethods: null, createdAt: new Date(), updatedAt: new Date() },
   key: { id: 'k', merchantId: id, kid: 'kid', env: 'tst', type: 'secret', status: 'active', createdAt: new Date(), expiresAt: null, revokedAt: null, displayMask: 'm', issuedBy: 'merchant', issuedByPersonId: null, role: 'owner' },
 });
 const A = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';

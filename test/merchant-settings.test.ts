@@ -47,6 +47,7 @@ describe('GET and PATCH /api/v1/merchant', () => {
       allowed_redirect_domains: [],
       support_email: null,
       support_phone: null,
+      payment_methods: null,
     });
   });
 

@@ -304,7 +304,7 @@ describe('operator and GraphQL', () => {
     const { PaymentSettlement } = await import('../src/services/payment-settlement.ts');
     const { providers, paymentLinks } = t.app.services;
     const deps = { db: t.database.db, config: { ...t.config, serviceEnv: 'prd' as const } };
-    const prd = new PaymentFlow(deps, providers, providers.get('sandbox')!, new Map(), paymentLinks, new PaymentSettlement(deps));
+    const prd = new PaymentFlow(deps, providers, new Map([['card', providers.get('sandbox')!]]), new Map(), paymentLinks, new PaymentSettlement(deps));
     const p = await newPayment(t, shop);
     await expect(prd.settle(OPERATOR, p.payment_id, 'captured')).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(prd.pay({ kind: 'customer', paymentId: p.payment_id }, p.payment_id, { simulate: 'decline' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

@@ -353,7 +353,7 @@ export const OPERATIONS = {
       operationId: 'updateMerchantSettings',
       summary: 'Change the merchant\'s own settings',
       description:
-        'Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list. ' +
+        'Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list; `payment_methods` (`card`, `instant_eft`) limits the ways to pay the hosted page offers, null offers every one the service runs. ' +
         'A webhook URL follows the same rule as everywhere: http(s) outside production; in production https, never a loopback, private or link-local address. ' +
         'A payment\'s `success_url`, `cancel_url` and `failure_url` are followed only to hosts on `allowed_redirect_domains` (and in production only https on 443); an initiation names any that will not be followed in `metadata.warnings`. Rate limit: credentials.',
       tags: ['Merchant'],

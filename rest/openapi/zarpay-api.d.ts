@@ -208,7 +208,7 @@ export interface paths {
         head?: never;
         /**
          * Change the merchant's own settings
-         * @description Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list. A webhook URL follows the same rule as everywhere: http(s) outside production; in production https, never a loopback, private or link-local address. A payment's `success_url`, `cancel_url` and `failure_url` are followed only to hosts on `allowed_redirect_domains` (and in production only https on 443); an initiation names any that will not be followed in `metadata.warnings`. Rate limit: credentials.
+         * @description Only the fields given change; null clears `webhook_url`, `support_email` or `support_phone`; `allowed_redirect_domains` replaces the list; `payment_methods` (`card`, `instant_eft`) limits the ways to pay the hosted page offers, null offers every one the service runs. A webhook URL follows the same rule as everywhere: http(s) outside production; in production https, never a loopback, private or link-local address. A payment's `success_url`, `cancel_url` and `failure_url` are followed only to hosts on `allowed_redirect_domains` (and in production only https on 443); an initiation names any that will not be followed in `metadata.warnings`. Rate limit: credentials.
          */
         patch: operations["updateMerchantSettings"];
         trace?: never;
@@ -373,6 +373,13 @@ export interface components {
             support_email?: string | null;
             /** @description Shown on the hosted payment page; null clears it */
             support_phone?: string | null;
+            /**
+             * @description The ways to pay the hosted page offers (`card`, `instant_eft`), within those the service has configured; null offers every one. A method the service does not run is skipped; if none is left, the page offers what the service has.
+             * @example [
+             *       "instant_eft"
+             *     ]
+             */
+            payment_methods?: ("card" | "instant_eft")[] | null;
         };
         PaymentInitiation: {
             /**
@@ -815,6 +822,14 @@ export interface components {
             support_email: string | null;
             /** @example +27 21 555 0100 */
             support_phone: string | null;
+            /**
+             * @description The ways to pay the hosted page offers; null: every one the service has
+             * @example [
+             *       "card",
+             *       "instant_eft"
+             *     ]
+             */
+            payment_methods: ("card" | "instant_eft")[] | null;
         };
         ApiKey: {
             /** Format: uuid */

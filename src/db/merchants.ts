@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Merchant, UpdateMerchantInput } from '../domain/merchant.ts';
+import type { PaymentMethod } from '../domain/payment-method.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { statement } from './statement.ts';
 import type { MerchantRow } from './types.ts';
@@ -7,7 +8,7 @@ import type { MerchantRow } from './types.ts';
 /** Every statement about merchants (their key reads are in api-keys.ts, their balances in ledger.ts). */
 
 const COLUMNS = `id, name, webhook_url, payment_fee_bps, payment_fee_fixed_cents, payout_fee_cents, auto_topup, redirect_domains,
-  support_contact, support_email, support_phone, created_at, updated_at`;
+  support_contact, support_email, support_phone, payment_methods, created_at, updated_at`;
 
 /** A merchant row as services hand it out. */
 export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant {
@@ -23,12 +24,13 @@ export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant 
     supportContact: row.support_contact,
     supportEmail: row.support_email,
     supportPhone: row.support_phone,
+    paymentMethods: (row.payment_methods as PaymentMethod[] | null) ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt' | 'supportEmail' | 'supportPhone'>;
+export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt' | 'supportEmail' | 'supportPhone' | 'paymentMethods'>;
 
 const insertStatement = statement<NewMerchant & { id: string }, MerchantRow>(
   'create a merchant',
@@ -54,7 +56,7 @@ type Change = { [K in keyof UpdateMerchantInput]-?: Exclude<UpdateMerchantInput[
  * lose each other.
  */
 const updateStatement = statement<
-  Change & { id: string; setWebhookUrl: boolean; setSupportContact: boolean; setSupportEmail: boolean; setSupportPhone: boolean },
+  Change & { id: string; setWebhookUrl: boolean; setSupportContact: boolean; setSupportEmail: boolean; setSupportPhone: boolean; setPaymentMethods: boolean },
   MerchantRow
 >(
   'change a merchant',
@@ -68,6 +70,7 @@ const updateStatement = statement<
           support_contact = case when :setSupportContact::boolean then :supportContact::text else support_contact end,
           support_email = case when :setSupportEmail::boolean then :supportEmail::text else support_email end,
           support_phone = case when :setSupportPhone::boolean then :supportPhone::text else support_phone end,
+          payment_methods = case when :setPaymentMethods::boolean then :paymentMethods::text[] else payment_methods end,
           redirect_domains = case
             when :addRedirectDomains::text[] is null then coalesce(:redirectDomains::text[], redirect_domains)
             else array(select distinct d from unnest(coalesce(:redirectDomains::text[], redirect_domains) || :addRedirectDomains::text[]) as d order by d)
@@ -94,6 +97,8 @@ export async function updateMerchant(db: DbOrTx, id: string, change: UpdateMerch
     supportEmail: change.supportEmail ?? null,
     setSupportPhone: change.supportPhone !== undefined,
     supportPhone: change.supportPhone ?? null,
+    setPaymentMethods: change.paymentMethods !== undefined,
+    paymentMethods: change.paymentMethods ?? null,
     redirectDomains: change.redirectDomains ?? null,
     addRedirectDomains: change.addRedirectDomains ?? null,
   });

@@ -374,9 +374,9 @@ export async function lockPayment(tx: Tx, scope: PaymentScope, id: string) {
   return row && { id: row.id, status: row.status as PaymentStatus, merchantId: row.merchant_id, amountCents: row.amount_cents };
 }
 
-const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null }>(
+const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null; payment_methods: string[] | null }>(
   'the hosted page\'s merchant details of a payment',
-  `select m.name, m.redirect_domains, coalesce(m.support_email, m.support_phone, m.support_contact) as support_contact
+  `select m.name, m.redirect_domains, coalesce(m.support_email, m.support_phone, m.support_contact) as support_contact, m.payment_methods
      from payments p join merchants m on m.id = p.merchant_id
     where p.id = :id::uuid and ${PAYMENT_SCOPED}`,
 );
@@ -387,5 +387,5 @@ const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string
  */
 export async function pageExtras(db: DbOrTx, scope: PaymentScope, paymentId: string) {
   const [row] = await extrasStatement.run(db, { id: paymentId, ...paymentFilter(scope) });
-  return row && { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact };
+  return row && { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact, paymentMethods: row.payment_methods };
 }

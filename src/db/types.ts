@@ -16,6 +16,7 @@ export interface MerchantsTable {
   auto_topup: ColumnType<boolean, boolean | undefined, boolean>;
   redirect_domains: ColumnType<string[], string[] | undefined, string[]>;
   support_contact: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_methods: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   support_email: ColumnType<string | null, string | null | undefined, string | null>;
   support_phone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;

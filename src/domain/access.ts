@@ -51,7 +51,7 @@ export const ACCESS: Readonly<Record<Action, AccessRule>> = {
   'payouts.create': { roles: ['owner'], credentials: BOTH, covers: 'creating payouts' },
   'keys.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'issuing, regenerating and revoking API keys, up to the caller\'s own role' },
   'webhooks.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'the webhook URL, signing secrets and redeliveries' },
-  'settings.update': { roles: ['owner'], credentials: BOTH, covers: 'the redirect allow-list and support contact' },
+  'settings.update': { roles: ['owner'], credentials: BOTH, covers: 'the redirect allow-list, support contact and the ways to pay the page offers' },
   'people.manage': { roles: ['owner'], credentials: ['session'], covers: 'inviting and removing people and changing their roles' },
 };
 

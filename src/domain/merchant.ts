@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonBlank, optional } from './validation.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from './payment-method.ts';
 
 /** A merchant as services return it. */
 export interface Merchant {
@@ -16,9 +17,18 @@ export interface Merchant {
   /** The support e-mail address and phone number a merchant sets itself (PATCH /api/v1/merchant). */
   supportEmail: string | null;
   supportPhone: string | null;
+  /** The ways to pay its hosted page offers, within the environment's; null: every one the environment has. */
+  paymentMethods: PaymentMethod[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A merchant's choice of ways to pay: one or both, each once. */
+export const paymentMethodsInput = z
+  .array(z.enum(PAYMENT_METHODS, { error: 'must be card or instant_eft' }))
+  .min(1, 'must name at least one way to pay (null offers every one)')
+  .max(2)
+  .refine((v) => new Set(v).size === v.length, 'must name each way to pay once');
 
 /** A merchant's webhook URL: http(s) (https in `prd`, which the service checks). */
 export const webhookUrlInput = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
@@ -88,6 +98,8 @@ export const updateMerchantInput = z.strictObject({
     .nullable()
     .transform((v) => (v === '' ? null : v))
     .optional(),
+  /** The ways to pay its page offers; null: every one the environment has. */
+  paymentMethods: paymentMethodsInput.nullable().optional(),
 });
 export type UpdateMerchantInput = z.output<typeof updateMerchantInput>;
 
@@ -104,6 +116,11 @@ export const merchantSettingsInput = z
     ),
     supportEmail: supportEmailInput.nullable().optional().meta({ description: 'Shown on the hosted payment page; null clears it' }),
     supportPhone: supportPhoneInput.nullable().optional().meta({ description: 'Shown on the hosted payment page; null clears it' }),
+    paymentMethods: paymentMethodsInput.nullable().optional().meta({
+      description:
+        'The ways to pay the hosted page offers (`card`, `instant_eft`), within those the service has configured; null offers every one. A method the service does not run is skipped; if none is left, the page offers what the service has.',
+      example: ['instant_eft'],
+    }),
   })
   .meta({ id: 'MerchantSettingsChange' });
 export type MerchantSettingsInput = z.output<typeof merchantSettingsInput>;
@@ -117,6 +134,11 @@ export const merchantSettingsJsonSchema = z
     allowed_redirect_domains: z.array(z.string().max(253)).max(50).meta({ example: ['shop.example.co.za'] }),
     support_email: z.string().max(254).nullable().meta({ example: 'help@shop.example.co.za' }),
     support_phone: z.string().max(21).nullable().meta({ example: '+27 21 555 0100' }),
+    payment_methods: z
+      .array(z.enum(PAYMENT_METHODS))
+      .max(2)
+      .nullable()
+      .meta({ description: 'The ways to pay the hosted page offers; null: every one the service has', example: ['card', 'instant_eft'] }),
   })
   .strict()
   .meta({ id: 'MerchantSettings' });
@@ -129,5 +151,6 @@ export function merchantSettingsJson(m: Merchant): z.input<typeof merchantSettin
     allowed_redirect_domains: m.redirectDomains,
     support_email: m.supportEmail,
     support_phone: m.supportPhone,
+    payment_methods: m.paymentMethods,
   };
 }

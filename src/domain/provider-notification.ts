@@ -13,7 +13,12 @@ export interface AttemptNotification {
   eventId: string;
   /** Which attempt (Yoco: the checkout id). */
   providerRef: string;
-  outcome: 'succeeded' | 'failed';
+  /**
+   * `expired`: the attempt ended at the provider without payment, and the provider takes no money
+   * for it any more (Ozow: Cancelled, Error, Abandoned): the payment is payable again, as when the
+   * status API says so. Yoco never sends it.
+   */
+  outcome: 'succeeded' | 'failed' | 'expired';
   paymentRef?: string;
   reason?: string;
   /**

@@ -47,6 +47,8 @@ const en = {
   continueToCheckout: 'Continue to payment',
   backToCheckout: 'Return to the payment page',
   paidWaiting: 'If you have paid, this page shows it as soon as the payment provider confirms.',
+  chooseMethod: 'How would you like to pay?',
+  methodInstantEft: 'instant EFT from your bank (Ozow)',
 };
 export type MessageKey = keyof typeof en;
 
@@ -87,6 +89,8 @@ const af: Record<MessageKey, string> = {
   continueToCheckout: 'Gaan voort na betaling',
   backToCheckout: 'Terug na die betaalbladsy',
   paidWaiting: 'As jy betaal het, wys hierdie bladsy dit sodra die betaalverskaffer dit bevestig.',
+  chooseMethod: 'Hoe wil jy betaal?',
+  methodInstantEft: 'kits-EFT van jou bank (Ozow)',
 };
 
 const zu: Record<MessageKey, string> = {
@@ -126,6 +130,8 @@ const zu: Record<MessageKey, string> = {
   continueToCheckout: 'Qhubeka nokukhokha',
   backToCheckout: 'Buyela ekhasini lokukhokha',
   paidWaiting: 'Uma usukhokhile, leli khasi lizokubonisa lokho ngokushesha lapho umhlinzeki wenkokhelo eqinisekisa.',
+  chooseMethod: 'Ungathanda ukukhokha kanjani?',
+  methodInstantEft: 'i-EFT esheshayo evela ebhange lakho (Ozow)',
 };
 
 const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };
@@ -162,6 +168,7 @@ export function chooseLanguage(query: unknown, acceptLanguage: string | undefine
 /** How a payment's provider is named to the shopper. */
 export function methodName(provider: string, t: Translate): string {
   if (provider === 'sandbox') return t('methodSandbox');
+  if (provider === 'ozow') return t('methodInstantEft');
   const named: Record<string, string> = { yoco: 'Yoco' };
   return named[provider] ? t('methodCardVia', { provider: named[provider] }) : t('methodCard');
 }

@@ -12,9 +12,10 @@ import { StaleForm, verifiedActor } from '../http/caller.ts';
 import { classify } from '../http/errors.ts';
 import type { Services } from '../services/index.ts';
 import { supportContactKind } from '../domain/merchant.ts';
+import type { PaymentMethod } from '../domain/payment-method.ts';
 import { chooseLanguage, type Language, LANGUAGE_NAMES, LANGUAGES, methodName, type Translate, translator } from './i18n.ts';
 import { checkoutControls, providerRedirects, redirectOrigins } from './provider-redirects.ts';
-import { actionForm, esc, heading, languageNav, layout, linkButton, note, paragraph, statusLine, supportLine } from './templates.ts';
+import { actionForm, esc, heading, languageNav, layout, linkButton, note, paragraph, payForm, statusLine, supportLine } from './templates.ts';
 
 /** How often the "processing" page reloads itself while the provider confirms. */
 const REFRESH_SECONDS = 1;
@@ -128,12 +129,12 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
    * comes with a valid form token only: the payment it is for exists (zarpay rendered its page),
    * and `run` finds it again.
    */
-  const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string) => Promise<string | void>) =>
+  const action = (name: 'pay' | 'cancel' | 'decline', run: (actor: Actor, id: string, form: Record<string, unknown>) => Promise<string | void>) =>
     app.post(`/pay/:id/${name}`, { config: { gate: 'paymentForm' } }, async (req, reply) => {
       const customer = verifiedActor(req, 'customer');
       let next: string | void = undefined;
       try {
-        next = await run(customer, customer.paymentId);
+        next = await run(customer, customer.paymentId, (req.body ?? {}) as Record<string, unknown>);
       } catch (e) {
         // Pressed after the payment moved on (another tab, a double submit): just show it.
         if (!isAppError(e) || e.code !== 'INVALID_STATUS_TRANSITION') throw e;
@@ -141,8 +142,9 @@ export async function paymentPage(app: FastifyInstance, opts: { services: Servic
       const language = languageOf(req);
       return reply.code(303).redirect(next ? `${next}${language.explicit ? `?lang=${language.lang}` : ''}` : pageUrl(customer.paymentId, language));
     });
-  action('pay', async (actor, id) => {
-    const { redirectUrl } = await services.paymentFlow.pay(actor, id);
+  action('pay', async (actor, id, form) => {
+    // The way to pay the customer picked (absent when the page offered one only).
+    const { redirectUrl } = await services.paymentFlow.pay(actor, id, { method: form.method });
     // To the provider's checkout, through a page of ours (provider-redirects.ts).
     return redirectUrl ? `/pay/${id}/checkout` : undefined;
   });
@@ -158,6 +160,9 @@ function redirectTarget({ payment: p }: PaymentView): string | null {
   if (p.status === 'cancelled') return p.cancelUrl;
   return null;
 }
+
+/** The hosted page's controls for each way to pay (CONTRACT §11). */
+const METHOD_TEST_IDS: Record<PaymentMethod, string> = { card: 'method-card', instant_eft: 'method-instant-eft' };
 
 interface Chosen {
   lang: Language;
@@ -228,8 +233,16 @@ function render(view: PaymentView, o: RenderOptions): Rendered {
       const origins = [p.successUrl, p.cancelUrl, p.failureUrl].filter((u) => o.allowed(view, u)).map((u) => new URL(u!).origin);
       const body = [
         top,
-        paragraph(t('method', { method: methodName(view.provider, t) }), 'method', 'payment-method'),
-        actionForm(action('pay'), o.token, 'pay', t('pay', { amount }), 'primary'),
+        ...(view.methods.length > 1
+          ? [
+              payForm(action('pay'), o.token, {
+                legend: t('chooseMethod'),
+                label: t('pay', { amount }),
+                chosen: view.chosenMethod,
+                choices: view.methods.map((m) => ({ value: m, testId: METHOD_TEST_IDS[m], label: methodName(view.methodProviders[m] ?? m, t) })),
+              }),
+            ]
+          : [paragraph(t('method', { method: methodName(view.provider, t) }), 'method', 'payment-method'), actionForm(action('pay'), o.token, 'pay', t('pay', { amount }), 'primary')]),
         actionForm(action('cancel'), o.token, 'cancel', t('cancel'), 'secondary'),
         o.sandbox ? actionForm(action('decline'), o.token, 'decline', t('decline'), 'warn') : '',
         o.sandbox ? note(t('sandbox')) : '',

@@ -23,7 +23,7 @@ interface HandOffPage {
  *   origins the page's CSP `form-action` lists, and the provider's checkout address is not known
  *   in advance, so the post lands on this page of ours, which sends the browser on at once
  *   (`<meta http-equiv="refresh">`, no JavaScript) and offers the link as well.
- * - `GET /pay/{id}/return`: the provider's success, cancel and failure return address. Anyone can
+ * - `GET|POST /pay/{id}/return`: the provider's success, cancel and failure return address. Anyone can
  *   open it, so it proves nothing by itself: zarpay asks the provider, applies the answer, and
  *   shows the page.
  */
@@ -48,11 +48,15 @@ export function providerRedirects<L extends { lang: Language }>(
     return reply;
   });
 
-  app.get('/pay/:id/return', gate, async (req, reply) => {
+  const back = async (req: FastifyRequest, reply: FastifyReply) => {
     const customer = verifiedActor(req, 'customer');
     const payment = await services.paymentFlow.returned(customer, customer.paymentId);
     return reply.code(303).redirect(`/pay/${payment.id}`);
-  });
+  };
+  app.get('/pay/:id/return', gate, back);
+  // Ozow sends the browser back with a form post of its response variables: they are never read
+  // (the browser could send anything); the provider is asked, as for a plain return.
+  app.post('/pay/:id/return', gate, back);
 }
 
 function handOff(view: PaymentView, checkoutUrl: string, t: Translate): HandOffPage {

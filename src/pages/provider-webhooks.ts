@@ -16,6 +16,8 @@ import type { Services } from '../services/index.ts';
 export async function providerWebhooks(app: FastifyInstance, opts: { services: Services }) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Ozow posts its notifications as an HTML form would; its Hash is over the fields as posted.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: 16_384 }, (_req, body, done) => done(null, body));
 
   const handler = async (req: FastifyRequest) => {
     const { paymentId, status } = await opts.services.paymentFlow.notify(verifiedActor(req, 'provider'));

@@ -7,6 +7,8 @@ export const esc = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => 
 
 const STYLE = `
 *{box-sizing:border-box}
+fieldset.methods{border:1px solid #d1d5db;border-radius:.5rem;margin:0 0 1rem;padding:.5rem 1rem}
+label.choice{display:block;padding:.5rem 0;min-height:44px}
 body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}
 main{max-width:28rem;margin:0 auto;padding:1.25rem}
 .card{background:#fff;border-radius:1rem;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
@@ -72,6 +74,24 @@ export function actionForm(action: string, token: string, testId: string, label:
   return `<form method="post" action="${esc(action)}">
 <input type="hidden" name="token" value="${esc(token)}">
 <button type="submit" data-testid="${esc(testId)}"${cls ? ` class="${cls}"` : ''}>${esc(label)}</button>
+</form>`;
+}
+
+/**
+ * The pay button with the ways to pay to choose from (radio buttons, no JavaScript): each
+ * `{ value, testId, label }`, `chosen` checked. The choice travels as the form's `method`.
+ */
+export function payForm(action: string, token: string, o: { legend: string; label: string; chosen: string; choices: { value: string; testId: string; label: string }[] }): string {
+  const radios = o.choices.map(
+    (c) =>
+      `<label class="choice"><input type="radio" name="method" value="${esc(c.value)}" data-testid="${esc(c.testId)}"${c.value === o.chosen ? ' checked' : ''}> ${esc(c.label)}</label>`,
+  );
+  return `<form method="post" action="${esc(action)}">
+<input type="hidden" name="token" value="${esc(token)}">
+<fieldset class="methods" data-testid="payment-methods"><legend>${esc(o.legend)}</legend>
+${radios.join('\n')}
+</fieldset>
+<button type="submit" data-testid="pay" class="primary">${esc(o.label)}</button>
 </form>`;
 }
 

@@ -81,6 +81,7 @@ export class MerchantService {
       redirectDomains: input.allowedRedirectDomains,
       supportEmail: input.supportEmail,
       supportPhone: input.supportPhone,
+      paymentMethods: input.paymentMethods,
     });
     if (!changed) throw notFound();
     // The key cache holds the merchant with its key: the next request sees the change.

@@ -9,6 +9,7 @@ import { isUuid } from '../domain/ids.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import type { AttemptNotification } from '../domain/provider-notification.ts';
+import { isPaymentMethod, type PaymentMethod } from '../domain/payment-method.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentSettlement } from './payment-settlement.ts';
@@ -24,6 +25,12 @@ export interface PaymentView {
   supportContact: string | null;
   /** The provider that takes (or took) the payment: the page names the payment method by it. */
   provider: string;
+  /** The ways to pay the page offers (the environment's, limited by the merchant's choice), in order. */
+  methods: PaymentMethod[];
+  /** The one selected: the method of the payment's last attempt (a retry keeps the choice), else the first. */
+  chosenMethod: PaymentMethod;
+  /** The provider behind each way to pay offered (the page names the method by it). */
+  methodProviders: Record<string, string>;
   voucherCode: string | null;
   /** Where the customer pays the attempt in flight at the provider (a redirecting provider), else null. */
   checkoutUrl: string | null;
@@ -51,7 +58,11 @@ const NOTHING: NotificationAnswer = { paymentId: null, status: null };
 
 /** The attempt's state a notification reports. */
 const answerOf = (n: AttemptNotification): AttemptState =>
-  n.outcome === 'succeeded' ? { status: 'succeeded', ...(n.paymentRef !== undefined && { paymentRef: n.paymentRef }) } : { status: 'failed', reason: n.reason ?? 'declined' };
+  n.outcome === 'succeeded'
+    ? { status: 'succeeded', ...(n.paymentRef !== undefined && { paymentRef: n.paymentRef }) }
+    : n.outcome === 'expired'
+      ? { status: 'expired' }
+      : { status: 'failed', reason: n.reason ?? 'declined' };
 
 /** zarpay ending a payment past PAYMENT_EXPIRES_AFTER_MS, as the expiry job does (tasks/payment-expiry.ts). */
 const PAYMENT_EXPIRY: Actor = Object.freeze({ kind: 'system', task: 'expiry' });
@@ -60,8 +71,8 @@ export class PaymentFlow {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly providers: ReadonlyMap<string, PaymentProvider>,
-    /** The provider new attempts go to: Yoco when configured (always in prd), else the sandbox. */
-    private readonly provider: PaymentProvider,
+    /** The provider of each way to pay this environment offers, in the page's order; the first is the default. */
+    private readonly methods: ReadonlyMap<PaymentMethod, PaymentProvider>,
     /** Providers that can play their customer's part (tst/dev). */
     private readonly simulators: ReadonlyMap<string, ProviderSimulator>,
     private readonly links: PaymentLinks,
@@ -75,13 +86,13 @@ export class PaymentFlow {
    * attempt with the provider and answers where the customer pays it. A second press while the
    * attempt is in flight starts nothing and sends the customer to the same place.
    */
-  async pay(actor: Actor, id: string, options: { simulate?: 'decline' } = {}): Promise<PayResult> {
+  async pay(actor: Actor, id: string, options: { simulate?: 'decline'; method?: unknown } = {}): Promise<PayResult> {
     // A simulated decline is taken by a provider that can play its customer: the primary one, or
     // else any this environment has (tst/dev only; prd has none).
     const simulator = options.simulate ? (this.simulators.get(this.provider.name) ?? this.simulators.values().next().value) : undefined;
     if (options.simulate && (this.deps.config.serviceEnv === 'prd' || !simulator)) throw new AppError('FORBIDDEN', 'simulated declines are sandbox only');
-    const provider = simulator ? this.providers.get(simulator.name)! : this.provider;
     const { payment, s } = await this.customersPayment(actor, id);
+    const provider = simulator ? this.providers.get(simulator.name)! : await this.chosenProvider(s, payment, options.method);
     // Past its time and not yet swept by the minutely job: it ends now, rather than send the
     // customer to pay what would be refunded.
     if (payment.status === 'created' && Date.now() - payment.createdAt.getTime() >= this.deps.config.paymentExpiresAfterMs) {
@@ -203,6 +214,28 @@ export class PaymentFlow {
     return { paymentId: payment.id, status: payment.status };
   }
 
+  /** The provider new attempts go to when the customer chose nothing: the first way to pay. */
+  private get provider(): PaymentProvider {
+    return this.methods.values().next().value!;
+  }
+
+  /** The ways to pay this payment's page offers: the environment's, within the merchant's choice (an empty choice offers all). */
+  private async offered(s: PaymentScope, payment: Payment): Promise<PaymentMethod[]> {
+    const all = [...this.methods.keys()];
+    const allowed = (await store.pageExtras(this.deps.db, s, payment.id))?.paymentMethods;
+    const mine = allowed ? all.filter((m) => allowed.includes(m)) : all;
+    // A merchant's choice that the environment cannot honour at all falls back to what it has.
+    return mine.length > 0 ? mine : all;
+  }
+
+  /** The provider of the way to pay the customer chose; one the page does not offer is refused. */
+  private async chosenProvider(s: PaymentScope, payment: Payment, method: unknown): Promise<PaymentProvider> {
+    const offered = await this.offered(s, payment);
+    if (method === undefined || method === null || method === '') return this.methods.get(offered[0]!)!;
+    if (!isPaymentMethod(method) || !offered.includes(method)) throw new AppError('VALIDATION_FAILED', 'this way to pay is not offered for this payment');
+    return this.methods.get(method)!;
+  }
+
   /** The provider whose signed notification this is (its `notification` null: a verified event of no use to zarpay). */
   private providerOf(actor: Actor): Extract<Actor, { kind: 'provider' }> {
     if (actor.kind !== 'provider') throw new AppError('FORBIDDEN', 'only a payment provider sends notifications');
@@ -290,15 +323,23 @@ export class PaymentFlow {
   /** Everything the hosted page shows; PAYMENT_NOT_FOUND for an unknown or malformed id. */
   async view(actor: Actor, id: string): Promise<PaymentView> {
     const { payment, s } = await this.customersPayment(actor, id);
-    const [extras, inFlight] = await Promise.all([
+    const [extras, inFlight, methods] = await Promise.all([
       store.pageExtras(this.deps.db, s, payment.id),
       payment.status === 'initiated' || payment.status === 'awaiting_webhook' ? attempts.pendingAttempt(this.deps.db, s, payment.id) : undefined,
+      this.offered(s, payment),
     ]);
     if (!extras) throw paymentNotFound();
+    const last = [...this.methods].find(([, p]) => p.name === payment.latestAttempt?.provider)?.[0];
+    const chosenMethod = last && methods.includes(last) ? last : methods[0]!;
     return {
       payment,
-      ...extras,
-      provider: payment.latestAttempt?.provider ?? this.provider.name,
+      merchantName: extras.merchantName,
+      redirectDomains: extras.redirectDomains,
+      supportContact: extras.supportContact,
+      methods,
+      chosenMethod,
+      methodProviders: Object.fromEntries(methods.map((m) => [m, this.methods.get(m)!.name])),
+      provider: payment.latestAttempt?.provider ?? this.methods.get(chosenMethod)!.name,
       voucherCode: payment.status === 'captured' ? payment.voucherCode : null,
       checkoutUrl: inFlight?.redirect_url ?? null,
     };

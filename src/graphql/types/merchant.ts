@@ -5,6 +5,15 @@ import { actorOf, builder } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { ApiKeyRef } from './api-key.ts';
 
+/** The ways to pay a hosted page offers (CONTRACT §11), REST's `card` and `instant_eft`. */
+export const PaymentMethodEnum = builder.enumType('PaymentMethod', {
+  description: 'A way the customer pays on the hosted page.',
+  values: {
+    CARD: { value: 'card', description: 'A card, through Yoco (the sandbox\'s test card outside production when no card provider is configured).' },
+    INSTANT_EFT: { value: 'instant_eft', description: 'Instant EFT straight from the customer\'s bank, through Ozow.' },
+  } as const,
+});
+
 export const MerchantRef = builder.loadableObjectRef<Merchant, string>('Merchant', {
   load: async (ids, ctx) => (await ctx.services.merchants.getMany(actorOf(ctx), ids)).map((m) => m ?? new Error('merchant not found')),
 });
@@ -26,6 +35,12 @@ MerchantRef.implement({
     }),
     supportEmail: t.exposeString('supportEmail', { nullable: true, description: 'The support e-mail address the merchant set (REST support_email), shown on the hosted page.' }),
     supportPhone: t.exposeString('supportPhone', { nullable: true, description: 'The support phone number the merchant set (REST support_phone), shown on the hosted page.' }),
+    paymentMethods: t.field({
+      type: [PaymentMethodEnum],
+      nullable: true,
+      description: 'The ways to pay its hosted page offers, within those the service runs (REST payment_methods); null: every one the service has.',
+      resolve: (m) => m.paymentMethods,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the merchant was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings last changed.' }),
   }),
@@ -87,6 +102,10 @@ const MerchantSettingsInput = builder.inputType('MerchantSettingsInput', {
     allowedRedirectDomains: t.stringList({ description: 'Replaces the hosts the hosted page may send customers back to (at most 50).' }),
     supportEmail: t.string({ description: 'The support e-mail address shown on the hosted page. Null clears it.' }),
     supportPhone: t.string({ description: 'The support phone number shown on the hosted page. Null clears it.' }),
+    paymentMethods: t.field({
+      type: [PaymentMethodEnum],
+      description: 'The ways to pay the hosted page offers (REST payment_methods), within those the service runs; null offers every one.',
+    }),
   }),
 });
 

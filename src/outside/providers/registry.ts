@@ -5,12 +5,20 @@ import type { Task } from '../../jobs/task.ts';
 import type { PaymentProvider, ProviderSimulator } from './port.ts';
 import { SandboxProvider } from './sandbox.ts';
 import { createYocoProvider } from './yoco.ts';
+import { createOzowProvider } from './ozow.ts';
+import type { PaymentMethod } from '../../domain/payment-method.ts';
 
 export interface Providers {
   /** Every provider this environment runs, by name (`latest_attempt.provider`, `/providers/{name}/webhook`). */
   all: ReadonlyMap<string, PaymentProvider>;
-  /** Where new attempts go: Yoco when configured (always, in prd), else the sandbox. */
+  /** Where new attempts go by default: the first of `methods`. */
   primary: PaymentProvider;
+  /**
+   * The provider of each way to pay this environment offers, in the page's order: `card` (Yoco,
+   * or the sandbox when no real provider is configured outside prd), `instant_eft` (Ozow). With
+   * Ozow alone configured, card is not offered (the sandbox still takes simulated declines).
+   */
+  methods: ReadonlyMap<PaymentMethod, PaymentProvider>;
   /** Providers that can play their customer's part (tst/dev only), by name. */
   simulators: ReadonlyMap<string, ProviderSimulator>;
   /** Background work the providers do on their side (the sandbox's confirmations), for the job runner. */
@@ -35,6 +43,15 @@ export function createProviders(config: Config, db: Db, context: ProviderContext
   const tasks: Task<any>[] = [];
   const yoco = config.yoco && createYocoProvider({ secretKey: config.yoco.secretKey, webhookSecret: config.yoco.webhookSecret, apiUrl: config.yoco.apiUrl });
   if (yoco) all.set(yoco.name, yoco);
+  const ozow =
+    config.ozow &&
+    createOzowProvider({
+      ...config.ozow,
+      notifyUrl: `${config.publicBaseUrl}/providers/ozow/webhook`,
+      // prd refuses Ozow's test mode as it refuses the sandbox.
+      isTest: config.serviceEnv !== 'prd',
+    });
+  if (ozow) all.set(ozow.name, ozow);
   let sandbox: SandboxProvider | undefined;
   if (config.serviceEnv !== 'prd') {
     sandbox = new SandboxProvider({ db, key: deriveKey(config.serviceSecret, 'sandbox-provider-callback'), delayMs: config.sandboxConfirmDelayMs, ...context });
@@ -42,7 +59,11 @@ export function createProviders(config: Config, db: Db, context: ProviderContext
     simulators.set(sandbox.name, sandbox);
     tasks.push(sandbox.task);
   }
-  const primary = yoco ?? sandbox;
-  if (!primary) throw new Error('no payment provider: prd needs YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET');
-  return { all, primary, simulators, tasks };
+  const methods = new Map<PaymentMethod, PaymentProvider>();
+  const card = yoco ?? (ozow ? undefined : sandbox);
+  if (card) methods.set('card', card);
+  if (ozow) methods.set('instant_eft', ozow);
+  const primary = methods.values().next().value;
+  if (!primary) throw new Error('no payment provider: prd needs Yoco (YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET) or Ozow (OZOW_SITE_CODE, OZOW_PRIVATE_KEY, OZOW_API_KEY)');
+  return { all, primary, methods, simulators, tasks };
 }

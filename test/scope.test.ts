@@ -456,6 +456,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /dashboard/assets/:file': { kind: 'public' },
   'POST /dashboard/login': { kind: 'public' },
   'POST /dashboard/invite': { kind: 'public' },
+  'POST /dashboard/invite/status': { kind: 'public' },
   'POST /dashboard/logout': { kind: 'public' },
 };
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { TadaDocumentNode } from 'gql.tada';
 import { ApiError, graphql, live, request, whenSignedOut } from './graphql.ts';
-import { navigate } from './router.ts';
+import { loginFor, navigate } from './router.ts';
 
 /** How screens talk to the API: queries, actions, live updates, and who is signed in. */
 
@@ -70,7 +70,8 @@ export function useSignedIn(path: string, ask: boolean) {
   useEffect(() => {
     whenSignedOut(() => {
       setMe(null);
-      if (!location.pathname.startsWith('/dashboard/login')) navigate('/dashboard/login');
+      // Back here after signing in again (a deep link, or a session that ended).
+      if (!location.pathname.startsWith('/dashboard/login')) navigate(loginFor(location.pathname, location.search));
     });
   }, []);
   useEffect(() => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_MS, setPasswordInput, signInInput } from '../domain/people.ts';
+import { CSRF_COOKIE, inviteStateInput, SESSION_COOKIE, SESSION_MAX_MS, setPasswordInput, signInInput } from '../domain/people.ts';
 import { addressKey } from '../http/anonymous.ts';
 import { cookie, sameOrigin, verifiedActor } from '../http/caller.ts';
 import { sendError } from '../http/reply.ts';
@@ -100,6 +100,22 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
     const session = await services.people.acceptInvite(token, password);
     setSession(reply, session);
     return { data: { expires_at: session.expiresAt.toISOString() } };
+  });
+
+  // The invite page asks first (the token travels in a body, never in an address a log keeps).
+  app.post('/dashboard/invite/status', signIn, async (req) => {
+    fromHere(req);
+    const { token } = parse(inviteStateInput, req.body);
+    const s = await services.people.inviteState(token);
+    return {
+      data: {
+        state: s.state,
+        email: s.email ?? null,
+        role: s.role ?? null,
+        merchant_name: s.merchantName ?? null,
+        expires_at: s.expiresAt?.toISOString() ?? null,
+      },
+    };
   });
 
   app.post('/dashboard/logout', { config: { gate: 'session' as const } }, async (req, reply) => {

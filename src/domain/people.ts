@@ -58,6 +58,7 @@ export const passwordSchema = z.string().min(PASSWORD_MIN, `must be at least ${P
 
 export const inviteInput = z.object({ email: emailSchema, role: roleSchema });
 export const signInInput = z.object({ email: z.string().max(254).transform((e) => e.trim().toLowerCase()), password: z.string().max(1024) });
+export const inviteStateInput = z.object({ token: z.string().min(1).max(200) });
 export const setPasswordInput = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
 
 /** A fresh random token (invite link, session cookie): 32 bytes, base64url. */

@@ -3,6 +3,8 @@ import { findMerchants, merchantExists } from '../db/merchants.ts';
 import { recordAudit } from '../db/audit.ts';
 import {
   inviteEmail,
+  inviteState,
+  type InviteState,
   merchantOfPerson,
   insertInvite,
   insertPerson,
@@ -140,6 +142,15 @@ export class PeopleService {
   /** Whether an invite link may still be used, and for whom. */
   async inviteFor(token: string): Promise<string | undefined> {
     return inviteEmail(this.deps.db, tokenDigest(token));
+  }
+
+  /**
+   * What the invite page says before anything is typed: the merchant, the address and the role
+   * of a link that still works; only that it was used or has expired otherwise (the link's holder
+   * learns nothing more of a link that no longer works).
+   */
+  inviteState(token: string): Promise<InviteState> {
+    return inviteState(this.deps.db, tokenDigest(token));
   }
 
   /** Uses an invite link: sets the password and signs the person in. The link works once. */

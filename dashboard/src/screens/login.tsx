@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { post } from '../graphql.ts';
 import { useAction } from '../hooks.ts';
-import { navigate } from '../router.ts';
+import { navigate, safeNext } from '../router.ts';
 import { Failure } from '../ui.tsx';
 
 /** Sign-in: e-mail address and password, then the balance. */
@@ -10,7 +10,8 @@ export function Login() {
   const [password, setPassword] = useState('');
   const a = useAction(async () => {
     await post('/dashboard/login', { email, password });
-    navigate('/dashboard');
+    // A deep link that sent the person here: back to it (a path of this dashboard only).
+    navigate(safeNext(new URLSearchParams(location.search).get('next'), location.origin) ?? '/dashboard');
   });
   return (
     <main id="main" class="narrow">

@@ -2566,6 +2566,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "beginSecondFactorSetup",
+            "description": "Starts setting up the signed-in person's second factor (TOTP): a new secret, replacing one not yet confirmed. CONFLICT when they have one.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SecondFactorSetup",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "cancelPayout",
             "description": "Cancels a pending payout: it becomes rejected with the reason \"cancelled by account manager\" and its reservation is released (operator only; CLI `zarpay payout cancel`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.",
             "args": [
@@ -2685,6 +2701,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "PayoutPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "confirmSecondFactorSetup",
+            "description": "Confirms the second factor being set up with a code of the app: from now on sign-in asks for one. UNAUTHORIZED for a wrong code.",
+            "args": [
+              {
+                "name": "code",
+                "description": "The 6 digits the app shows.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SecondFactorConfirmed",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -3386,6 +3435,72 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "removeSecondFactor",
+            "description": "Removes the signed-in person's second factor and recovery codes, with a code of it. CONFLICT while their merchant demands one.",
+            "args": [
+              {
+                "name": "code",
+                "description": "A code of the app, or a recovery code.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "requireSecondFactor",
+            "description": "Demands a second factor of everyone on the merchant (an owner signed in to the dashboard, who has one): people without one are signed out and set one up after their password at the next sign-in. `false` stops demanding it.",
+            "args": [
+              {
+                "name": "required",
+                "description": "Whether to demand it.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "Boolean",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "resolveRefund",
             "description": "Records how a refund went, as the operator learnt it from the provider, for a refund still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) whose provider never said (operator only, every environment; CLI `zarpay refund resolve`). Applied as the provider's word would be: the ledger, the merchant's refund.succeeded or refund.failed, once; audited with the note. Errors: REFUND_NOT_FOUND, INVALID_STATUS_TRANSITION for a refund already ended or not yet pending that long, VALIDATION_FAILED for an empty note.",
             "args": [
@@ -3574,6 +3689,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "WebhookSecretPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "setLanguage",
+            "description": "Sets the language the dashboard speaks to the signed-in person; kept with them, so it survives sign-out (a dashboard session only).",
+            "args": [
+              {
+                "name": "language",
+                "description": "en, af or zu.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "PersonLanguage",
+                    "kind": "ENUM",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -6284,6 +6432,37 @@ export type introspection = {
         "possibleTypes": null
       },
       {
+        "kind": "ENUM",
+        "name": "PersonLanguage",
+        "description": "The language the dashboard speaks to a person (the hosted page's three).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": [
+          {
+            "name": "AF",
+            "description": "Afrikaans.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "EN",
+            "description": "English.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "ZU",
+            "description": "isiZulu.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "possibleTypes": null
+      },
+      {
         "kind": "OBJECT",
         "name": "PersonPayload",
         "description": "A person as changed.",
@@ -8085,8 +8264,106 @@ export type introspection = {
       },
       {
         "kind": "OBJECT",
+        "name": "SecondFactorConfirmed",
+        "description": "A second factor now asked at every sign-in.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "recoveryCodes",
+            "description": "Ten recovery codes, each usable once instead of a code: shown only here.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "SecondFactorSetup",
+        "description": "A TOTP secret being set up: scan the QR code (or type the secret) into an authenticator app, then confirm with a code.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "otpauthUri",
+            "description": "The `otpauth://totp/…` URI (RFC 6238: SHA-1, 6 digits, 30 seconds).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "qrCode",
+            "description": "The URI as a QR image, a `data:image/png;base64,…` URL.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secret",
+            "description": "The secret in base32, to type by hand.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
         "name": "SignedInPerson",
-        "description": "The person whose dashboard session made this request.",
+        "description": "The person whose dashboard session made this request, with their own settings.",
         "specifiedByURL": null,
         "isOneOf": null,
         "fields": [
@@ -8100,6 +8377,22 @@ export type introspection = {
               "ofType": {
                 "name": "String",
                 "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "language",
+            "description": "The language the dashboard speaks to them (kept with them: it survives sign-out).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PersonLanguage",
+                "kind": "ENUM",
                 "ofType": null
               }
             },
@@ -8123,6 +8416,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "recoveryCodesLeft",
+            "description": "How many of their recovery codes are unused.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "role",
             "description": "Their role.",
             "args": [],
@@ -8132,6 +8441,38 @@ export type introspection = {
               "ofType": {
                 "name": "PersonRole",
                 "kind": "ENUM",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secondFactor",
+            "description": "Whether sign-in asks them for a code of their authenticator app (TOTP).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secondFactorRequired",
+            "description": "Whether their merchant demands a second factor of everyone.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
                 "ofType": null
               }
             },

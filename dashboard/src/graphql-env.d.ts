@@ -377,6 +377,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "amountCents",
+            "description": "The amount of the payout, or else the payment, the entry is about; null without one.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "Money",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "at",
             "description": "When.",
             "args": [],
@@ -456,6 +468,22 @@ export type introspection = {
               "kind": "SCALAR",
               "name": "UUID",
               "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "summary",
+            "description": "The entry in words: who did what, to which payout or payment, and its amount (\"owner@shop.example created payout 3f2504e0 of R 250.00\").",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
             },
             "isDeprecated": false,
             "deprecationReason": null

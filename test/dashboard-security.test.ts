@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedStep, newTotpSecret, totpCode } from '../src/domain/second-factor.ts';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, http, op, type TestMerchant } from './support/client.ts';
+import { createMerchant, credit, http, op, type TestMerchant } from './support/client.ts';
 import { eventually } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
 
@@ -208,5 +208,25 @@ describe('the second factor', () => {
     const joined = await http(t, 'POST', '/dashboard/invite', { body: { token: new URL(d.invitePerson.inviteUrl).hash.slice(1), password: PASSWORD } });
     expect(joined.body.data.second_factor).toBe('setup');
     expect(joined.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe('who did what, in words', () => {
+  it('names the person, the payout and its amount, and the operator who approved it', async () => {
+    const owner = await join('ledger@example.com', 'OWNER');
+    await credit(t, m.id, 100_000);
+    const details = { accountNumber: '62012345678', branchCode: '250655', accountHolder: 'Thandi Nkosi', bankName: 'First National Bank' };
+    const created = await as(owner, 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id } } }', {
+      i: { amountCents: 25_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: details, merchantReference: 'words-1' },
+    });
+    const id = created.body.data.createPayout.payout.id as string;
+    await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id });
+    await as(owner, 'mutation { updateWebhookUrl(url: "http://localhost:9/hook") { merchant { id } } }');
+    const log = await as(owner, '{ auditLog(first: 10) { summary amountCents } }');
+    const lines = log.body.data.auditLog.map((e: { summary: string }) => e.summary);
+    expect(lines).toContain(`ledger@example.com created payout ${id.slice(0, 8)} of R 250.00`);
+    expect(lines.some((l: string) => /^The operator.* approved payout .* of R 250\.00$/.test(l))).toBe(true);
+    expect(lines).toContain('ledger@example.com changed the webhook URL to http://localhost:9/hook');
+    expect(lines.join('\n')).not.toMatch(/dashboard\./);
   });
 });

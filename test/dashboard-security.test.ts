@@ -42,8 +42,8 @@ function sessionOf(res: { headers: Headers }, personId: string): Session {
   return { cookie: `zarpay_session=${value('zarpay_session')}`, csrf: value('zarpay_csrf'), personId };
 }
 
-async function join(email: string, role: 'OWNER' | 'DEVELOPER' | 'VIEWER'): Promise<Session> {
-  const d = await op(t, INVITE, { m: m.id, e: email, r: role });
+async function join(email: string, role: 'OWNER' | 'DEVELOPER' | 'VIEWER', merchantId = m.id): Promise<Session> {
+  const d = await op(t, INVITE, { m: merchantId, e: email, r: role });
   const res = await http(t, 'POST', '/dashboard/invite', { body: { token: new URL(d.invitePerson.inviteUrl).hash.slice(1), password: PASSWORD } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return sessionOf(res, d.invitePerson.person.id);
@@ -96,7 +96,7 @@ describe('a forgotten password', () => {
     expect((await login('forgetful@example.com')).status).toBe(401);
     expect((await login('forgetful@example.com', 'a brand new password')).status).toBe(200);
     expect((await http(t, 'POST', '/dashboard/password/reset', { body: { token, password: 'yet another password' } })).status).toBe(403);
-    const audit = await op(t, 'query($m: UUID) { auditLog(first: 50) { action merchantId } }', {});
+    const audit = await op(t, '{ auditLog(first: 50) { action merchantId } }');
     expect(audit.auditLog.filter((e: { merchantId: string }) => e.merchantId === m.id).map((e: { action: string }) => e.action)).toEqual(
       expect.arrayContaining(['person.password_reset_requested', 'person.password_reset']),
     );
@@ -213,8 +213,10 @@ describe('the second factor', () => {
 
 describe('who did what, in words', () => {
   it('names the person, the payout and its amount, and the operator who approved it', async () => {
-    const owner = await join('ledger@example.com', 'OWNER');
-    await credit(t, m.id, 100_000);
+    // A merchant of its own: the one above now demands a second factor.
+    const other = await createMerchant(t, { name: 'Words Shop' });
+    const owner = await join('ledger@example.com', 'OWNER', other.id);
+    await credit(t, other.id, 100_000);
     const details = { accountNumber: '62012345678', branchCode: '250655', accountHolder: 'Thandi Nkosi', bankName: 'First National Bank' };
     const created = await as(owner, 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id } } }', {
       i: { amountCents: 25_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: details, merchantReference: 'words-1' },

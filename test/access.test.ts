@@ -110,6 +110,7 @@ const probes: Record<Action, { graphql: (c: Caller) => Promise<string | undefine
     restAllowed: 200,
   },
   'people.manage': { graphql: async (c) => codeOf(await call(c, INVITE, { m: null, e: `invited-${randomUUID()}@example.com`, r: 'VIEWER' })) },
+  'profile.update': { graphql: async (c) => codeOf(await call(c, 'mutation { setLanguage(language: EN) { language } }')) },
 };
 
 beforeAll(async () => {

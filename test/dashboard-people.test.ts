@@ -6,6 +6,7 @@ import { zarpay } from './support/processes.ts';
 import { eventually } from './support/receiver.ts';
 import { startSmtpServer } from './support/smtp.ts';
 import { sseClient, subscribe } from './support/sse.ts';
+import { safeNext } from '../dashboard/src/router.ts';
 
 /**
  * The dashboard's people and sessions (CONTRACT §10): invites, passwords, the session cookie
@@ -95,6 +96,38 @@ describe('invites and passwords', () => {
     const hours = (Date.parse(printed.expires_at) - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(71.9);
     expect(hours).toBeLessThanOrEqual(72);
+  });
+});
+
+describe('the invite page before anything is typed', () => {
+  const status = (token: string) => http(t, 'POST', '/dashboard/invite/status', { body: { token } });
+
+  it('names the merchant, the address and the role of a working link; a used, expired or unknown one says only so', async () => {
+    const { token } = await invite('Named@Example.com', 'DEVELOPER');
+    const valid = await status(token);
+    expect(valid.status).toBe(200);
+    expect(valid.body.data).toMatchObject({ state: 'valid', email: 'named@example.com', role: 'developer', merchant_name: 'People Shop' });
+    expect(Date.parse(valid.body.data.expires_at)).toBeGreaterThan(Date.now());
+    // Asking changes nothing: the link still sets the password once.
+    expect((await http(t, 'POST', '/dashboard/invite', { body: { token, password: 'a long enough secret' } })).status).toBe(200);
+    expect((await status(token)).body.data).toEqual({ state: 'used', email: null, role: null, merchant_name: null, expires_at: null });
+
+    const late = await invite('late@example.com', 'VIEWER');
+    await sql`update merchant_invites set expires_at = now() - interval '1 second' where person_id = ${late.personId}::uuid`.execute(t.database.db);
+    expect((await status(late.token)).body.data).toMatchObject({ state: 'expired', email: null, merchant_name: null });
+    expect((await status('x'.repeat(43))).body.data.state).toBe('unknown');
+    expect((await status('')).body.error.code).toBe('VALIDATION_FAILED');
+    // From another site: refused, like the forms.
+    expect((await http(t, 'POST', '/dashboard/invite/status', { body: { token: late.token }, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+
+  it('after sign-in, a deep link comes back only to a path of this dashboard (no open redirect)', () => {
+    const here = 'https://pay.example';
+    expect(safeNext('/dashboard/payouts', here)).toBe('/dashboard/payouts');
+    expect(safeNext('/dashboard/payments/3f2504e0-4f89-11d3-9a0c-0305e82c3301?x=1', here)).toBe('/dashboard/payments/3f2504e0-4f89-11d3-9a0c-0305e82c3301?x=1');
+    for (const bad of ['https://evil.example/dashboard', '//evil.example/dashboard', '/\\evil.example/dashboard', '\\evil.example', 'javascript:alert(1)', '/graphql', '/dashboardx', '/dashboard/login', '/dashboard/../graphql', '', null, undefined]) {
+      expect(safeNext(bad, here), String(bad)).toBeUndefined();
+    }
   });
 });
 

@@ -456,6 +456,13 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /dashboard/assets/:file': { kind: 'public' },
   'POST /dashboard/login': { kind: 'public' },
   'POST /dashboard/invite': { kind: 'public' },
+  'POST /dashboard/invite/status': { kind: 'public' },
+  'GET /dashboard/sign-in-options': { kind: 'public' },
+  'POST /dashboard/password/forgot': { kind: 'public' },
+  'POST /dashboard/password/reset': { kind: 'public' },
+  'GET /dashboard/forgot': { kind: 'public' },
+  'GET /dashboard/reset': { kind: 'public' },
+  'GET /dashboard/account': { kind: 'public' },
   'POST /dashboard/logout': { kind: 'public' },
 };
 

@@ -377,6 +377,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "amountCents",
+            "description": "The amount of the payout, or else the payment, the entry is about; null without one.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "Money",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "at",
             "description": "When.",
             "args": [],
@@ -456,6 +468,22 @@ export type introspection = {
               "kind": "SCALAR",
               "name": "UUID",
               "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "summary",
+            "description": "The entry in words: who did what, to which payout or payment, and its amount (\"owner@shop.example created payout 3f2504e0 of R 250.00\").",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -2286,6 +2314,26 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "paymentMethods",
+            "description": "The ways to pay its hosted page offers, within those the service runs (REST payment_methods); null: every one the service has.",
+            "args": [],
+            "type": {
+              "kind": "LIST",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "NON_NULL",
+                "ofType": {
+                  "name": "PaymentMethod",
+                  "kind": "ENUM",
+                  "ofType": null
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "payoutFeeCents",
             "description": "The flat fee of each payout, fixed when it is created.",
             "args": [],
@@ -2614,6 +2662,26 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "paymentMethods",
+            "description": "The ways to pay the hosted page offers (REST payment_methods), within those the service runs; null offers every one.",
+            "type": {
+              "kind": "LIST",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "NON_NULL",
+                "ofType": {
+                  "name": "PaymentMethod",
+                  "kind": "ENUM",
+                  "ofType": null
+                }
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "supportEmail",
             "description": "The support e-mail address shown on the hosted page. Null clears it.",
             "type": {
@@ -2699,6 +2767,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "PayoutPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "beginSecondFactorSetup",
+            "description": "Starts setting up the signed-in person's second factor (TOTP): a new secret, replacing one not yet confirmed. CONFLICT when they have one.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SecondFactorSetup",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -2826,6 +2910,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "PayoutPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "confirmSecondFactorSetup",
+            "description": "Confirms the second factor being set up with a code of the app: from now on sign-in asks for one. UNAUTHORIZED for a wrong code.",
+            "args": [
+              {
+                "name": "code",
+                "description": "The 6 digits the app shows.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SecondFactorConfirmed",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -3527,6 +3644,72 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "removeSecondFactor",
+            "description": "Removes the signed-in person's second factor and recovery codes, with a code of it. CONFLICT while their merchant demands one.",
+            "args": [
+              {
+                "name": "code",
+                "description": "A code of the app, or a recovery code.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "requireSecondFactor",
+            "description": "Demands a second factor of everyone on the merchant (an owner signed in to the dashboard, who has one): people without one are signed out and set one up after their password at the next sign-in. `false` stops demanding it.",
+            "args": [
+              {
+                "name": "required",
+                "description": "Whether to demand it.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "Boolean",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "resolveRefund",
             "description": "Records how a refund went, as the operator learnt it from the provider, for a refund still PENDING longer than REFUND_PENDING_ALERT_MS (24 hours) whose provider never said (operator only, every environment; CLI `zarpay refund resolve`). Applied as the provider's word would be: the ledger, the merchant's refund.succeeded or refund.failed, once; audited with the note. Errors: REFUND_NOT_FOUND, INVALID_STATUS_TRANSITION for a refund already ended or not yet pending that long, VALIDATION_FAILED for an empty note.",
             "args": [
@@ -3715,6 +3898,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "WebhookSecretPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "setLanguage",
+            "description": "Sets the language the dashboard speaks to the signed-in person; kept with them, so it survives sign-out (a dashboard session only).",
+            "args": [
+              {
+                "name": "language",
+                "description": "en, af or zu.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "PersonLanguage",
+                    "kind": "ENUM",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "SignedInPerson",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -5102,6 +5318,31 @@ export type introspection = {
       },
       {
         "kind": "ENUM",
+        "name": "PaymentMethod",
+        "description": "A way the customer pays on the hosted page.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": [
+          {
+            "name": "CARD",
+            "description": "A card, through Yoco (the sandbox's test card outside production when no card provider is configured).",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "INSTANT_EFT",
+            "description": "Instant EFT straight from the customer's bank, through Ozow.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "possibleTypes": null
+      },
+      {
+        "kind": "ENUM",
         "name": "PaymentOutcome",
         "description": "The terminal states a payment can be settled into.",
         "specifiedByURL": null,
@@ -6422,6 +6663,37 @@ export type introspection = {
         "inputFields": null,
         "interfaces": [],
         "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "ENUM",
+        "name": "PersonLanguage",
+        "description": "The language the dashboard speaks to a person (the hosted page's three).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": [
+          {
+            "name": "AF",
+            "description": "Afrikaans.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "EN",
+            "description": "English.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "ZU",
+            "description": "isiZulu.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
         "possibleTypes": null
       },
       {
@@ -8262,8 +8534,106 @@ export type introspection = {
       },
       {
         "kind": "OBJECT",
+        "name": "SecondFactorConfirmed",
+        "description": "A second factor now asked at every sign-in.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "recoveryCodes",
+            "description": "Ten recovery codes, each usable once instead of a code: shown only here.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "SecondFactorSetup",
+        "description": "A TOTP secret being set up: scan the QR code (or type the secret) into an authenticator app, then confirm with a code.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "otpauthUri",
+            "description": "The `otpauth://totp/…` URI (RFC 6238: SHA-1, 6 digits, 30 seconds).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "qrCode",
+            "description": "The URI as a QR image, a `data:image/png;base64,…` URL.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secret",
+            "description": "The secret in base32, to type by hand.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
         "name": "SignedInPerson",
-        "description": "The person whose dashboard session made this request.",
+        "description": "The person whose dashboard session made this request, with their own settings.",
         "specifiedByURL": null,
         "isOneOf": null,
         "fields": [
@@ -8277,6 +8647,22 @@ export type introspection = {
               "ofType": {
                 "name": "String",
                 "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "language",
+            "description": "The language the dashboard speaks to them (kept with them: it survives sign-out).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PersonLanguage",
+                "kind": "ENUM",
                 "ofType": null
               }
             },
@@ -8300,6 +8686,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "recoveryCodesLeft",
+            "description": "How many of their recovery codes are unused.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "role",
             "description": "Their role.",
             "args": [],
@@ -8309,6 +8711,38 @@ export type introspection = {
               "ofType": {
                 "name": "PersonRole",
                 "kind": "ENUM",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secondFactor",
+            "description": "Whether sign-in asks them for a code of their authenticator app (TOTP).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "secondFactorRequired",
+            "description": "Whether their merchant demands a second factor of everyone.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
                 "ofType": null
               }
             },

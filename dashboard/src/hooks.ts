@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { TadaDocumentNode } from 'gql.tada';
 import { ApiError, graphql, live, request, whenSignedOut } from './graphql.ts';
-import { navigate } from './router.ts';
+import { switchLanguage } from './i18n.ts';
+import { loginFor, navigate } from './router.ts';
 
 /** How screens talk to the API: queries, actions, live updates, and who is signed in. */
 
@@ -11,6 +12,8 @@ export interface Me {
   email: string;
   role: Role;
   merchant: string;
+  /** Their own language (en, af, zu), kept with them. */
+  language: string;
 }
 
 const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError('INTERNAL_ERROR', String(e)));
@@ -57,7 +60,7 @@ export function useLive<R, V>(doc: TadaDocumentNode<R, V>, variables: V, then: (
 }
 
 const MeQuery = graphql(`
-  query Me { signedInPerson { email role } viewer { id name } }
+  query Me { signedInPerson { email role language } viewer { id name } }
 `);
 
 /**
@@ -70,13 +73,19 @@ export function useSignedIn(path: string, ask: boolean) {
   useEffect(() => {
     whenSignedOut(() => {
       setMe(null);
-      if (!location.pathname.startsWith('/dashboard/login')) navigate('/dashboard/login');
+      // Back here after signing in again (a deep link, or a session that ended).
+      if (!location.pathname.startsWith('/dashboard/login')) navigate(loginFor(location.pathname, location.search));
     });
   }, []);
   useEffect(() => {
     if (!ask || me) return;
     request(MeQuery).then(
-      (r) => r.signedInPerson && setMe({ ...r.signedInPerson, merchant: r.viewer.name }),
+      (r) => {
+        if (!r.signedInPerson) return;
+        // The person's own language wins over whatever this browser last showed.
+        switchLanguage(r.signedInPerson.language);
+        setMe({ ...r.signedInPerson, merchant: r.viewer.name });
+      },
       () => {},
     );
   }, [path]);

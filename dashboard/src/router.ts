@@ -49,3 +49,28 @@ export function match<R extends { path: string }>(routes: readonly R[], path: st
   }
   return best && { route: best.route, params: best.params };
 }
+
+/**
+ * Where to go after sign-in, from the `next` the sign-in page was given: a path of this
+ * dashboard only (no other origin, no scheme, no `//host`, not the signed-out pages themselves),
+ * else undefined. `origin` is the page's own.
+ */
+export function safeNext(next: string | null | undefined, origin: string): string | undefined {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== origin) return undefined;
+  if (url.pathname !== '/dashboard' && !url.pathname.startsWith('/dashboard/')) return undefined;
+  if (['/dashboard/login', '/dashboard/invite', '/dashboard/forgot', '/dashboard/reset'].includes(url.pathname)) return undefined;
+  return url.pathname + url.search;
+}
+
+/** The sign-in page's address that comes back here afterwards. */
+export const loginFor = (path: string, search = '') =>
+  path === '/dashboard' || path === '/dashboard/' || safeNext(path + search, location.origin) === undefined
+    ? '/dashboard/login'
+    : `/dashboard/login?next=${encodeURIComponent(path + search)}`;

@@ -1,7 +1,9 @@
 import { cloneElement, type ComponentChildren, isValidElement, toChildArray, type VNode } from 'preact';
+import { useState } from 'preact/hooks';
 import { parseRand } from '../../src/domain/money.ts';
 import type { ApiError } from './graphql.ts';
 import type { Pages } from './hooks.ts';
+import { t } from './i18n.ts';
 import { follow } from './router.ts';
 
 /** The widgets and formats every screen shares: links, loading, errors, tables, amounts. */
@@ -151,3 +153,66 @@ export function offsetPage<T>(rows: readonly T[], size: number, offset: number) 
 
 /** A connection's next position: its `endCursor` while there is a next page, else null. */
 export const nextCursor = (info: { hasNextPage: boolean; endCursor?: string | null }) => (info.hasNextPage ? (info.endCursor ?? null) : null);
+
+/** What a right password answered when it did not sign in yet: a second step (CONTRACT §11). */
+export interface SecondStepAsked {
+  second_factor: 'code' | 'setup';
+  qr_code?: string;
+  secret?: string;
+}
+
+/**
+ * The second step of a sign-in: the code of the person's authenticator app (or a recovery code),
+ * or, when their merchant demands a second factor they do not have yet, its set-up first.
+ */
+export function SecondStep(props: { asked: SecondStepAsked; busy: boolean; error: ApiError | null; onCode: (code: string) => void }) {
+  const [code, setCode] = useState('');
+  const setup = props.asked.second_factor === 'setup';
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onCode(code);
+      }}
+    >
+      <h2>{t(setup ? 'setup.title' : 'code.title')}</h2>
+      {setup && (
+        <>
+          <p>{t('setup.help')}</p>
+          <img data-testid="totp-qr" src={props.asked.qr_code} alt={t('setup.qr')} width={240} height={240} />
+          <p>
+            {t('setup.secret')} <code data-testid="totp-secret">{props.asked.secret}</code>
+          </p>
+        </>
+      )}
+      <label for="totp-code">{t('code.label')}</label>
+      <input id="totp-code" data-testid="totp-code" inputMode="numeric" autocomplete="one-time-code" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+      <button data-testid="totp-submit" type="submit" disabled={props.busy}>
+        {t(setup ? 'setup.submit' : 'code.submit')}
+      </button>
+      <Failure error={props.error} />
+    </form>
+  );
+}
+
+/** Recovery codes, shown once, and the way on. */
+export function RecoveryCodes(props: { codes: readonly string[]; onDone?: () => void }) {
+  return (
+    <div class="once" role="status">
+      <h2>{t('recovery.title')}</h2>
+      <p>{t('recovery.help')}</p>
+      <ul data-testid="recovery-codes">
+        {props.codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ul>
+      {props.onDone && (
+        <button type="button" data-testid="recovery-done" onClick={props.onDone}>
+          {t('recovery.continue')}
+        </button>
+      )}
+    </div>
+  );
+}

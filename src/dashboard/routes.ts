@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_MS, setPasswordInput, signInInput } from '../domain/people.ts';
+import { CSRF_COOKIE, forgotPasswordInput, inviteStateInput, resetPasswordInput, SESSION_COOKIE, SESSION_MAX_MS, setPasswordInput, signInInput } from '../domain/people.ts';
 import { addressKey } from '../http/anonymous.ts';
 import { cookie, sameOrigin, verifiedActor } from '../http/caller.ts';
 import { sendError } from '../http/reply.ts';
 import { PROJECT_ROOT } from '../paths.ts';
 import type { Services } from '../services/index.ts';
-import { type NewSession, SignInThrottled } from '../services/people.ts';
+import { type NewSession, type SignInOutcome, SignInThrottled } from '../services/people.ts';
 
 /** Where `npm install` (scripts/build-dashboard) puts the bundled application. */
 export const DASHBOARD_DIR = join(PROJECT_ROOT, 'build', 'dashboard');
@@ -80,14 +80,25 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
     return r.data;
   }
 
+  /**
+   * What a right password answers: the session (its cookie; recovery codes of a second factor set
+   * up just now, shown once), or the second step the page asks for next, without a cookie.
+   */
+  function outcome(reply: FastifyReply, o: SignInOutcome) {
+    if (o.kind === 'second_factor') return { data: { second_factor: 'code' } };
+    if (o.kind === 'second_factor_setup') {
+      return { data: { second_factor: 'setup', otpauth_uri: o.setup.otpauthUri, qr_code: o.setup.qrDataUrl, secret: o.setup.secret } };
+    }
+    setSession(reply, o.session);
+    return { data: { expires_at: o.session.expiresAt.toISOString(), ...(o.recoveryCodes && { recovery_codes: o.recoveryCodes }) } };
+  }
+
   const signIn = { config: { gate: 'signIn' as const } };
   app.post('/dashboard/login', signIn, async (req, reply) => {
     fromHere(req);
-    const { email, password } = parse(signInInput, req.body);
+    const { email, password, code } = parse(signInInput, req.body);
     try {
-      const session = await services.people.signIn(email, password, addressKey(req.ip));
-      setSession(reply, session);
-      return { data: { expires_at: session.expiresAt.toISOString() } };
+      return outcome(reply, await services.people.signIn(email, password, addressKey(req.ip), code || undefined));
     } catch (e) {
       if (e instanceof SignInThrottled) reply.header('Retry-After', String(e.retryAfter));
       throw e;
@@ -97,9 +108,40 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
   app.post('/dashboard/invite', signIn, async (req, reply) => {
     fromHere(req);
     const { token, password } = parse(setPasswordInput, req.body);
-    const session = await services.people.acceptInvite(token, password);
-    setSession(reply, session);
-    return { data: { expires_at: session.expiresAt.toISOString() } };
+    return outcome(reply, await services.people.acceptInvite(token, password));
+  });
+
+  // A forgotten password (CONTRACT §11): the same answer whether or not the address has an account.
+  app.get('/dashboard/sign-in-options', async () => ({ data: { password_reset: services.people.passwordResetByEmail } }));
+
+  app.post('/dashboard/password/forgot', signIn, async (req) => {
+    fromHere(req);
+    const { email } = parse(forgotPasswordInput, req.body);
+    await services.people.forgotPassword(email);
+    return { data: { requested: true } };
+  });
+
+  app.post('/dashboard/password/reset', signIn, async (req) => {
+    fromHere(req);
+    const { token, password } = parse(resetPasswordInput, req.body);
+    await services.people.resetPassword(token, password);
+    return { data: { password_set: true } };
+  });
+
+  // The invite page asks first (the token travels in a body, never in an address a log keeps).
+  app.post('/dashboard/invite/status', signIn, async (req) => {
+    fromHere(req);
+    const { token } = parse(inviteStateInput, req.body);
+    const s = await services.people.inviteState(token);
+    return {
+      data: {
+        state: s.state,
+        email: s.email ?? null,
+        role: s.role ?? null,
+        merchant_name: s.merchantName ?? null,
+        expires_at: s.expiresAt?.toISOString() ?? null,
+      },
+    };
   });
 
   app.post('/dashboard/logout', { config: { gate: 'session' as const } }, async (req, reply) => {
@@ -140,7 +182,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
     reply.header('X-Frame-Options', 'DENY');
     return reply.send(page);
   }
-  for (const path of ['/dashboard', '/dashboard/', '/dashboard/login', '/dashboard/invite', '/dashboard/payments', '/dashboard/payments/:id', '/dashboard/payouts', '/dashboard/payouts/:id', '/dashboard/webhooks', '/dashboard/keys', '/dashboard/statements', '/dashboard/people']) {
+  for (const path of ['/dashboard', '/dashboard/', '/dashboard/login', '/dashboard/invite', '/dashboard/forgot', '/dashboard/reset', '/dashboard/account', '/dashboard/payments', '/dashboard/payments/:id', '/dashboard/payouts', '/dashboard/payouts/:id', '/dashboard/webhooks', '/dashboard/keys', '/dashboard/statements', '/dashboard/people']) {
     app.get(path, index);
   }
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));

@@ -13,6 +13,8 @@ export interface AuditEntry {
   paymentId: string | null;
   payoutId: string | null;
   detail: Record<string, unknown>;
+  /** The amount of the payout (or else the payment) the entry is about, in cents; null without one. */
+  amountCents: number | null;
 }
 
 export interface NewAuditEntry {
@@ -60,10 +62,18 @@ export async function listAudit(
   filter: { paymentId?: string | null; payoutId?: string | null; limit: number; offset?: number },
 ): Promise<AuditEntry[]> {
   const merchantId = merchantFilter(scope);
-  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset ?? 0);
-  if (merchantId !== null) q = q.where('merchant_id', '=', merchantId);
-  if (filter.paymentId) q = q.where('payment_id', '=', filter.paymentId);
-  if (filter.payoutId) q = q.where('payout_id', '=', filter.payoutId);
+  let q = db
+    .selectFrom('audit_log')
+    .leftJoin('payouts', 'payouts.id', 'audit_log.payout_id')
+    .leftJoin('payments', 'payments.id', 'audit_log.payment_id')
+    .selectAll('audit_log')
+    .select(['payouts.amount_cents as payout_amount_cents', 'payments.amount_cents as payment_amount_cents'])
+    .orderBy('audit_log.id', 'desc')
+    .limit(filter.limit)
+    .offset(filter.offset ?? 0);
+  if (merchantId !== null) q = q.where('audit_log.merchant_id', '=', merchantId);
+  if (filter.paymentId) q = q.where('audit_log.payment_id', '=', filter.paymentId);
+  if (filter.payoutId) q = q.where('audit_log.payout_id', '=', filter.payoutId);
   const rows = await q.execute();
   return rows.map((r) => ({
     id: r.id,
@@ -74,5 +84,6 @@ export async function listAudit(
     paymentId: r.payment_id,
     payoutId: r.payout_id,
     detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail,
+    amountCents: r.payout_amount_cents != null ? Number(r.payout_amount_cents) : r.payment_amount_cents != null ? Number(r.payment_amount_cents) : null,
   }));
 }

@@ -85,6 +85,34 @@ export async function inviteEmail(db: DbOrTx, tokenHash: Buffer): Promise<string
   return row?.email;
 }
 
+const inviteStateStatement = statement<
+  { tokenHash: Buffer },
+  { email: string; role: Role; merchant_name: string; expires_at: Date; used: boolean; expired: boolean; removed: boolean; active: boolean }
+>(
+  'what an invite link stands for, used or not',
+  `select p.email, p.role, m.name as merchant_name, i.expires_at, i.used_at is not null as used, i.expires_at <= now() as expired,
+          p.removed_at is not null as removed, p.password_hash is not null as active
+     from merchant_invites i join merchant_people p on p.id = i.person_id join merchants m on m.id = p.merchant_id
+    where i.token_hash = :tokenHash::bytea`,
+);
+
+/** An invite link's state, before anything is typed: who it is for, and whether it still works. */
+export interface InviteState {
+  state: 'valid' | 'used' | 'expired' | 'unknown';
+  email?: string;
+  role?: Role;
+  merchantName?: string;
+  expiresAt?: Date;
+}
+
+export async function inviteState(db: DbOrTx, tokenHash: Buffer): Promise<InviteState> {
+  const [row] = await inviteStateStatement.run(db, { tokenHash });
+  if (!row || row.removed) return { state: 'unknown' };
+  if (row.used) return { state: 'used' };
+  if (row.expired) return { state: 'expired' };
+  return { state: 'valid', email: row.email, role: row.role, merchantName: row.merchant_name, expiresAt: row.expires_at };
+}
+
 const setPasswordStatement = statement<{ id: string; passwordHash: string }, { id: string }>(
   "set a person's password (unless their address signs in elsewhere already)",
   `update merchant_people p set password_hash = :passwordHash::text

@@ -25,6 +25,7 @@ export const ACTIONS = [
   'webhooks.manage',
   'settings.update',
   'people.manage',
+  'profile.update',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -52,7 +53,8 @@ export const ACCESS: Readonly<Record<Action, AccessRule>> = {
   'keys.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'issuing, regenerating and revoking API keys, up to the caller\'s own role' },
   'webhooks.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'the webhook URL, signing secrets and redeliveries' },
   'settings.update': { roles: ['owner'], credentials: BOTH, covers: 'the redirect allow-list, support contact and the ways to pay the page offers' },
-  'people.manage': { roles: ['owner'], credentials: ['session'], covers: 'inviting and removing people and changing their roles' },
+  'people.manage': { roles: ['owner'], credentials: ['session'], covers: 'inviting and removing people, changing their roles, demanding a second factor of everyone' },
+  'profile.update': { roles: EVERY_ROLE, credentials: ['session'], covers: 'a person\'s own second factor and language' },
 };
 
 /** Roles from the least to the most: a credential never reaches further than the role it carries. */

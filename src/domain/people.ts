@@ -42,6 +42,14 @@ export const SIGN_IN_ACCOUNT_FAILURES = 10;
 /** …within this window (for both counts). */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const PASSWORD_MIN = 12;
+/** A password reset link works this long, once. */
+export const RESET_TTL_MS = 60 * 60_000;
+/** At most this many reset e-mails per person within RESET_TTL_MS (more asks answer the same and send nothing). */
+export const RESETS_PER_HOUR = 3;
+
+/** The dashboard's languages (the hosted page's, CONTRACT §9). */
+export const PERSON_LANGUAGES = ['en', 'af', 'zu'] as const;
+export type PersonLanguage = (typeof PERSON_LANGUAGES)[number];
 
 export const SESSION_COOKIE = 'zarpay_session';
 export const CSRF_COOKIE = 'zarpay_csrf';
@@ -57,7 +65,15 @@ export const roleSchema = z.enum(ROLES);
 export const passwordSchema = z.string().min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`).max(1024);
 
 export const inviteInput = z.object({ email: emailSchema, role: roleSchema });
-export const signInInput = z.object({ email: z.string().max(254).transform((e) => e.trim().toLowerCase()), password: z.string().max(1024) });
+export const signInInput = z.object({
+  email: z.string().max(254).transform((e) => e.trim().toLowerCase()),
+  password: z.string().max(1024),
+  /** The second factor's code (or a recovery code), on the second step of a sign-in that needs one. */
+  code: z.string().trim().max(32).optional(),
+});
+export const forgotPasswordInput = z.object({ email: z.string().max(254).transform((e) => e.trim().toLowerCase()) });
+export const resetPasswordInput = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
+export const inviteStateInput = z.object({ token: z.string().min(1).max(200) });
 export const setPasswordInput = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
 
 /** A fresh random token (invite link, session cookie): 32 bytes, base64url. */

@@ -35,6 +35,11 @@ export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   invitePerson: 'people.manage',
   removePerson: 'people.manage',
   changePersonRole: 'people.manage',
+  requireSecondFactor: 'people.manage',
+  setLanguage: 'profile.update',
+  beginSecondFactorSetup: 'profile.update',
+  confirmSecondFactorSetup: 'profile.update',
+  removeSecondFactor: 'profile.update',
   approvePayout: 'operator',
   cancelPayout: 'operator',
   completePayout: 'operator',
@@ -110,9 +115,31 @@ export function guardMutations(schema: GraphQLSchema): GraphQLSchema {
       const actor = ctx.actor;
       if (actor?.kind !== 'merchant' || !actor.person) return resolve(source, args, ctx, info);
       const result = await resolve(source, args, ctx, info);
-      await ctx.services.audit.recordPersonAction(actor, field.name);
+      await ctx.services.audit.recordPersonAction(actor, field.name, ...auditTarget(result, args));
       return result;
     };
   }
   return schema;
+}
+
+/**
+ * What a person's mutation touched, for the audit log's words: the payout, payment or refund its
+ * result carries (and the refund's amount), the webhook URL or invited address its arguments give.
+ * Never a secret: results carrying keys or signing secrets are not read.
+ */
+function auditTarget(result: unknown, args: Record<string, unknown>): [Record<string, unknown>, { paymentId?: string | null; payoutId?: string | null }] {
+  const r = (result ?? {}) as Record<string, { id?: unknown; paymentId?: unknown; amountCents?: unknown } | undefined>;
+  const detail: Record<string, unknown> = {};
+  const target: { paymentId?: string | null; payoutId?: string | null } = {};
+  if (typeof r.payout?.id === 'string') target.payoutId = r.payout.id;
+  if (typeof r.payment?.id === 'string') target.paymentId = r.payment.id;
+  if (typeof r.refund?.paymentId === 'string') {
+    target.paymentId = r.refund.paymentId;
+    detail.refund_id = r.refund.id;
+    detail.amount_cents = r.refund.amountCents;
+  }
+  if ('url' in args) detail.url = args.url ?? null;
+  if (typeof args.email === 'string') detail.invited = args.email;
+  if (typeof args.eventId === 'string') detail.event_id = args.eventId;
+  return [detail, target];
 }

@@ -3,6 +3,8 @@ import { findMerchants, merchantExists } from '../db/merchants.ts';
 import { recordAudit } from '../db/audit.ts';
 import {
   inviteEmail,
+  inviteState,
+  type InviteState,
   merchantOfPerson,
   insertInvite,
   insertPerson,
@@ -37,6 +39,9 @@ import {
   INVITE_TTL_MS,
   newToken,
   type Person,
+  type PersonLanguage,
+  RESET_TTL_MS,
+  RESETS_PER_HOUR,
   type Role,
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
@@ -52,6 +57,17 @@ import type { KeyEnded, WatchCaller } from './key-watch.ts';
 import type { KeyService } from './keys.ts';
 import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
 import type { Notifications } from './notifications.ts';
+import {
+  insertReset,
+  languageOf,
+  replacePassword,
+  revokeSessionsWithoutFactor,
+  secondFactorRequired,
+  setLanguage,
+  setSecondFactorRequired,
+  useReset,
+} from '../db/person-security.ts';
+import { type FactorUsed, SecondFactors, type TotpSetup } from './second-factor.ts';
 
 /** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
 const RECHECK_MS = 15_000;
@@ -78,8 +94,39 @@ function mayManagePeople(actor: Actor): void {
   else requireOperator(actor);
 }
 
-/** A person's e-mail about their own account (queue `person.email`): what happened, for them to act on. */
-export type PersonNotice = { person: string; notice: 'sign_in_locked' };
+/**
+ * A person's e-mail about their own account (queue `person.email`): what happened, for them to
+ * act on. A reset names its row, never a token: the task draws the token when it sends.
+ */
+export type PersonNotice = { person: string; notice: 'sign_in_locked' } | { person: string; notice: 'password_reset'; reset: string };
+
+/**
+ * What a right password leads to: a session (with the recovery codes of a second factor set up
+ * just now, shown once), or the second step: the code of the person's second factor, or setting
+ * one up because their merchant demands it.
+ */
+export type SignInOutcome =
+  | { kind: 'session'; session: NewSession; recoveryCodes?: string[] }
+  | { kind: 'second_factor' }
+  | { kind: 'second_factor_setup'; setup: TotpSetup };
+
+/** A signed-in person's own settings (CONTRACT §11): their language and second factor. */
+export interface PersonProfile {
+  language: PersonLanguage;
+  secondFactor: boolean;
+  recoveryCodesLeft: number;
+  /** Whether their merchant demands a second factor of everyone. */
+  secondFactorRequired: boolean;
+}
+
+const wrongCode = () => new AppError('UNAUTHORIZED', 'wrong code: type the 6 digits your authenticator app shows now, or one of your recovery codes');
+
+/** The person behind a dashboard session; FORBIDDEN for any other caller (an API key has no person). */
+function personOf(actor: Actor): { personId: string; email: string; merchantId: string; label: string } {
+  if (actor.kind !== 'merchant' || !actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard can do this');
+  authorize(actor, 'profile.update');
+  return { personId: actor.person.personId, email: actor.person.email, merchantId: actor.merchant.id, label: actorLabel(actor) };
+}
 
 /**
  * The merchant dashboard's people (CONTRACT §10): invites (by the operator, or an owner), the
@@ -90,6 +137,7 @@ export class PeopleService {
   /** Open streams, by session: told when the session ends. */
   private readonly watched = new Map<string, Set<KeyEnded>>();
   private sweep: NodeJS.Timeout | undefined;
+  private readonly factors: SecondFactors;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -97,6 +145,7 @@ export class PeopleService {
     private readonly keys: KeyService,
     notifications: Notifications,
   ) {
+    this.factors = new SecondFactors(deps);
     // A session ended in any process (migration 2026-11-25T0060's trigger): its streams here end now.
     notifications.on(CACHE_CHANNEL, (payload) => {
       if (payload.startsWith('session:')) this.ended([payload.slice('session:'.length)]);
@@ -142,8 +191,17 @@ export class PeopleService {
     return inviteEmail(this.deps.db, tokenDigest(token));
   }
 
+  /**
+   * What the invite page says before anything is typed: the merchant, the address and the role
+   * of a link that still works; only that it was used or has expired otherwise (the link's holder
+   * learns nothing more of a link that no longer works).
+   */
+  inviteState(token: string): Promise<InviteState> {
+    return inviteState(this.deps.db, tokenDigest(token));
+  }
+
   /** Uses an invite link: sets the password and signs the person in. The link works once. */
-  async acceptInvite(token: string, password: string): Promise<NewSession> {
+  async acceptInvite(token: string, password: string): Promise<SignInOutcome> {
     const passwordHash = await hashPassword(password);
     const personId = await this.deps.db.transaction().execute(async (tx) => {
       const personId = await useInvite(tx, tokenDigest(token));
@@ -151,7 +209,13 @@ export class PeopleService {
       if (!(await setPassword(tx, personId, passwordHash))) throw new AppError('CONFLICT', 'this e-mail address already signs in for another merchant');
       return personId;
     });
-    return this.startSession(personId);
+    // A merchant that demands a second factor: set it up now (then sign in with the new password).
+    const merchantId = await merchantOfPerson(this.deps.db, personId);
+    if (merchantId && (await secondFactorRequired(this.deps.db, merchantId))) {
+      const email = (await peopleOf(this.deps.db, merchantId)).find((p) => p.id === personId)?.email ?? '';
+      return { kind: 'second_factor_setup', setup: await this.factors.begin(personId, email) };
+    }
+    return { kind: 'session', session: await this.startSession(personId) };
   }
 
   /**
@@ -162,7 +226,7 @@ export class PeopleService {
    * account from a wrong guess, or from an address that has no account), and the person is told
    * by e-mail, once per lock, when mail is set.
    */
-  async signIn(email: string, password: string, address: string): Promise<NewSession> {
+  async signIn(email: string, password: string, address: string, code?: string): Promise<SignInOutcome> {
     const person = await personForSignIn(this.deps.db, email);
     const failures = person && (await recentFailures(this.deps.db, person.id, address, SIGN_IN_WINDOW_MS));
     if (failures && failures.fromAddress >= SIGN_IN_FAILURES) {
@@ -175,18 +239,176 @@ export class PeopleService {
     // Locked: refused like a wrong password, and not counted (the lock lifts as its failures age).
     if (failures.all >= SIGN_IN_ACCOUNT_FAILURES) throw signInRefused();
     if (!ok) {
-      await withEvents(this.deps, async (tx) => {
-        const all = await recordFailure(tx, person.id, address, SIGN_IN_WINDOW_MS);
-        // Two wrong passwords at once may both reach the lock: one job (its key), told once.
-        if (all < SIGN_IN_ACCOUNT_FAILURES) return;
-        await recordAudit(tx, { actor: 'system:sign-in', action: 'person.sign_in_locked', merchantId: person.merchantId, detail: { person_id: person.id } });
-        if (!this.mail) return;
-        const notice: PersonNotice = { person: person.id, notice: 'sign_in_locked' };
-        await enqueue(tx, { queue: QUEUE.personEmail, key: `sign_in_locked:${person.id}`, merchantId: person.merchantId, payload: notice });
-      });
+      await this.countFailure(person, address);
       throw signInRefused();
     }
-    return this.startSession(person.id);
+    return this.secondStep(person, address, code);
+  }
+
+  /**
+   * After the right password: the second factor's code when the person has one (a wrong one
+   * counts toward the same lock as a wrong password); setting one up when their merchant demands
+   * it and they have none; else the session.
+   */
+  private async secondStep(person: { id: string; email: string; merchantId: string }, address: string, code: string | undefined): Promise<SignInOutcome> {
+    const label = `merchant:${person.merchantId}/person:${person.id}`;
+    if (await this.factors.enabled(person.id)) {
+      if (!code) return { kind: 'second_factor' };
+      if (!(await this.factors.check(person.id, code, label, person.merchantId))) {
+        await this.countFailure(person, address);
+        throw wrongCode();
+      }
+      return { kind: 'session', session: await this.startSession(person.id) };
+    }
+    if (await secondFactorRequired(this.deps.db, person.merchantId)) {
+      if (!code) return { kind: 'second_factor_setup', setup: await this.factors.begin(person.id, person.email) };
+      const recoveryCodes = await this.factors.confirm(person.id, code, label, person.merchantId);
+      if (!recoveryCodes) {
+        await this.countFailure(person, address);
+        throw wrongCode();
+      }
+      return { kind: 'session', session: await this.startSession(person.id), recoveryCodes };
+    }
+    return { kind: 'session', session: await this.startSession(person.id) };
+  }
+
+  /**
+   * Records a wrong password or code; at the 10th within the window the account locks, the audit
+   * log says so and the person is told by e-mail, once per lock, when mail is set.
+   */
+  private async countFailure(person: { id: string; merchantId: string }, address: string): Promise<void> {
+    await withEvents(this.deps, async (tx) => {
+      const all = await recordFailure(tx, person.id, address, SIGN_IN_WINDOW_MS);
+      // Two wrong passwords at once may both reach the lock: one job (its key), told once.
+      if (all < SIGN_IN_ACCOUNT_FAILURES) return;
+      await recordAudit(tx, { actor: 'system:sign-in', action: 'person.sign_in_locked', merchantId: person.merchantId, detail: { person_id: person.id } });
+      if (!this.mail) return;
+      const notice: PersonNotice = { person: person.id, notice: 'sign_in_locked' };
+      await enqueue(tx, { queue: QUEUE.personEmail, key: `sign_in_locked:${person.id}`, merchantId: person.merchantId, payload: notice });
+    });
+  }
+
+  /**
+   * Checks a signed-in person's second factor again, for a step-up before something that matters
+   * (adding a payee, say): `totp` or `recovery_code` when the code is right (a recovery code is
+   * then used up), `none` when the person has no second factor (the caller decides whether that
+   * will do). A wrong code is UNAUTHORIZED and counts toward the person's sign-in lock, as at
+   * sign-in (`address` names where it came from in that count); a locked account is refused
+   * whatever the code.
+   */
+  async verifySecondFactor(personId: string, code: string, address = 'step-up'): Promise<FactorUsed | 'none'> {
+    const merchantId = isUuid(personId) ? await merchantOfPerson(this.deps.db, personId.toLowerCase()) : undefined;
+    if (!merchantId) throw new AppError('UNAUTHORIZED', 'no such person');
+    const id = personId.toLowerCase();
+    if (!(await this.factors.enabled(id))) return 'none';
+    const failures = await recentFailures(this.deps.db, id, address, SIGN_IN_WINDOW_MS);
+    if (failures.all >= SIGN_IN_ACCOUNT_FAILURES || failures.fromAddress >= SIGN_IN_FAILURES) throw wrongCode();
+    const used = await this.factors.check(id, code, `merchant:${merchantId}/person:${id}`, merchantId);
+    if (!used) {
+      await this.countFailure({ id, merchantId }, address);
+      throw wrongCode();
+    }
+    return used;
+  }
+
+  /** Whether a forgotten password can be reset by e-mail here (SMTP is set). */
+  get passwordResetByEmail(): boolean {
+    return Boolean(this.mail && this.deps.config.smtp);
+  }
+
+  /**
+   * A forgotten password (CONTRACT §11): e-mails a link that sets a new one (valid an hour, once),
+   * through the `person.email` queue. Answers the same whether or not the address belongs to
+   * anyone; at most 3 links per person an hour (more asks send nothing, and say nothing of it).
+   */
+  async forgotPassword(email: string): Promise<void> {
+    if (!this.passwordResetByEmail) throw new AppError('NOT_FOUND', 'password reset by e-mail is not set up on this service: ask an owner of your merchant, or the operator');
+    const person = await personForSignIn(this.deps.db, email);
+    if (!person) return;
+    const reset = randomUUID();
+    await withEvents(this.deps, async (tx) => {
+      if (!(await insertReset(tx, { id: reset, personId: person.id, ttlMs: RESET_TTL_MS, perWindow: RESETS_PER_HOUR }))) return;
+      await recordAudit(tx, { actor: 'system:sign-in', action: 'person.password_reset_requested', merchantId: person.merchantId, detail: { person_id: person.id } });
+      const notice: PersonNotice = { person: person.id, notice: 'password_reset', reset };
+      await enqueue(tx, { queue: QUEUE.personEmail, key: `password_reset:${reset}`, merchantId: person.merchantId, payload: notice });
+    });
+  }
+
+  /**
+   * Sets a new password from a reset link (the rules of an invite's), once. Every session of the
+   * person ends (whoever knew the old password is signed out), and they sign in again with the
+   * new one, their second factor too.
+   */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const sessions = await this.deps.db.transaction().execute(async (tx) => {
+      const found = await useReset(tx, tokenDigest(token));
+      if (!found || !(await replacePassword(tx, found.personId, passwordHash))) throw new AppError('FORBIDDEN', 'this link is not valid any more: ask for a new one');
+      const sessions = await revokeSessionsOf(tx, found.personId);
+      await recordAudit(tx, { actor: `merchant:${found.merchantId}/person:${found.personId}`, action: 'person.password_reset', merchantId: found.merchantId, detail: { person_id: found.personId, ended_sessions: sessions.length } });
+      return sessions;
+    });
+    this.ended(sessions);
+  }
+
+  /** The signed-in person's own settings. */
+  async profile(actor: Actor): Promise<PersonProfile> {
+    if (actor.kind !== 'merchant' || !actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard has these');
+    const id = actor.person.personId;
+    return {
+      language: await languageOf(this.deps.db, id),
+      secondFactor: await this.factors.enabled(id),
+      recoveryCodesLeft: await this.factors.recoveryCodesLeft(id),
+      secondFactorRequired: await secondFactorRequired(this.deps.db, actor.merchant.id),
+    };
+  }
+
+  /** Sets the signed-in person's language: kept with them, so it survives sign-out. */
+  async setLanguage(actor: Actor, language: PersonLanguage): Promise<PersonProfile> {
+    const me = personOf(actor);
+    await setLanguage(this.deps.db, me.personId, language);
+    return this.profile(actor);
+  }
+
+  /** Starts setting up the signed-in person's second factor: the secret to scan. */
+  beginSecondFactor(actor: Actor): Promise<TotpSetup> {
+    const me = personOf(actor);
+    return this.factors.begin(me.personId, me.email);
+  }
+
+  /** Confirms it with a code from the app: the recovery codes, shown this once. */
+  async confirmSecondFactor(actor: Actor, code: string): Promise<string[]> {
+    const me = personOf(actor);
+    const codes = await this.factors.confirm(me.personId, code, me.label, me.merchantId);
+    if (!codes) throw wrongCode();
+    return codes;
+  }
+
+  /** Removes the signed-in person's second factor, with a code of it; not while the merchant demands one. */
+  async removeSecondFactor(actor: Actor, code: string): Promise<PersonProfile> {
+    const me = personOf(actor);
+    if (await secondFactorRequired(this.deps.db, me.merchantId)) throw new AppError('CONFLICT', 'your merchant demands a second factor of everyone: it cannot be removed');
+    await this.verifySecondFactor(me.personId, code);
+    await this.factors.remove(me.personId, me.label, me.merchantId);
+    return this.profile(actor);
+  }
+
+  /**
+   * An owner demands a second factor of everyone on the merchant (or stops): the owner needs one
+   * first; everyone without one is signed out and sets one up after their password next time.
+   */
+  async requireSecondFactor(actor: Actor, required: boolean): Promise<PersonProfile> {
+    mayManagePeople(actor);
+    const me = personOf(actor);
+    if (required && !(await this.factors.enabled(me.personId))) throw new AppError('CONFLICT', 'set up your own second factor first');
+    const sessions = await this.deps.db.transaction().execute(async (tx) => {
+      await setSecondFactorRequired(tx, me.merchantId, required);
+      const sessions = required ? await revokeSessionsWithoutFactor(tx, me.merchantId) : [];
+      await recordAudit(tx, { actor: me.label, action: 'merchant.second_factor_required', merchantId: me.merchantId, detail: { required, ended_sessions: sessions.length } });
+      return sessions;
+    });
+    this.ended(sessions);
+    return this.profile(actor);
   }
 
   private async startSession(personId: string): Promise<NewSession> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { actorOf, builder } from '../builder.ts';
 import { validated } from '../validation.ts';
 
-const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
+const AuditEntryRef = builder.objectRef<AuditEntry & { summary: string }>('AuditEntry').implement({
   description: 'One action on a payment or payout, by an operator or by zarpay itself.',
   fields: (t) => ({
     id: t.string({ description: 'Its position in the log (newest is highest).', resolve: (e) => String(e.id) }),
@@ -14,6 +14,8 @@ const AuditEntryRef = builder.objectRef<AuditEntry>('AuditEntry').implement({
     paymentId: t.expose('paymentId', { type: 'UUID', nullable: true, description: 'The payment, if any.' }),
     payoutId: t.expose('payoutId', { type: 'UUID', nullable: true, description: 'The payout, if any.' }),
     detail: t.expose('detail', { type: 'JSON', description: 'What was found and done (never an account number or a voucher code).' }),
+    amountCents: t.expose('amountCents', { type: 'Money', nullable: true, description: 'The amount of the payout, or else the payment, the entry is about; null without one.' }),
+    summary: t.exposeString('summary', { description: 'The entry in words: who did what, to which payout or payment, and its amount ("owner@shop.example created payout 3f2504e0 of R 250.00").' }),
   }),
 });
 

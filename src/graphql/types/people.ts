@@ -1,5 +1,8 @@
 import { requireMerchant } from '../../domain/actor.ts';
+import { AppError } from '../../domain/errors.ts';
 import { emailSchema, type Person } from '../../domain/people.ts';
+import { codeSchema } from '../../domain/second-factor.ts';
+import type { PersonProfile } from '../../services/people.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated } from '../validation.ts';
 import { PersonRoleEnum } from './enums.ts';
@@ -18,16 +21,52 @@ export const PersonRef = builder.objectRef<Person>('Person').implement({
   }),
 });
 
-const SignedInRef = builder
-  .objectRef<{ personId: string; email: string; role: Person['role'] }>('SignedInPerson')
-  .implement({
-    description: 'The person whose dashboard session made this request.',
-    fields: (t) => ({
-      email: t.exposeString('email', { description: 'Their e-mail address.' }),
-      personId: t.expose('personId', { type: 'UUID', description: 'Their person id.' }),
-      role: t.expose('role', { type: PersonRoleEnum, description: 'Their role.' }),
-    }),
-  });
+const LanguageEnum = builder.enumType('PersonLanguage', {
+  description: 'The language the dashboard speaks to a person (the hosted page\'s three).',
+  values: {
+    AF: { value: 'af', description: 'Afrikaans.' },
+    EN: { value: 'en', description: 'English.' },
+    ZU: { value: 'zu', description: 'isiZulu.' },
+  },
+});
+
+type SignedIn = { personId: string; email: string; role: Person['role']; profile: PersonProfile };
+
+const SignedInRef = builder.objectRef<SignedIn>('SignedInPerson').implement({
+  description: 'The person whose dashboard session made this request, with their own settings.',
+  fields: (t) => ({
+    email: t.exposeString('email', { description: 'Their e-mail address.' }),
+    language: t.field({ type: LanguageEnum, description: 'The language the dashboard speaks to them (kept with them: it survives sign-out).', resolve: (p) => p.profile.language }),
+    personId: t.expose('personId', { type: 'UUID', description: 'Their person id.' }),
+    recoveryCodesLeft: t.int({ description: 'How many of their recovery codes are unused.', resolve: (p) => p.profile.recoveryCodesLeft }),
+    role: t.expose('role', { type: PersonRoleEnum, description: 'Their role.' }),
+    secondFactor: t.boolean({ description: 'Whether sign-in asks them for a code of their authenticator app (TOTP).', resolve: (p) => p.profile.secondFactor }),
+    secondFactorRequired: t.boolean({ description: 'Whether their merchant demands a second factor of everyone.', resolve: (p) => p.profile.secondFactorRequired }),
+  }),
+});
+
+const SecondFactorSetupRef = builder.simpleObject('SecondFactorSetup', {
+  description: 'A TOTP secret being set up: scan the QR code (or type the secret) into an authenticator app, then confirm with a code.',
+  fields: (t) => ({
+    otpauthUri: t.string({ description: 'The `otpauth://totp/…` URI (RFC 6238: SHA-1, 6 digits, 30 seconds).' }),
+    qrCode: t.string({ description: 'The URI as a QR image, a `data:image/png;base64,…` URL.' }),
+    secret: t.string({ description: 'The secret in base32, to type by hand.' }),
+  }),
+});
+
+const RecoveryCodesRef = builder.simpleObject('SecondFactorConfirmed', {
+  description: 'A second factor now asked at every sign-in.',
+  fields: (t) => ({
+    recoveryCodes: t.stringList({ description: 'Ten recovery codes, each usable once instead of a code: shown only here.' }),
+  }),
+});
+
+/** The signed-in person with their settings; FORBIDDEN for an API key. */
+async function signedIn(ctx: Parameters<typeof actorOf>[0]): Promise<SignedIn> {
+  const actor = requireMerchant(actorOf(ctx));
+  if (!actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard has these');
+  return { ...actor.person, profile: await ctx.services.people.profile(actor) };
+}
 
 const InvitePayload = builder.simpleObject('InvitePersonPayload', {
   description: 'A new invite: the link is valid 72 hours, once, and shown only here (and in the e-mail, when SMTP is set).',
@@ -50,7 +89,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'The person signed in to the dashboard, with their role; null for a request made with an API key (merchant only).',
     authScopes: { merchant: true },
-    resolve: (_r, _a, ctx) => requireMerchant(actorOf(ctx)).person ?? null,
+    resolve: async (_r, _a, ctx) => (requireMerchant(actorOf(ctx)).person ? signedIn(ctx) : null),
   }),
   people: t.field({
     type: [PersonRef],
@@ -62,6 +101,53 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  setLanguage: t.field({
+    type: SignedInRef,
+    description: 'Sets the language the dashboard speaks to the signed-in person; kept with them, so it survives sign-out (a dashboard session only).',
+    authScopes: { merchant: true },
+    args: { language: t.arg({ type: LanguageEnum, required: true, description: 'en, af or zu.' }) },
+    resolve: async (_r, { language }, ctx) => {
+      await ctx.services.people.setLanguage(actorOf(ctx), language);
+      return signedIn(ctx);
+    },
+  }),
+  beginSecondFactorSetup: t.field({
+    type: SecondFactorSetupRef,
+    description: 'Starts setting up the signed-in person\'s second factor (TOTP): a new secret, replacing one not yet confirmed. CONFLICT when they have one.',
+    authScopes: { merchant: true },
+    resolve: async (_r, _a, ctx) => {
+      const s = await ctx.services.people.beginSecondFactor(actorOf(ctx));
+      return { otpauthUri: s.otpauthUri, qrCode: s.qrDataUrl, secret: s.secret };
+    },
+  }),
+  confirmSecondFactorSetup: t.field({
+    type: RecoveryCodesRef,
+    description: 'Confirms the second factor being set up with a code of the app: from now on sign-in asks for one. UNAUTHORIZED for a wrong code.',
+    authScopes: { merchant: true },
+    args: { code: t.arg.string({ required: true, description: 'The 6 digits the app shows.', validate: validated(codeSchema) }) },
+    resolve: async (_r, { code }, ctx) => ({ recoveryCodes: await ctx.services.people.confirmSecondFactor(actorOf(ctx), code) }),
+  }),
+  removeSecondFactor: t.field({
+    type: SignedInRef,
+    description: 'Removes the signed-in person\'s second factor and recovery codes, with a code of it. CONFLICT while their merchant demands one.',
+    authScopes: { merchant: true },
+    args: { code: t.arg.string({ required: true, description: 'A code of the app, or a recovery code.', validate: validated(codeSchema) }) },
+    resolve: async (_r, { code }, ctx) => {
+      await ctx.services.people.removeSecondFactor(actorOf(ctx), code);
+      return signedIn(ctx);
+    },
+  }),
+  requireSecondFactor: t.field({
+    type: SignedInRef,
+    description:
+      'Demands a second factor of everyone on the merchant (an owner signed in to the dashboard, who has one): people without one are signed out and set one up after their password at the next sign-in. `false` stops demanding it.',
+    authScopes: { merchant: true },
+    args: { required: t.arg.boolean({ required: true, description: 'Whether to demand it.' }) },
+    resolve: async (_r, { required }, ctx) => {
+      await ctx.services.people.requireSecondFactor(actorOf(ctx), required);
+      return signedIn(ctx);
+    },
+  }),
   invitePerson: t.field({
     type: InvitePayload,
     description:

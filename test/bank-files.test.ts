@@ -223,6 +223,64 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(bad.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringMatching(/not an ISO 20022 camt\.054 or camt\.053 report/) });
   });
 
+  it('gives back a completed payout the bank returned: still completed, its amount in the balance, its fee kept, once (CONTRACT §11)', async () => {
+    const id = await createPayout(6_000, {}, { merchant_reference: 'RET-1' });
+    await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    const importReport = async (xml: string) =>
+      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed failed returned unchanged unmatched alreadyImported entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+    expect((await importReport(camt054('FNB-NTF-RET-0', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BOOK' }]))).completed).toBe(1);
+    const before = await balance();
+    expect(await payout(id)).toMatchObject({ status: 'completed', returned_at: null, return_reason: null });
+
+    // Days later the recipient's bank sends the money back: a credit with the return's reason.
+    const back = camt054('FNB-NTF-RET-1', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BACK', returned: { code: 'AC04', info: 'ACCOUNT CLOSED' } }]);
+    expect(await schemaErrors(back, 'camt.054.001.02')).toEqual([]);
+    expect(await importReport(back)).toMatchObject({ completed: 0, failed: 0, returned: 1, unchanged: 0, unmatched: 0, entries: [{ outcome: 'returned', detail: 'AC04 closed account (ACCOUNT CLOSED)' }] });
+    const returned = await payout(id);
+    expect(returned).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-RET-BOOK', return_reason: 'AC04 closed account (ACCOUNT CLOSED)' });
+    expect(Date.parse(returned.returned_at)).toBeGreaterThan(Date.now() - 600_000);
+    const after = await balance();
+    // The amount is back (the R 5.00 fee stays), withdrawals keep what left, returned says what came back.
+    expect(after.balance_cents - before.balance_cents).toBe(6_000);
+    expect(after.available_cents - before.available_cents).toBe(6_000);
+    expect(after.totals).toMatchObject({ withdrawals_cents: before.totals.withdrawals_cents, fees_cents: before.totals.fees_cents, returned_cents: before.totals.returned_cents + 6_000 });
+    const g = await gql(t, 'query($id: UUID!) { payout(id: $id) { status returnedAt returnReason } balance { totals { returnedCents } } }', { id }, { key: shop.key });
+    expect(g.body.data).toEqual({ payout: { status: 'COMPLETED', returnedAt: returned.returned_at, returnReason: returned.return_reason }, balance: { totals: { returnedCents: after.totals.returned_cents } } });
+
+    // The same return again, in the day's statement, and the same file again: nothing moves.
+    const statement = camt053('FNB-STM-RET', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BACK', returned: { code: 'AC04' } }]);
+    expect(await importReport(statement)).toMatchObject({ returned: 0, unchanged: 1, entries: [{ outcome: 'unchanged', detail: 'already returned' }] });
+    expect(await importReport(back)).toMatchObject({ returned: 0, alreadyImported: true });
+    expect(await balance()).toEqual(after);
+
+    // The event, as other payout events are delivered.
+    await eventually(async () => webhookTypes().some((e) => e.type === 'payout.returned' && e.data.id === id));
+    expect(webhookTypes().filter((e) => e.type === 'payout.returned' && e.data.id === id)).toHaveLength(1);
+    expect(webhookTypes().find((e) => e.type === 'payout.returned')!.data).toMatchObject({ id, status: 'completed', return_reason: 'AC04 closed account (ACCOUNT CLOSED)' });
+
+    // The statement: a payout_return entry of the amount, in JSON and in both CSVs.
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    const s = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}`, { key: shop.key })).body.data;
+    expect(s.entries.filter((e: { type: string }) => e.type === 'payout_return')).toEqual([expect.objectContaining({ reference: id, amount_cents: 6_000 })]);
+    expect(s.closing_balance_cents).toBe(after.balance_cents);
+    const csv = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}&format=csv`, { key: shop.key })).body as string;
+    expect(csv).toMatch(new RegExp(`,payout_return,${id},6000,`));
+    const books = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}&format=accounting`, { key: shop.key })).body as string;
+    expect(books).toMatch(new RegExp(`,payout_return,[^,]*,${id},RET-1,FNB-RET-BOOK,60\\.00,0\\.00,60\\.00,`));
+
+    const verify = await zarpay(['ledger', 'verify'], env);
+    expect(verify.json).toMatchObject({ ok: true, problems: [] });
+    // ledger verify sees a return the balances do not carry.
+    await sql`update balances set returned_cents = returned_cents - 1, balance_cents = balance_cents - 1 where merchant_id = ${shop.id}`.execute(t.database.db);
+    try {
+      const broken = await zarpay(['ledger', 'verify'], env);
+      expect(broken.json.problems.map((p: { check: string }) => p.check)).toEqual(expect.arrayContaining(['returned_cents equals the journal', 'returned_cents = amounts of returned payouts']));
+    } finally {
+      await sql`update balances set returned_cents = returned_cents + 1, balance_cents = balance_cents + 1 where merchant_id = ${shop.id}`.execute(t.database.db);
+    }
+  });
+
   it('imports a day\'s statement far larger than a request body, through the CLI', async () => {
     const entries = Array.from({ length: 400 }, (_, i) => ({ endToEndId: `SUPPLIER-RUN-${i}`, amount: `${i + 1}.00`, bankRef: `FNB-BIG-${i}` }));
     const statement = camt053('FNB-STM-BIG', entries);

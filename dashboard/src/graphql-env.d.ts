@@ -640,7 +640,7 @@ export type introspection = {
           },
           {
             "name": "balanceCents",
-            "description": "The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents.",
+            "description": "The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents + returnedCents.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -809,6 +809,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "returnedCents",
+            "description": "What the bank gave back of completed payouts (returnedAt set): the sum of their amountCents, in cents; their fees stay.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "withdrawalsCents",
             "description": "What completed payouts paid out: the sum of their amountCents, in cents.",
             "args": [],
@@ -875,7 +891,7 @@ export type introspection = {
           },
           {
             "name": "outcome",
-            "description": "`completed` or `failed` (the payout was moved), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).",
+            "description": "`completed` or `failed` (the payout was moved), `returned` (a completed payout the bank gave back: it stays completed, its amount came back), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -1067,6 +1083,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "UUID",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returned",
+            "description": "Completed payouts the bank gave back by this import: still completed, returnedAt set, their amounts back in the balance (fees stay).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
                 "kind": "SCALAR",
                 "ofType": null
               }
@@ -5528,6 +5560,30 @@ export type introspection = {
             "type": {
               "kind": "SCALAR",
               "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returnReason",
+            "description": "Why the bank gave it back (`AC04 closed account`); null otherwise.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returnedAt",
+            "description": "When the bank gave a completed payout back (its status stays COMPLETED; its amount came back to the balance, its fee stays); null otherwise.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "DateTime",
               "ofType": null
             },
             "isDeprecated": false,

@@ -604,6 +604,12 @@ export interface components {
                  * @example 0
                  */
                 refunds_cents: number;
+                /**
+                 * Format: int64
+                 * @description amount_cents of completed payouts the bank gave back (their fees stay): balance_cents = gross - fees - withdrawals - refunds + returned
+                 * @example 0
+                 */
+                returned_cents: number;
             };
             /**
              * Format: int64
@@ -749,6 +755,13 @@ export interface components {
              * @example 2026-11-22T10:15:30.000Z
              */
             completed_at?: string;
+            /** @description When the bank gave a completed payout back (its status stays completed); null otherwise */
+            returned_at: string | null;
+            /**
+             * @description Why the bank gave it back; null otherwise
+             * @example AC04 closed account
+             */
+            return_reason: string | null;
         };
         MerchantSettings: {
             /** Format: uuid */

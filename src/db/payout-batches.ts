@@ -228,9 +228,9 @@ export async function finishBankReport(db: DbOrTx, id: string): Promise<BankRepo
   return toReport(row!);
 }
 
-const lockForImport = statement<{ id: string; merchantId: string | null }, { status: string; amount_cents: number; currency: string; external_transfer_id: string | null }>(
+const lockForImport = statement<{ id: string; merchantId: string | null }, { status: string; amount_cents: number; currency: string; external_transfer_id: string | null; returned: boolean }>(
   'lock a payout for a bank report entry',
-  `select status, amount_cents, currency, external_transfer_id from payouts
+  `select status, amount_cents, currency, external_transfer_id, returned_at is not null as returned from payouts
     where id = :id::uuid and (:merchantId::uuid is null or merchant_id = :merchantId::uuid)
       for update`,
 );
@@ -238,5 +238,5 @@ const lockForImport = statement<{ id: string; merchantId: string | null }, { sta
 /** Locks a payout an entry names, with what the entry is compared to; undefined when unknown. */
 export async function lockPayoutForEntry(tx: Tx, scope: MerchantScope, id: string) {
   const [row] = await lockForImport.run(tx, { id, merchantId: merchantFilter(scope) });
-  return row && { status: row.status, amountCents: Number(row.amount_cents), currency: row.currency, externalTransferId: row.external_transfer_id };
+  return row && { status: row.status, amountCents: Number(row.amount_cents), currency: row.currency, externalTransferId: row.external_transfer_id, returned: row.returned };
 }

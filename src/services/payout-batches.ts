@@ -16,7 +16,7 @@ import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
-import { movePayoutIn } from './payouts.ts';
+import { movePayoutIn, returnPayoutIn } from './payouts.ts';
 
 export type { PayoutBatch };
 
@@ -35,6 +35,8 @@ export interface BankReportImport {
   alreadyImported: boolean;
   completed: number;
   failed: number;
+  /** Completed payouts the bank gave back (CONTRACT §11): still completed, their amounts back in the balance. */
+  returned: number;
   /** Entries that named a payout already where the entry says (a statement after a notification). */
   unchanged: number;
   unmatched: number;
@@ -204,6 +206,7 @@ export class PayoutBatchService {
       alreadyImported,
       completed: alreadyImported ? 0 : count('completed'),
       failed: alreadyImported ? 0 : count('failed'),
+      returned: alreadyImported ? 0 : count('returned'),
       unchanged: alreadyImported ? entries.length : count('unchanged'),
       unmatched: alreadyImported ? 0 : count('unmatched'),
       entries,
@@ -212,7 +215,7 @@ export class PayoutBatchService {
       await recordAudit(this.deps.db, {
         actor: actorLabel(actor),
         action: 'bank_report.import',
-        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, unchanged: result.unchanged, unmatched: result.unmatched },
+        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, returned: result.returned, unchanged: result.unchanged, unmatched: result.unmatched },
       });
     }
     return result;
@@ -242,12 +245,14 @@ export class PayoutBatchService {
         await movePayoutIn(tx, actor, line.payoutId!, 'complete', { externalTransferId: decision.reference, audit });
       } else if (decision.outcome === 'failed') {
         await movePayoutIn(tx, actor, line.payoutId!, 'fail', { failureReason: decision.detail, audit });
+      } else if (decision.outcome === 'returned') {
+        await returnPayoutIn(tx, actor, line.payoutId!, decision.detail, audit);
       }
     });
   }
 }
 
-type Decision = { outcome: 'completed'; reference: string; detail: null } | { outcome: 'failed' | 'unchanged' | 'unmatched'; detail: string };
+type Decision = { outcome: 'completed'; reference: string; detail: null } | { outcome: 'failed' | 'returned' | 'unchanged' | 'unmatched'; detail: string };
 
 /** What an entry means for the payout it names (pure, given the payout as locked). */
 function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lockPayoutForEntry>>): Decision {
@@ -262,6 +267,10 @@ function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lock
   if (line.returned) {
     if (payout.status === 'processing') return { outcome: 'failed', detail: line.returnReason ?? 'returned by the bank' };
     if (payout.status === 'failed') return { outcome: 'unchanged', detail: 'already failed' };
+    // After completion (CONTRACT §11): the payout stays completed, its amount comes back.
+    if (payout.status === 'completed') {
+      return payout.returned ? { outcome: 'unchanged', detail: 'already returned' } : { outcome: 'returned', detail: line.returnReason ?? 'returned by the bank' };
+    }
     return unmatched(`returned (${line.returnReason ?? 'no reason given'}), but the payout is ${payout.status}`);
   }
   if (line.creditDebit !== 'DBIT') return unmatched('a credit to the account that is not a return');

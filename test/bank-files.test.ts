@@ -281,6 +281,48 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('completes a whole batch booked as one entry, and batched transactions without amounts by their sum (CONTRACT §11)', async () => {
+    const ids = [await createPayout(1_100), await createPayout(2_200), await createPayout(3_300)];
+    for (const id of ids) await approve(id);
+    const { exportPayoutBatch } = await op(t, 'mutation { exportPayoutBatch { batch { messageId totalCents } } }');
+    const msgId = exportPayoutBatch.batch.messageId as string;
+    expect(exportPayoutBatch.batch.totalCents).toBe(6_600);
+    const bulk = (amount: string, ref: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>${ref}</MsgId><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm></GrpHdr>
+<Ntfctn><Id>${ref}-1</Id><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm><Acct><Id><Othr><Id>62000000001</Id></Othr></Id></Acct>
+<Ntry><Amt Ccy="ZAR">${amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-11-25</Dt></BookgDt><AcctSvcrRef>${ref}-BOOK</AcctSvcrRef>
+<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+<NtryDtls><Btch><MsgId>${msgId}</MsgId><PmtInfId>${msgId}</PmtInfId><NbOfTxs>3</NbOfTxs></Btch></NtryDtls></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
+    const importReport = async (xml: string) =>
+      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed unchanged unmatched entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+    // A wrong total: nothing moves, and the difference is stated.
+    const wrong = bulk('65.00', 'FNB-BULK-WRONG');
+    expect(await schemaErrors(wrong, 'camt.054.001.02')).toEqual([]);
+    expect(await importReport(wrong)).toMatchObject({ completed: 0, unmatched: 1, entries: [{ outcome: 'unmatched', detail: `batch ${msgId}: amount ZAR 65.00 differs from the batch's total ZAR 66.00 by ZAR 1.00` }] });
+    for (const id of ids) expect((await payout(id)).status).toBe('processing');
+    const right = bulk('66.00', 'FNB-BULK-RIGHT');
+    expect(await schemaErrors(right, 'camt.054.001.02')).toEqual([]);
+    const before = await balance();
+    expect(await importReport(right)).toMatchObject({ completed: 1, entries: [{ outcome: 'completed', detail: `batch ${msgId}: 3 of 3 payouts completed` }] });
+    for (const id of ids) expect(await payout(id)).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-BULK-RIGHT-BOOK' });
+    expect(before.balance_cents - (await balance()).balance_cents).toBe(6_600 + 3 * 500);
+
+    // One entry, two transactions naming their payouts but no amounts: matched when the entry is their sum.
+    const pair = [await createPayout(4_000), await createPayout(5_000)];
+    for (const id of pair) await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    const shared = (amount: string, ref: string) =>
+      camt054(ref, [{ endToEndId: e2e(pair[0]!), amount, bankRef: `${ref}-B` }])
+        .replace(/<TxDtls>[\s\S]*<\/TxDtls>/, pair.map((id) => `<TxDtls><Refs><EndToEndId>${e2e(id)}</EndToEndId></Refs></TxDtls>`).join(''));
+    expect(await schemaErrors(shared('90.00', 'FNB-SHARED-1'), 'camt.054.001.02')).toEqual([]);
+    const off = await importReport(shared('95.00', 'FNB-SHARED-0'));
+    expect(off).toMatchObject({ completed: 0, unmatched: 2 });
+    expect(off.entries[0].detail).toMatch(/entry's amount ZAR 95\.00 differs from the sum of its payouts ZAR 90\.00 by 5\.00/);
+    expect(await importReport(shared('90.00', 'FNB-SHARED-1'))).toMatchObject({ completed: 2, unmatched: 0 });
+    for (const id of pair) expect((await payout(id)).status).toBe('completed');
+    expect((await zarpay(['ledger', 'verify'], env)).json).toMatchObject({ ok: true });
+  });
+
   it('imports a day\'s statement far larger than a request body, through the CLI', async () => {
     const entries = Array.from({ length: 400 }, (_, i) => ({ endToEndId: `SUPPLIER-RUN-${i}`, amount: `${i + 1}.00`, bankRef: `FNB-BIG-${i}` }));
     const statement = camt053('FNB-STM-BIG', entries);
@@ -495,5 +537,33 @@ describe('bank file rules', () => {
     }
     expect(() => parseBankReport('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"/>')).toThrow(/not an ISO 20022 camt\.054 or camt\.053 report/);
     expect(() => parseBankReport('not xml <')).toThrow(/not an ISO 20022/);
+  });
+
+  it('reads reports as banks book them: a batch as one entry, transactions without amounts, Sts/Prtry, a transaction\'s own direction, a reversed debit (CONTRACT §11)', () => {
+    const a = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';
+    const b = '4a2d0b63-9b54-4d2f-8b68-6e3f1f3c8d22';
+    const doc = (entries: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>N-8</MsgId><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm></GrpHdr>
+<Ntfctn><Id>N-8-1</Id><Acct><Id><Othr><Id>62000000001</Id></Othr></Id></Acct>${entries}</Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
+    const report = parseBankReport(
+      doc(`
+<Ntry><Amt Ccy="ZAR">425.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><AcctSvcrRef>BULK-1</AcctSvcrRef>
+  <NtryDtls><Btch><MsgId>ZARPAY-20261125-000001</MsgId><PmtInfId>ZARPAY-20261125-000001</PmtInfId><NbOfTxs>3</NbOfTxs></Btch></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">300.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Prtry>BOOKED</Prtry></Sts><AcctSvcrRef>BULK-2</AcctSvcrRef>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls><TxDtls><Refs><EndToEndId>${e2e(b)}</EndToEndId></Refs><CdtDbtInd>CRDT</CdtDbtInd></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">12.30</Amt><CdtDbtInd>DBIT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">12.30</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>`),
+    );
+    expect(report.lines).toHaveLength(5);
+    const [batch, first, second, reversedDebit, reversedCredit] = report.lines;
+    expect(batch).toMatchObject({ position: 0, batchRefs: ['ZARPAY-20261125-000001'], amountCents: 42_550, currency: 'ZAR', creditDebit: 'DBIT', status: 'BOOK', payoutId: null, reference: 'BULK-1' });
+    // Two transactions, no amounts of their own: the entry's amount and both ids travel with each.
+    expect(first).toMatchObject({ payoutId: a, amountCents: null, status: 'BOOKED', creditDebit: 'DBIT', batchRefs: [], entry: { amountCents: 30_000, currency: 'ZAR', endToEndIds: [e2e(a), e2e(b)] } });
+    expect(second).toMatchObject({ payoutId: b, amountCents: null, creditDebit: 'CRDT' });
+    // A reversal flag on a debit undoes a credit: no return of a payout. On a credit it is one.
+    expect(reversedDebit).toMatchObject({ returned: false, creditDebit: 'DBIT' });
+    expect(reversedCredit).toMatchObject({ returned: true, creditDebit: 'CRDT' });
   });
 });

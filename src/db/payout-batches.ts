@@ -110,6 +110,29 @@ export async function findBatchFile(db: DbOrTx, id: string): Promise<{ batch: Pa
   return row && { batch: toBatch(row), sealed: row.file_sealed };
 }
 
+const byMessageIdStatement = statement<{ messageIds: string[] }, BatchRow>(
+  'a payout batch by its file\'s MsgId (also its PmtInfId)',
+  `select ${BATCH_COLUMNS} from payout_batches where message_id = any(:messageIds::text[]) order by seq limit 1`,
+);
+
+/** The batch whose file's MsgId (its PmtInfId too) is one of these; undefined when none is. */
+export async function findBatchByMessageId(db: DbOrTx, messageIds: string[]): Promise<PayoutBatch | undefined> {
+  if (messageIds.length === 0) return undefined;
+  const [row] = await byMessageIdStatement.run(db, { messageIds });
+  return row && toBatch(row);
+}
+
+const amountsStatement = statement<{ ids: string[] }, { id: string; amount_cents: number | string; currency: string }>(
+  'the amounts of payouts named by a bank report entry',
+  `select id, amount_cents, currency from payouts where id = any(:ids::uuid[])`,
+);
+
+/** The amounts of these payouts (those that exist). */
+export async function payoutAmounts(db: DbOrTx, ids: string[]): Promise<Map<string, { amountCents: number; currency: string }>> {
+  const rows = ids.length ? await amountsStatement.run(db, { ids }) : [];
+  return new Map(rows.map((r) => [r.id, { amountCents: Number(r.amount_cents), currency: r.currency }]));
+}
+
 const itemsStatement = statement<{ ids: string[] }, { batch_id: string; payout_id: string }>(
   'the payouts of batches, in file order',
   `select batch_id, payout_id from payout_batch_items where batch_id = any(:ids::uuid[]) order by batch_id, position`,

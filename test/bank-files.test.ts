@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseBankReport } from '../src/domain/iso20022/camt.ts';
 import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
+import { easterSunday, executionDate, isBusinessDay } from '../src/domain/za-business-days.ts';
 import { unreadableCounts } from '../src/db/sealed-data.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { DataKeyService } from '../src/services/data-keys.ts';
@@ -508,6 +509,34 @@ describe('bank file rules', () => {
       bankName: 'First National Bank',
     });
     expect(loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir }).payoutDebtor).toBeNull();
+  });
+
+  it('asks for the next South African business day after the cut-off, a weekend or a public holiday', () => {
+    const at = (sast: string) => new Date(`${sast}+02:00`);
+    const cutoff = 14 * 60;
+    // Before the cut-off on a business day: that day; after it: the next business day.
+    expect(executionDate(at('2026-11-25T13:59:00'), cutoff)).toBe('2026-11-25');
+    expect(executionDate(at('2026-11-25T14:00:00'), cutoff)).toBe('2026-11-26');
+    // A Friday after the cut-off: the Monday.
+    expect(executionDate(at('2026-11-27T16:30:00'), cutoff)).toBe('2026-11-30');
+    expect(executionDate(at('2026-11-28T09:00:00'), cutoff)).toBe('2026-11-30');
+    // The day before Freedom Day (Sunday 26 April 2026 → 27 April is the holiday, a Monday) and 2027's (Monday 26 April).
+    expect(executionDate(at('2026-04-24T15:00:00'), cutoff)).toBe('2026-04-28');
+    expect(executionDate(at('2027-04-26T15:00:00'), cutoff)).toBe('2027-04-28');
+    // A Sunday holiday's Monday: Human Rights Day 2027 (21 March) is a Sunday, so Monday 22 March is off too.
+    expect(isBusinessDay('2027-03-22')).toBe(false);
+    expect(executionDate(at('2027-03-19T14:30:00'), cutoff)).toBe('2027-03-23');
+    // Easter, Good Friday and Family Day computed, not listed.
+    expect(['2026', '2027', '2030'].map((y) => easterSunday(Number(y)))).toEqual(['2026-04-05', '2027-03-28', '2030-04-21']);
+    expect(isBusinessDay('2026-04-03')).toBe(false);
+    expect(isBusinessDay('2026-04-06')).toBe(false);
+    expect(executionDate(at('2026-04-02T14:01:00'), cutoff)).toBe('2026-04-07');
+    // Christmas on a Friday, Day of Goodwill on the Saturday: the Monday is a business day (no Sunday holiday).
+    expect(executionDate(at('2026-12-24T15:00:00'), cutoff)).toBe('2026-12-28');
+    // A later cut-off keeps the same day.
+    expect(executionDate(at('2026-11-25T15:00:00'), 16 * 60)).toBe('2026-11-25');
+    expect(bankForBranchCode('589000')?.name).toBe('Finbond Mutual Bank');
+    expect(bankForBranchCode('757026')?.name).toBe('Ithala');
   });
 
   it('knows which bank a free-text name names', () => {

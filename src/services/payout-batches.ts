@@ -15,6 +15,7 @@ import type { EftDetails } from '../domain/payout-input.ts';
 import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
+import { executionDate } from '../domain/za-business-days.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { movePayoutIn, returnPayoutIn } from './payouts.ts';
 
@@ -124,7 +125,8 @@ export class PayoutBatchService {
     const createdAt = new Date();
     const day = johannesburgDay(createdAt);
     const messageId = `ZARPAY-${day.replaceAll('-', '')}-${String(await batches.nextBatchNumber(tx)).padStart(6, '0')}`;
-    const file = buildPain001({ messageId, createdAt, executionDate: day, debtor, transfers });
+    // After the cut-off, on a weekend or a public holiday, the bank executes on the next business day.
+    const file = buildPain001({ messageId, createdAt, executionDate: executionDate(createdAt, this.deps.config.payoutCutoffMinutes), debtor, transfers });
     const totalCents = transfers.reduce((sum, t) => sum + t.amountCents, 0);
     for (const payoutId of ids) await movePayoutIn(tx, actor, payoutId, 'start_transfer', { audit: { batch_id: id } });
     const batch = await batches.recordBatch(tx, {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseBankReport } from '../src/domain/iso20022/camt.ts';
+import { swiftText } from '../src/domain/iso20022/money-text.ts';
 import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
 import { easterSunday, executionDate, isBusinessDay } from '../src/domain/za-business-days.ts';
 import { unreadableCounts } from '../src/db/sealed-data.ts';
@@ -535,6 +536,7 @@ describe('bank file rules', () => {
     expect(executionDate(at('2026-12-24T15:00:00'), cutoff)).toBe('2026-12-28');
     // A later cut-off keeps the same day.
     expect(executionDate(at('2026-11-25T15:00:00'), 16 * 60)).toBe('2026-11-25');
+    expect(swiftText('Straße Ærø Søren Nørgård Müller', 140, 'x')).toBe('Strasse AEro Soren Norgard Muller');
     expect(bankForBranchCode('589000')?.name).toBe('Finbond Mutual Bank');
     expect(bankForBranchCode('757026')?.name).toBe('Ithala');
   });

@@ -1,3 +1,4 @@
+import { cutoffMinutes } from './domain/za-business-days.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,6 +104,11 @@ export interface Config {
    * unset: payouts are then paid by hand and `zarpay payout batch export` refuses.
    */
   payoutDebtor: PayoutDebtor | null;
+  /**
+   * `PAYOUT_CUTOFF` (`HH:MM` in Africa/Johannesburg, default 14:00), as minutes after midnight: a
+   * bank file written after it asks for the next business day as its execution date.
+   */
+  payoutCutoffMinutes: number;
 }
 
 export interface PayoutDebtor {
@@ -370,6 +376,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const smtp = parsed(() => parseSmtp(env, publicBaseUrl)) ?? null;
   const sms = parsed(() => parseSms(env, serviceEnv)) ?? null;
   const payoutDebtor = parsed(() => parsePayoutDebtor(env)) ?? null;
+  const payoutCutoffMinutes = parsed(() => {
+    const minutes = cutoffMinutes(env.PAYOUT_CUTOFF ?? '14:00');
+    if (minutes === null) throw new ConfigError('PAYOUT_CUTOFF must be a time of day, HH:MM (24-hour, Africa/Johannesburg), e.g. 14:00');
+    return minutes;
+  }) ?? 14 * 60;
 
   if (serviceEnv === 'prd') {
     const missing = ['OPERATOR_TOKEN', 'SERVICE_SECRET', 'DATABASE_URL', 'PUBLIC_BASE_URL'].filter((name) => !env[name]);
@@ -421,5 +432,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sms,
     eventReplayWindowMs: replayWindow!,
     payoutDebtor,
+    payoutCutoffMinutes,
   };
 }

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { parseBankReport } from '../src/domain/iso20022/camt.ts';
+import { swiftText } from '../src/domain/iso20022/money-text.ts';
 import { bankForBranchCode, bankNameMismatch } from '../src/domain/za-banks.ts';
+import { easterSunday, executionDate, isBusinessDay } from '../src/domain/za-business-days.ts';
 import { unreadableCounts } from '../src/db/sealed-data.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { DataKeyService } from '../src/services/data-keys.ts';
@@ -223,6 +225,106 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(bad.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringMatching(/not an ISO 20022 camt\.054 or camt\.053 report/) });
   });
 
+  it('gives back a completed payout the bank returned: still completed, its amount in the balance, its fee kept, once (CONTRACT §11)', async () => {
+    const id = await createPayout(6_000, {}, { merchant_reference: 'RET-1' });
+    await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    const importReport = async (xml: string) =>
+      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed failed returned unchanged unmatched alreadyImported entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+    expect((await importReport(camt054('FNB-NTF-RET-0', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BOOK' }]))).completed).toBe(1);
+    const before = await balance();
+    expect(await payout(id)).toMatchObject({ status: 'completed', returned_at: null, return_reason: null });
+
+    // Days later the recipient's bank sends the money back: a credit with the return's reason.
+    const back = camt054('FNB-NTF-RET-1', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BACK', returned: { code: 'AC04', info: 'ACCOUNT CLOSED' } }]);
+    expect(await schemaErrors(back, 'camt.054.001.02')).toEqual([]);
+    expect(await importReport(back)).toMatchObject({ completed: 0, failed: 0, returned: 1, unchanged: 0, unmatched: 0, entries: [{ outcome: 'returned', detail: 'AC04 closed account (ACCOUNT CLOSED)' }] });
+    const returned = await payout(id);
+    expect(returned).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-RET-BOOK', return_reason: 'AC04 closed account (ACCOUNT CLOSED)' });
+    expect(Date.parse(returned.returned_at)).toBeGreaterThan(Date.now() - 600_000);
+    const after = await balance();
+    // The amount is back (the R 5.00 fee stays), withdrawals keep what left, returned says what came back.
+    expect(after.balance_cents - before.balance_cents).toBe(6_000);
+    expect(after.available_cents - before.available_cents).toBe(6_000);
+    expect(after.totals).toMatchObject({ withdrawals_cents: before.totals.withdrawals_cents, fees_cents: before.totals.fees_cents, returned_cents: before.totals.returned_cents + 6_000 });
+    const g = await gql(t, 'query($id: UUID!) { payout(id: $id) { status returnedAt returnReason } balance { totals { returnedCents } } }', { id }, { key: shop.key });
+    expect(g.body.data).toEqual({ payout: { status: 'COMPLETED', returnedAt: returned.returned_at, returnReason: returned.return_reason }, balance: { totals: { returnedCents: after.totals.returned_cents } } });
+
+    // The same return again, in the day's statement, and the same file again: nothing moves.
+    const statement = camt053('FNB-STM-RET', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BACK', returned: { code: 'AC04' } }]);
+    expect(await importReport(statement)).toMatchObject({ returned: 0, unchanged: 1, entries: [{ outcome: 'unchanged', detail: 'already returned' }] });
+    expect(await importReport(back)).toMatchObject({ returned: 0, alreadyImported: true });
+    expect(await balance()).toEqual(after);
+
+    // The event, as other payout events are delivered.
+    await eventually(async () => webhookTypes().some((e) => e.type === 'payout.returned' && e.data.id === id));
+    expect(webhookTypes().filter((e) => e.type === 'payout.returned' && e.data.id === id)).toHaveLength(1);
+    expect(webhookTypes().find((e) => e.type === 'payout.returned')!.data).toMatchObject({ id, status: 'completed', return_reason: 'AC04 closed account (ACCOUNT CLOSED)' });
+
+    // The statement: a payout_return entry of the amount, in JSON and in both CSVs.
+    const day = new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
+    const s = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}`, { key: shop.key })).body.data;
+    expect(s.entries.filter((e: { type: string }) => e.type === 'payout_return')).toEqual([expect.objectContaining({ reference: id, amount_cents: 6_000 })]);
+    expect(s.closing_balance_cents).toBe(after.balance_cents);
+    const csv = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}&format=csv`, { key: shop.key })).body as string;
+    expect(csv).toMatch(new RegExp(`,payout_return,${id},6000,`));
+    const books = (await http(t, 'GET', `/api/v1/statements?from=${day}&to=${day}&format=accounting`, { key: shop.key })).body as string;
+    expect(books).toMatch(new RegExp(`,payout_return,[^,]*,${id},RET-1,FNB-RET-BOOK,60\\.00,0\\.00,60\\.00,`));
+
+    const verify = await zarpay(['ledger', 'verify'], env);
+    expect(verify.json).toMatchObject({ ok: true, problems: [] });
+    // ledger verify sees a return the balances do not carry.
+    await sql`update balances set returned_cents = returned_cents - 1, balance_cents = balance_cents - 1 where merchant_id = ${shop.id}`.execute(t.database.db);
+    try {
+      const broken = await zarpay(['ledger', 'verify'], env);
+      expect(broken.json.problems.map((p: { check: string }) => p.check)).toEqual(expect.arrayContaining(['returned_cents equals the journal', 'returned_cents = amounts of returned payouts']));
+    } finally {
+      await sql`update balances set returned_cents = returned_cents + 1, balance_cents = balance_cents + 1 where merchant_id = ${shop.id}`.execute(t.database.db);
+    }
+  });
+
+  it('completes a whole batch booked as one entry, and batched transactions without amounts by their sum (CONTRACT §11)', async () => {
+    const ids = [await createPayout(1_100), await createPayout(2_200), await createPayout(3_300)];
+    for (const id of ids) await approve(id);
+    const { exportPayoutBatch } = await op(t, 'mutation { exportPayoutBatch { batch { messageId totalCents } } }');
+    const msgId = exportPayoutBatch.batch.messageId as string;
+    expect(exportPayoutBatch.batch.totalCents).toBe(6_600);
+    const bulk = (amount: string, ref: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.02"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>${ref}</MsgId><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm></GrpHdr>
+<Ntfctn><Id>${ref}-1</Id><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm><Acct><Id><Othr><Id>62000000001</Id></Othr></Id></Acct>
+<Ntry><Amt Ccy="ZAR">${amount}</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-11-25</Dt></BookgDt><AcctSvcrRef>${ref}-BOOK</AcctSvcrRef>
+<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+<NtryDtls><Btch><MsgId>${msgId}</MsgId><PmtInfId>${msgId}</PmtInfId><NbOfTxs>3</NbOfTxs></Btch></NtryDtls></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
+    const importReport = async (xml: string) =>
+      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed unchanged unmatched entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+    // A wrong total: nothing moves, and the difference is stated.
+    const wrong = bulk('65.00', 'FNB-BULK-WRONG');
+    expect(await schemaErrors(wrong, 'camt.054.001.02')).toEqual([]);
+    expect(await importReport(wrong)).toMatchObject({ completed: 0, unmatched: 1, entries: [{ outcome: 'unmatched', detail: `batch ${msgId}: amount ZAR 65.00 differs from the batch's total ZAR 66.00 by ZAR 1.00` }] });
+    for (const id of ids) expect((await payout(id)).status).toBe('processing');
+    const right = bulk('66.00', 'FNB-BULK-RIGHT');
+    expect(await schemaErrors(right, 'camt.054.001.02')).toEqual([]);
+    const before = await balance();
+    expect(await importReport(right)).toMatchObject({ completed: 1, entries: [{ outcome: 'completed', detail: `batch ${msgId}: 3 of 3 payouts completed` }] });
+    for (const id of ids) expect(await payout(id)).toMatchObject({ status: 'completed', external_transfer_id: 'FNB-BULK-RIGHT-BOOK' });
+    expect(before.balance_cents - (await balance()).balance_cents).toBe(6_600 + 3 * 500);
+
+    // One entry, two transactions naming their payouts but no amounts: matched when the entry is their sum.
+    const pair = [await createPayout(4_000), await createPayout(5_000)];
+    for (const id of pair) await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    const shared = (amount: string, ref: string) =>
+      camt054(ref, [{ endToEndId: e2e(pair[0]!), amount, bankRef: `${ref}-B` }])
+        .replace(/<TxDtls>[\s\S]*<\/TxDtls>/, pair.map((id) => `<TxDtls><Refs><EndToEndId>${e2e(id)}</EndToEndId></Refs></TxDtls>`).join(''));
+    expect(await schemaErrors(shared('90.00', 'FNB-SHARED-1'), 'camt.054.001.02')).toEqual([]);
+    const off = await importReport(shared('95.00', 'FNB-SHARED-0'));
+    expect(off).toMatchObject({ completed: 0, unmatched: 2 });
+    expect(off.entries[0].detail).toMatch(/entry's amount ZAR 95\.00 differs from the sum of its payouts ZAR 90\.00 by 5\.00/);
+    expect(await importReport(shared('90.00', 'FNB-SHARED-1'))).toMatchObject({ completed: 2, unmatched: 0 });
+    for (const id of pair) expect((await payout(id)).status).toBe('completed');
+    expect((await zarpay(['ledger', 'verify'], env)).json).toMatchObject({ ok: true });
+  });
+
   it('imports a day\'s statement far larger than a request body, through the CLI', async () => {
     const entries = Array.from({ length: 400 }, (_, i) => ({ endToEndId: `SUPPLIER-RUN-${i}`, amount: `${i + 1}.00`, bankRef: `FNB-BIG-${i}` }));
     const statement = camt053('FNB-STM-BIG', entries);
@@ -410,6 +512,35 @@ describe('bank file rules', () => {
     expect(loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir }).payoutDebtor).toBeNull();
   });
 
+  it('asks for the next South African business day after the cut-off, a weekend or a public holiday', () => {
+    const at = (sast: string) => new Date(`${sast}+02:00`);
+    const cutoff = 14 * 60;
+    // Before the cut-off on a business day: that day; after it: the next business day.
+    expect(executionDate(at('2026-11-25T13:59:00'), cutoff)).toBe('2026-11-25');
+    expect(executionDate(at('2026-11-25T14:00:00'), cutoff)).toBe('2026-11-26');
+    // A Friday after the cut-off: the Monday.
+    expect(executionDate(at('2026-11-27T16:30:00'), cutoff)).toBe('2026-11-30');
+    expect(executionDate(at('2026-11-28T09:00:00'), cutoff)).toBe('2026-11-30');
+    // The day before Freedom Day (Sunday 26 April 2026 → 27 April is the holiday, a Monday) and 2027's (Monday 26 April).
+    expect(executionDate(at('2026-04-24T15:00:00'), cutoff)).toBe('2026-04-28');
+    expect(executionDate(at('2027-04-26T15:00:00'), cutoff)).toBe('2027-04-28');
+    // A Sunday holiday's Monday: Human Rights Day 2027 (21 March) is a Sunday, so Monday 22 March is off too.
+    expect(isBusinessDay('2027-03-22')).toBe(false);
+    expect(executionDate(at('2027-03-19T14:30:00'), cutoff)).toBe('2027-03-23');
+    // Easter, Good Friday and Family Day computed, not listed.
+    expect(['2026', '2027', '2030'].map((y) => easterSunday(Number(y)))).toEqual(['2026-04-05', '2027-03-28', '2030-04-21']);
+    expect(isBusinessDay('2026-04-03')).toBe(false);
+    expect(isBusinessDay('2026-04-06')).toBe(false);
+    expect(executionDate(at('2026-04-02T14:01:00'), cutoff)).toBe('2026-04-07');
+    // Christmas on a Friday, Day of Goodwill on the Saturday: the Monday is a business day (no Sunday holiday).
+    expect(executionDate(at('2026-12-24T15:00:00'), cutoff)).toBe('2026-12-28');
+    // A later cut-off keeps the same day.
+    expect(executionDate(at('2026-11-25T15:00:00'), 16 * 60)).toBe('2026-11-25');
+    expect(swiftText('Straße Ærø Søren Nørgård Müller', 140, 'x')).toBe('Strasse AEro Soren Norgard Muller');
+    expect(bankForBranchCode('589000')?.name).toBe('Finbond Mutual Bank');
+    expect(bankForBranchCode('757026')?.name).toBe('Ithala');
+  });
+
   it('knows which bank a free-text name names', () => {
     expect(bankNameMismatch('First National Bank', 'fnb')).toBe(false);
     expect(bankNameMismatch('FNB Business', 'fnb')).toBe(false);
@@ -437,5 +568,33 @@ describe('bank file rules', () => {
     }
     expect(() => parseBankReport('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"/>')).toThrow(/not an ISO 20022 camt\.054 or camt\.053 report/);
     expect(() => parseBankReport('not xml <')).toThrow(/not an ISO 20022/);
+  });
+
+  it('reads reports as banks book them: a batch as one entry, transactions without amounts, Sts/Prtry, a transaction\'s own direction, a reversed debit (CONTRACT §11)', () => {
+    const a = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';
+    const b = '4a2d0b63-9b54-4d2f-8b68-6e3f1f3c8d22';
+    const doc = (entries: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>N-8</MsgId><CreDtTm>2026-11-25T16:05:00+02:00</CreDtTm></GrpHdr>
+<Ntfctn><Id>N-8-1</Id><Acct><Id><Othr><Id>62000000001</Id></Othr></Id></Acct>${entries}</Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
+    const report = parseBankReport(
+      doc(`
+<Ntry><Amt Ccy="ZAR">425.50</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><AcctSvcrRef>BULK-1</AcctSvcrRef>
+  <NtryDtls><Btch><MsgId>ZARPAY-20261125-000001</MsgId><PmtInfId>ZARPAY-20261125-000001</PmtInfId><NbOfTxs>3</NbOfTxs></Btch></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">300.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts><Prtry>BOOKED</Prtry></Sts><AcctSvcrRef>BULK-2</AcctSvcrRef>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls><TxDtls><Refs><EndToEndId>${e2e(b)}</EndToEndId></Refs><CdtDbtInd>CRDT</CdtDbtInd></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">12.30</Amt><CdtDbtInd>DBIT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>
+<Ntry><Amt Ccy="ZAR">12.30</Amt><CdtDbtInd>CRDT</CdtDbtInd><RvslInd>true</RvslInd><Sts><Cd>BOOK</Cd></Sts>
+  <NtryDtls><TxDtls><Refs><EndToEndId>${e2e(a)}</EndToEndId></Refs></TxDtls></NtryDtls></Ntry>`),
+    );
+    expect(report.lines).toHaveLength(5);
+    const [batch, first, second, reversedDebit, reversedCredit] = report.lines;
+    expect(batch).toMatchObject({ position: 0, batchRefs: ['ZARPAY-20261125-000001'], amountCents: 42_550, currency: 'ZAR', creditDebit: 'DBIT', status: 'BOOK', payoutId: null, reference: 'BULK-1' });
+    // Two transactions, no amounts of their own: the entry's amount and both ids travel with each.
+    expect(first).toMatchObject({ payoutId: a, amountCents: null, status: 'BOOKED', creditDebit: 'DBIT', batchRefs: [], entry: { amountCents: 30_000, currency: 'ZAR', endToEndIds: [e2e(a), e2e(b)] } });
+    expect(second).toMatchObject({ payoutId: b, amountCents: null, creditDebit: 'CRDT' });
+    // A reversal flag on a debit undoes a credit: no return of a payout. On a credit it is one.
+    expect(reversedDebit).toMatchObject({ returned: false, creditDebit: 'DBIT' });
+    expect(reversedCredit).toMatchObject({ returned: true, creditDebit: 'CRDT' });
   });
 });

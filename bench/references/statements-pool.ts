@@ -70,6 +70,7 @@ export async function openStatements(databaseUrl: string, statementsFile: string
       id: randomUUID(), merchantId, amountCents: body.amount_cents, feeCents: 0, grossAmountCents: 0, currency: 'ZAR',
       status: 'pending', payoutMethod: 'eft', merchantReference: null, description: null, metadata: null,
       externalTransferId: null, failureReason: null, rejectionReason: null, createdAt: now, updatedAt: now, completedAt: null,
+      returnedAt: null, returnReason: null,
     };
     // The event's data without the amounts the statement fills in, as PayoutService sends it.
     const { fee_cents: _fee, gross_amount_cents: _gross, ...eventData } = payoutJson(payout);

@@ -27,6 +27,167 @@ export type introspection = {
     "types": [
       {
         "kind": "OBJECT",
+        "name": "AccountingStatementRow",
+        "description": "One row of the statement for bookkeepers (REST `GET /api/v1/statements?format=accounting`, CONTRACT §11), each cell as the CSV has it (before quoting): dates in Africa/Johannesburg, amounts in rand with a dot.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "balance",
+            "description": "Rand: the balance after this row (the opening or closing balance on those rows).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "bankReference",
+            "description": "A payout's external_transfer_id.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "date",
+            "description": "`YYYY-MM-DD HH:MM` in Africa/Johannesburg.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "description",
+            "description": "In words.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "fee",
+            "description": "Rand, zero or negative; null on the opening and closing rows. gross + fee = net.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "gross",
+            "description": "Rand (`1234.56`); null on the opening and closing rows.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "net",
+            "description": "Rand: the entry's amount; null on the opening and closing rows.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "orderReference",
+            "description": "The payment's merchant_order_id or the payout's merchant_reference.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "reference",
+            "description": "The payment, payout or refund id.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "type",
+            "description": "`opening`, `closing`, or an entry's type in lower case (`payment`, `payout`, `payout_fee`, `payout_return`, `refund`, `credit`).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "SCALAR",
+        "name": "String",
+        "description": "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
         "name": "ApiKey",
         "description": "A secret API key's record (spec \"API key record\"). The key itself is only ever returned once, as fullKey.",
         "specifiedByURL": null,
@@ -231,18 +392,6 @@ export type introspection = {
         ],
         "inputFields": null,
         "interfaces": [],
-        "enumValues": null,
-        "possibleTypes": null
-      },
-      {
-        "kind": "SCALAR",
-        "name": "String",
-        "description": "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
-        "specifiedByURL": null,
-        "isOneOf": null,
-        "fields": null,
-        "inputFields": null,
-        "interfaces": null,
         "enumValues": null,
         "possibleTypes": null
       },
@@ -519,7 +668,7 @@ export type introspection = {
           },
           {
             "name": "balanceCents",
-            "description": "The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents.",
+            "description": "The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents + returnedCents.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -829,6 +978,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "returnedCents",
+            "description": "What the bank gave back of completed payouts (returnedAt set): the sum of their amountCents, in cents; their fees stay.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "withdrawalsCents",
             "description": "What completed payouts paid out: the sum of their amountCents, in cents.",
             "args": [],
@@ -895,7 +1060,7 @@ export type introspection = {
           },
           {
             "name": "outcome",
-            "description": "`completed` or `failed` (the payout was moved), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).",
+            "description": "`completed` or `failed` (the payout was moved), `returned` (a completed payout the bank gave back: it stays completed, its amount came back), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -1087,6 +1252,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "UUID",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returned",
+            "description": "Completed payouts the bank gave back by this import: still completed, returnedAt set, their amounts back in the balance (fees stay).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
                 "kind": "SCALAR",
                 "ofType": null
               }
@@ -5767,6 +5948,30 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "returnReason",
+            "description": "Why the bank gave it back (`AC04 closed account`); null otherwise.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returnedAt",
+            "description": "When the bank gave a completed payout back (its status stays COMPLETED; its amount came back to the balance, its fee stays); null otherwise.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "DateTime",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "status",
             "description": "Where the payout is in its life.",
             "args": [],
@@ -8763,6 +8968,30 @@ export type introspection = {
         "isOneOf": null,
         "fields": [
           {
+            "name": "accountingRows",
+            "description": "The statement for bookkeepers, row by row as REST `format=accounting` writes them: the opening row, one row per entry, the closing row.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "AccountingStatementRow",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "closingBalanceCents",
             "description": "The balance (balanceCents) at the end of `to`.",
             "args": [],
@@ -8928,6 +9157,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "bankReference",
+            "description": "A payout's externalTransferId: the bank's reference.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "description",
             "description": "In words.",
             "args": [],
@@ -8955,6 +9196,50 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "feeCents",
+            "description": "For the books: a payment's fee (negative); 0 on every other entry. grossCents + feeCents = amountCents.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "grossCents",
+            "description": "For the books: a payment's amount; on every other entry amountCents.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "orderReference",
+            "description": "The payment's merchantOrderId or the payout's merchantReference.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -9040,6 +9325,12 @@ export type introspection = {
           {
             "name": "PAYOUT_FEE",
             "description": "A completed payout's fee.",
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "PAYOUT_RETURN",
+            "description": "A completed payout's amount the bank gave back (its fee stays).",
             "isDeprecated": false,
             "deprecationReason": null
           },

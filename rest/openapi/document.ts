@@ -243,7 +243,10 @@ export const OPERATIONS = {
         'Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; ' +
         'reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. ' +
         'The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row ' +
-        '`posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. Rate limit: balance check.',
+        '`posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. ' +
+        'With `format=accounting` or `Accept: text/csv; profile=accounting`, the statement for bookkeepers (docs/statements.md): the header row ' +
+        '`date,type,description,reference,order_reference,bank_reference,gross,fee,net,balance`, an `opening` row, one row per entry, a `closing` row; dates `YYYY-MM-DD HH:MM` in Africa/Johannesburg, ' +
+        'amounts in rand with a dot (`1234.56`), `gross` + `fee` = `net` on every row and the sum of `net` = closing − opening balance. Rate limit: balance check.',
       tags: ['Statements'],
       query: statementQuery,
       responses: {
@@ -252,7 +255,7 @@ export const OPERATIONS = {
           schema: successOf(statementJsonSchema),
           alternatives: {
             'text/csv': {
-              schema: z.string().max(1_000_000_000).meta({ description: 'The entries as CSV, one line each after the header row' }),
+              schema: z.string().max(1_000_000_000).meta({ description: 'The entries as CSV, one line each after the header row; or, asked for the accounting profile, the statement for bookkeepers' }),
               example: 'posted_at,type,reference,amount_cents,balance_after_cents,description\r\n2026-11-22T10:15:30.000Z,credit,,100000,100000,operator credit\r\n',
             },
           },

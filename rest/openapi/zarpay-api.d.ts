@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * Read a statement: the balance's movements over days, as JSON or CSV
-         * @description The movements of `balance_cents` from the start of `from` to the end of `to`, days in Africa/Johannesburg (UTC+2), both included, at most 366 days; oldest first. Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row `posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. Rate limit: balance check.
+         * @description The movements of `balance_cents` from the start of `from` to the end of `to`, days in Africa/Johannesburg (UTC+2), both included, at most 366 days; oldest first. Each entry is a captured payment credited by auto top-up (its amount less its fee), an operator credit, a completed payout and its fee (two entries), or a refund; reservations move no balance and are not listed. `opening_balance_cents` + the sum of `amount_cents` = `closing_balance_cents`, as the ledger has them. The answer is streamed: `closing_balance_cents` and `total` follow the entries. With `Accept: text/csv` or `format=csv`, the entries as CSV (RFC 4180) under the header row `posted_at,type,reference,amount_cents,balance_after_cents,description`; the opening balance is in the `X-Opening-Balance-Cents` header. With `format=accounting` or `Accept: text/csv; profile=accounting`, the statement for bookkeepers (docs/statements.md): the header row `date,type,description,reference,order_reference,bank_reference,gross,fee,net,balance`, an `opening` row, one row per entry, a `closing` row; dates `YYYY-MM-DD HH:MM` in Africa/Johannesburg, amounts in rand with a dot (`1234.56`), `gross` + `fee` = `net` on every row and the sum of `net` = closing − opening balance. Rate limit: balance check.
          */
         get: operations["getStatement"];
         put?: never;
@@ -611,6 +611,12 @@ export interface components {
                  * @example 0
                  */
                 refunds_cents: number;
+                /**
+                 * Format: int64
+                 * @description amount_cents of completed payouts the bank gave back (their fees stay): balance_cents = gross - fees - withdrawals - refunds + returned
+                 * @example 0
+                 */
+                returned_cents: number;
             };
             /**
              * Format: int64
@@ -709,7 +715,7 @@ export interface components {
              */
             posted_at: string;
             /** @enum {string} */
-            type: "payment" | "credit" | "payout" | "payout_fee" | "refund";
+            type: "payment" | "credit" | "payout" | "payout_fee" | "refund" | "payout_return";
             /** @description The payment, payout or refund id; null for a credit */
             reference: string | null;
             /**
@@ -801,6 +807,13 @@ export interface components {
              * @example 2026-11-22T10:15:30.000Z
              */
             completed_at?: string;
+            /** @description When the bank gave a completed payout back (its status stays completed); null otherwise */
+            returned_at: string | null;
+            /**
+             * @description Why the bank gave it back; null otherwise
+             * @example AC04 closed account
+             */
+            return_reason: string | null;
         };
         MerchantSettings: {
             /** Format: uuid */
@@ -1887,7 +1900,7 @@ export interface operations {
                 from: string;
                 /** @description A day in Africa/Johannesburg (SAST), YYYY-MM-DD */
                 to: string;
-                format?: ("json" | "csv") | null;
+                format?: ("json" | "csv" | "accounting") | null;
             };
             header?: never;
             path?: never;

@@ -86,7 +86,7 @@ export function payoutBatchCommands(payout: Command) {
       }
       const data = await op(
         `mutation($i: ImportBankReportInput!) { importBankReport(input: $i) {
-          reportId kind messageId alreadyImported completed failed unchanged unmatched
+          reportId kind messageId alreadyImported completed failed returned unchanged unmatched
           entries { position payoutId outcome reference amountCents currency detail } } }`,
         // Gzipped: a request body is at most 64 KiB, and bank XML shrinks about tenfold.
         { i: { contentGzipBase64: gzipSync(content).toString('base64') } },
@@ -96,6 +96,7 @@ export function payoutBatchCommands(payout: Command) {
       print({
         completed: r.completed,
         failed: r.failed,
+        returned: r.returned,
         unmatched: r.unmatched,
         unchanged: r.unchanged,
         already_imported: r.alreadyImported,

@@ -14,18 +14,18 @@ import type { BalanceRow } from './types.ts';
  * caller's scope (never optional); a posting names the merchant whose money it moves.
  */
 
-export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents' | 'refunds_cents'>): Balance {
+export function toBalance(row: Pick<BalanceRow, 'merchant_id' | 'balance_cents' | 'reserved_cents' | 'gross_cents' | 'fees_cents' | 'withdrawals_cents' | 'refunds_cents' | 'returned_cents'>): Balance {
   return {
     merchantId: row.merchant_id,
     balanceCents: row.balance_cents,
     reservedCents: row.reserved_cents,
     availableCents: row.balance_cents - row.reserved_cents,
-    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents, refundsCents: row.refunds_cents },
+    totals: { grossCents: row.gross_cents, feesCents: row.fees_cents, withdrawalsCents: row.withdrawals_cents, refundsCents: row.refunds_cents, returnedCents: row.returned_cents },
     currency: 'ZAR',
   };
 }
 
-const BALANCE_COLUMNS = 'merchant_id, balance_cents, reserved_cents, gross_cents, fees_cents, withdrawals_cents, refunds_cents';
+const BALANCE_COLUMNS = 'merchant_id, balance_cents, reserved_cents, gross_cents, fees_cents, withdrawals_cents, refunds_cents, returned_cents';
 
 /**
  * One posting, in one statement: the balance row moves (only if the available amount covers
@@ -42,6 +42,7 @@ const postStatement = statement<
     fees: number;
     withdrawals: number;
     refunds: number;
+    returned: number;
     requiredAvailable: number;
     transactionId: string;
     kind: string;
@@ -64,6 +65,7 @@ const postStatement = statement<
            fees_cents        = fees_cents + :fees::bigint,
            withdrawals_cents = withdrawals_cents + :withdrawals::bigint,
            refunds_cents     = refunds_cents + :refunds::bigint,
+           returned_cents    = returned_cents + :returned::bigint,
            updated_at        = now()
      where merchant_id = :merchantId::uuid
        and balance_cents - reserved_cents >= :requiredAvailable::bigint
@@ -97,6 +99,7 @@ export async function post(tx: Tx, posting: Posting): Promise<Balance> {
     fees: d.fees,
     withdrawals: d.withdrawals,
     refunds: d.refunds,
+    returned: d.returned,
     requiredAvailable: d.requiredAvailable,
     transactionId: randomUUID(),
     kind: posting.kind,
@@ -203,7 +206,7 @@ export interface VerifyReport {
 /**
  * Recomputes the scope's balances from the journal and the payouts (CONTRACT §5): each
  * transaction sums to zero; the projection equals the journal; balance = gross − fees −
- * withdrawals − refunds; reserved = gross amounts of pending, approved and processing payouts plus
+ * withdrawals − refunds + returned; returned = the amounts of returned payouts (CONTRACT §11); reserved = gross amounts of pending, approved and processing payouts plus
  * the amounts of pending refunds (CONTRACT §10); available ≥ 0.
  */
 export async function verifyLedger(db: Db, scope: MerchantScope): Promise<VerifyReport> {
@@ -235,12 +238,16 @@ export async function verifyLedger(db: Db, scope: MerchantScope): Promise<Verify
         'b.fees_cents',
         'b.withdrawals_cents',
         'b.refunds_cents',
+        'b.returned_cents',
         journal('merchant_available').as('j_available'),
         journal('merchant_reserved').as('j_reserved'),
         journal('funding').as('j_funding'),
         journal('fees').as('j_fees'),
         journal('bank_transfers').as('j_transfers'),
         journal('refunds').as('j_refunds'),
+        journal('bank_returns').as('j_returns'),
+        sql<number>`(select coalesce(sum(p.amount_cents), 0) from payouts p
+                      where p.merchant_id = b.merchant_id and p.returned_at is not null)`.as('p_returned'),
         sql<number>`(select coalesce(sum(r.amount_cents), 0) from refunds r
                       where r.merchant_id = b.merchant_id and r.status = 'pending')`.as('r_reserved'),
         sql<number>`(select coalesce(sum(p.gross_amount_cents), 0) from payouts p
@@ -261,7 +268,9 @@ export async function verifyLedger(db: Db, scope: MerchantScope): Promise<Verify
       check('fees_cents equals the journal', n(r.j_fees), r.fees_cents);
       check('withdrawals_cents equals the journal', n(r.j_transfers), r.withdrawals_cents);
       check('refunds_cents equals the journal', n(r.j_refunds), r.refunds_cents);
-      check('balance_cents = gross - fees - withdrawals - refunds', r.gross_cents - r.fees_cents - r.withdrawals_cents - r.refunds_cents, r.balance_cents);
+      check('returned_cents equals the journal', -n(r.j_returns), r.returned_cents);
+      check('returned_cents = amounts of returned payouts', n(r.p_returned), r.returned_cents);
+      check('balance_cents = gross - fees - withdrawals - refunds + returned', r.gross_cents - r.fees_cents - r.withdrawals_cents - r.refunds_cents + r.returned_cents, r.balance_cents);
       check('reserved_cents = gross of pending, approved, processing payouts + pending refunds', n(r.p_reserved) + n(r.r_reserved), r.reserved_cents);
       if (r.balance_cents - r.reserved_cents < 0) {
         problems.push({ merchant_id: m, check: 'available_cents >= 0', expected: 0, actual: r.balance_cents - r.reserved_cents });

@@ -43,6 +43,7 @@ interface MovementRow {
   fee_leg: string | null;
   merchant_order_id: string | null;
   merchant_reference: string | null;
+  external_transfer_id: string | null;
 }
 
 /**
@@ -60,7 +61,7 @@ const batchStatement = statement<
           coalesce(sum(e.amount_cents) filter (where e.account = 'fees'), 0)::bigint as fees,
           (min(e.id) filter (where e.account in ${BALANCE_ACCOUNTS}))::text as entry_leg,
           (min(e.id) filter (where e.account = 'fees'))::text as fee_leg,
-          p.merchant_order_id, po.merchant_reference
+          p.merchant_order_id, po.merchant_reference, po.external_transfer_id
      from ledger_transactions t
      join ledger_entries e on e.transaction_id = t.id
      left join payments p on p.id = t.payment_id
@@ -68,7 +69,7 @@ const batchStatement = statement<
     where t.merchant_id = :merchantId::uuid
       and t.created_at >= :start::timestamptz and t.created_at < :end::timestamptz
       and (:afterAt::timestamptz is null or (t.created_at, t.id) > (:afterAt::timestamptz, :afterId::uuid))
-    group by t.id, p.merchant_order_id, po.merchant_reference
+    group by t.id, p.merchant_order_id, po.merchant_reference, po.external_transfer_id
    having coalesce(sum(e.amount_cents) filter (where e.account in ${BALANCE_ACCOUNTS}), 0) <> 0
     order by t.created_at, t.id
     limit :limit::int`,
@@ -88,6 +89,7 @@ const toMovement = (r: MovementRow): JournalMovement => ({
   feeLegId: r.fee_leg,
   merchantOrderId: r.merchant_order_id,
   merchantReference: r.merchant_reference,
+  externalTransferId: r.external_transfer_id,
 });
 
 /**

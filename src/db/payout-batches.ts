@@ -110,6 +110,29 @@ export async function findBatchFile(db: DbOrTx, id: string): Promise<{ batch: Pa
   return row && { batch: toBatch(row), sealed: row.file_sealed };
 }
 
+const byMessageIdStatement = statement<{ messageIds: string[] }, BatchRow>(
+  'a payout batch by its file\'s MsgId (also its PmtInfId)',
+  `select ${BATCH_COLUMNS} from payout_batches where message_id = any(:messageIds::text[]) order by seq limit 1`,
+);
+
+/** The batch whose file's MsgId (its PmtInfId too) is one of these; undefined when none is. */
+export async function findBatchByMessageId(db: DbOrTx, messageIds: string[]): Promise<PayoutBatch | undefined> {
+  if (messageIds.length === 0) return undefined;
+  const [row] = await byMessageIdStatement.run(db, { messageIds });
+  return row && toBatch(row);
+}
+
+const amountsStatement = statement<{ ids: string[] }, { id: string; amount_cents: number | string; currency: string }>(
+  'the amounts of payouts named by a bank report entry',
+  `select id, amount_cents, currency from payouts where id = any(:ids::uuid[])`,
+);
+
+/** The amounts of these payouts (those that exist). */
+export async function payoutAmounts(db: DbOrTx, ids: string[]): Promise<Map<string, { amountCents: number; currency: string }>> {
+  const rows = ids.length ? await amountsStatement.run(db, { ids }) : [];
+  return new Map(rows.map((r) => [r.id, { amountCents: Number(r.amount_cents), currency: r.currency }]));
+}
+
 const itemsStatement = statement<{ ids: string[] }, { batch_id: string; payout_id: string }>(
   'the payouts of batches, in file order',
   `select batch_id, payout_id from payout_batch_items where batch_id = any(:ids::uuid[]) order by batch_id, position`,
@@ -228,9 +251,9 @@ export async function finishBankReport(db: DbOrTx, id: string): Promise<BankRepo
   return toReport(row!);
 }
 
-const lockForImport = statement<{ id: string; merchantId: string | null }, { status: string; amount_cents: number; currency: string; external_transfer_id: string | null }>(
+const lockForImport = statement<{ id: string; merchantId: string | null }, { status: string; amount_cents: number; currency: string; external_transfer_id: string | null; returned: boolean }>(
   'lock a payout for a bank report entry',
-  `select status, amount_cents, currency, external_transfer_id from payouts
+  `select status, amount_cents, currency, external_transfer_id, returned_at is not null as returned from payouts
     where id = :id::uuid and (:merchantId::uuid is null or merchant_id = :merchantId::uuid)
       for update`,
 );
@@ -238,5 +261,5 @@ const lockForImport = statement<{ id: string; merchantId: string | null }, { sta
 /** Locks a payout an entry names, with what the entry is compared to; undefined when unknown. */
 export async function lockPayoutForEntry(tx: Tx, scope: MerchantScope, id: string) {
   const [row] = await lockForImport.run(tx, { id, merchantId: merchantFilter(scope) });
-  return row && { status: row.status, amountCents: Number(row.amount_cents), currency: row.currency, externalTransferId: row.external_transfer_id };
+  return row && { status: row.status, amountCents: Number(row.amount_cents), currency: row.currency, externalTransferId: row.external_transfer_id, returned: row.returned };
 }

@@ -14,13 +14,13 @@ import type { PayoutRow } from './types.ts';
 /** The columns of a payout's public shape (never its bank details or request hash). */
 const COLUMNS = `id, merchant_id, amount_cents, fee_cents, gross_amount_cents, currency, status, payout_method,
   merchant_reference, description, metadata, external_transfer_id, failure_reason, rejection_reason,
-  created_at, updated_at, completed_at`;
+  created_at, updated_at, completed_at, returned_at, return_reason`;
 
 type Row = Pick<
   PayoutRow,
   | 'id' | 'merchant_id' | 'amount_cents' | 'fee_cents' | 'gross_amount_cents' | 'currency' | 'status' | 'payout_method'
   | 'merchant_reference' | 'description' | 'metadata' | 'external_transfer_id' | 'failure_reason' | 'rejection_reason'
-  | 'created_at' | 'updated_at' | 'completed_at'
+  | 'created_at' | 'updated_at' | 'completed_at' | 'returned_at' | 'return_reason'
 >;
 
 export function toPayout(row: Row): Payout {
@@ -42,6 +42,8 @@ export function toPayout(row: Row): Payout {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
+    returnedAt: row.returned_at,
+    returnReason: row.return_reason,
   };
 }
 
@@ -199,9 +201,9 @@ export async function createPayout(db: DbOrTx, values: NewPayout): Promise<{ pay
   return row.id ? { payout: toPayout(row as Row) } : { requiredCents: values.amountCents + row.fee };
 }
 
-const lockStatement = statement<{ id: string; merchantId: string | null }, Pick<Row, 'merchant_id' | 'status' | 'amount_cents' | 'fee_cents' | 'gross_amount_cents'>>(
+const lockStatement = statement<{ id: string; merchantId: string | null }, Pick<Row, 'merchant_id' | 'status' | 'amount_cents' | 'fee_cents' | 'gross_amount_cents' | 'returned_at'>>(
   'lock a payout',
-  `select merchant_id, status, amount_cents, fee_cents, gross_amount_cents from payouts where id = :id::uuid and ${SCOPED} for update`,
+  `select merchant_id, status, amount_cents, fee_cents, gross_amount_cents, returned_at from payouts where id = :id::uuid and ${SCOPED} for update`,
 );
 
 /** Locks a payout for a move (inside the move's transaction); undefined when missing or outside the scope. */
@@ -236,6 +238,19 @@ export async function movePayout(tx: Tx, values: PayoutMoveValues): Promise<Payo
   const [row] = await moveStatement.run(tx, values);
   if (!row) throw new Error(`payout ${values.id} vanished while locked`);
   return toPayout(row);
+}
+
+const returnStatement = statement<{ id: string; reason: string }, Row>(
+  'mark a completed payout returned by the bank',
+  `update payouts set returned_at = now(), return_reason = :reason::text, updated_at = now()
+    where id = :id::uuid and status = 'completed' and returned_at is null
+   returning ${COLUMNS}`,
+);
+
+/** Marks a locked, completed payout returned (CONTRACT §11); undefined when it was not completed or already returned. */
+export async function markReturned(tx: Tx, id: string, reason: string): Promise<Payout | undefined> {
+  const [row] = await returnStatement.run(tx, { id, reason });
+  return row && toPayout(row);
 }
 
 const sealedStatement = statement<{ ids: string[]; merchantId: string | null }, { id: string; merchant_id: string; payment_details_sealed: Buffer; bank: string | null }>(

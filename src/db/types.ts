@@ -48,6 +48,7 @@ export interface BalancesTable {
   fees_cents: CentsDefault;
   withdrawals_cents: CentsDefault;
   refunds_cents: CentsDefault;
+  returned_cents: CentsDefault;
   updated_at: Timestamp;
 }
 
@@ -92,6 +93,8 @@ export interface PayoutsTable {
   external_transfer_id: string | null;
   failure_reason: string | null;
   rejection_reason: string | null;
+  returned_at: Date | null;
+  return_reason: string | null;
   /** The bank its branch code belongs to (domain/za-banks.ts); null for payouts older than the list. */
   bank: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;

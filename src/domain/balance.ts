@@ -7,7 +7,7 @@ export interface Balance {
   balanceCents: number;
   reservedCents: number;
   availableCents: number;
-  totals: { grossCents: number; feesCents: number; withdrawalsCents: number; refundsCents: number };
+  totals: { grossCents: number; feesCents: number; withdrawalsCents: number; refundsCents: number; returnedCents: number };
   currency: string;
 }
 
@@ -61,6 +61,7 @@ export const balanceJsonSchema = z
         fees_cents: cents('Payment fees and fees of completed payouts', 500),
         withdrawals_cents: cents('amount_cents of completed payouts', 25000),
         refunds_cents: cents('amount_cents of succeeded refunds', 0),
+        returned_cents: cents('amount_cents of completed payouts the bank gave back (their fees stay): balance_cents = gross - fees - withdrawals - refunds + returned', 0),
       })
       .strict(),
     available_cents: cents('balance_cents - reserved_cents', 74500),
@@ -97,6 +98,7 @@ export function balanceJson(b: Balance, d?: BalanceBreakdown): z.input<typeof ba
       fees_cents: b.totals.feesCents,
       withdrawals_cents: b.totals.withdrawalsCents,
       refunds_cents: b.totals.refundsCents,
+      returned_cents: b.totals.returnedCents,
     },
     available_cents: b.availableCents,
     currency: 'ZAR',

@@ -8,6 +8,7 @@ export const EVENT_TYPES = {
   'payout.completed': 'payout',
   'payout.failed': 'payout',
   'payout.rejected': 'payout',
+  'payout.returned': 'payout',
   'payment.captured': 'payment',
   'payment.failed': 'payment',
   'payment.cancelled': 'payment',

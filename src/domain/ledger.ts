@@ -7,10 +7,12 @@
  * - `fees` = fees_cents; `bank_transfers` = withdrawals_cents; `refunds` = refunds_cents (money
  *   that went back to customers: a refund reserves like a payout, and leaves here on success)
  *
+ * - `bank_returns` (negative) = completed payouts' amounts the bank gave back: returned_cents is minus its sum
+ *
  * Nothing else writes to the balances, so `ledger verify` can recompute every figure from the journal.
  */
 
-export const LEDGER_ACCOUNTS = ['merchant_available', 'merchant_reserved', 'funding', 'fees', 'bank_transfers', 'refunds'] as const;
+export const LEDGER_ACCOUNTS = ['merchant_available', 'merchant_reserved', 'funding', 'fees', 'bank_transfers', 'refunds', 'bank_returns'] as const;
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 
 export type PostingKind =
@@ -21,7 +23,8 @@ export type PostingKind =
   | 'payout_settle'
   | 'refund_reserve'
   | 'refund_release'
-  | 'refund_settle';
+  | 'refund_settle'
+  | 'payout_return';
 
 export interface Leg {
   account: LedgerAccount;
@@ -46,6 +49,7 @@ export interface ProjectionDelta {
   fees: number;
   withdrawals: number;
   refunds: number;
+  returned: number;
   /** The available amount the posting needs (0 when it takes nothing out of it). */
   requiredAvailable: number;
 }
@@ -66,6 +70,7 @@ export function projectionDelta(posting: Posting): ProjectionDelta {
     fees: sum('fees'),
     withdrawals: sum('bank_transfers'),
     refunds: sum('refunds'),
+    returned: -sum('bank_returns'),
     requiredAvailable: available < 0 ? -available : 0,
   };
 }
@@ -85,6 +90,15 @@ export function settleLegs(amount: number, fee: number): Leg[] {
   if (fee > 0) legs.push({ account: 'fees', amountCents: fee });
   return legs;
 }
+
+/**
+ * A completed payout the bank gave back (CONTRACT §11): its amount returns to the available
+ * balance; its fee stays a fee, and withdrawals_cents keeps what left (returned_cents says what came back).
+ */
+export const payoutReturnLegs = (amount: number): Leg[] => [
+  { account: 'bank_returns', amountCents: -amount },
+  { account: 'merchant_available', amountCents: amount },
+];
 
 /** The legs of a captured payment credited by auto top-up: the net to the balance, the fee to fees. */
 export function captureLegs(amount: number, fee: number): Leg[] {

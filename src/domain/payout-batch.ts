@@ -15,10 +15,11 @@ export interface PayoutBatch {
 }
 
 /**
- * What an entry of a bank report did: `completed` or `failed` (its payout moved), `unchanged` (the
+ * What an entry of a bank report did: `completed` or `failed` (its payout moved), `returned` (a
+ * completed payout the bank gave back: its amount came back to the balance), `unchanged` (the
  * payout was already where the entry says), `unmatched` (nothing moved; `detail` says why).
  */
-export type EntryOutcome = 'completed' | 'failed' | 'unchanged' | 'unmatched';
+export type EntryOutcome = 'completed' | 'failed' | 'returned' | 'unchanged' | 'unmatched';
 
 export interface EntryRecord {
   position: number;

@@ -33,6 +33,8 @@ export const payoutJsonSchema = z
     created_at: timestamp,
     updated_at: timestamp,
     completed_at: timestamp.optional().meta({ description: 'When status is completed' }),
+    returned_at: timestamp.nullable().meta({ description: 'When the bank gave a completed payout back (its status stays completed); null otherwise' }),
+    return_reason: z.string().max(500).nullable().meta({ description: 'Why the bank gave it back; null otherwise', example: 'AC04 closed account' }),
   })
   .strict()
   .meta({ id: 'Payout' });
@@ -58,6 +60,8 @@ export function payoutJson(p: Payout): PayoutJson {
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     ...(p.status === 'completed' && p.completedAt && { completed_at: p.completedAt.toISOString() }),
+    returned_at: p.returnedAt ? p.returnedAt.toISOString() : null,
+    return_reason: p.returnReason,
   };
 }
 
@@ -81,5 +85,7 @@ export function payoutFromJson(json: PayoutJson): Payout {
     createdAt: new Date(json.created_at),
     updatedAt: new Date(json.updated_at),
     completedAt: json.completed_at ? new Date(json.completed_at) : null,
+    returnedAt: json.returned_at ? new Date(json.returned_at) : null,
+    returnReason: json.return_reason ?? null,
   };
 }

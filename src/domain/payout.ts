@@ -26,6 +26,9 @@ export interface Payout {
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /** A completed payout the bank gave back (CONTRACT §11): when, and why; null otherwise. */
+  returnedAt: Date | null;
+  returnReason: string | null;
 }
 
 /** What happens to the reserved gross amount when a payout enters a state. */

@@ -11,7 +11,7 @@ import { optional } from './validation.ts';
  * and are not listed.
  */
 
-export const STATEMENT_ENTRY_TYPES = ['payment', 'credit', 'payout', 'payout_fee', 'refund'] as const;
+export const STATEMENT_ENTRY_TYPES = ['payment', 'credit', 'payout', 'payout_fee', 'refund', 'payout_return'] as const;
 export type StatementEntryType = (typeof STATEMENT_ENTRY_TYPES)[number];
 
 export interface StatementEntry {
@@ -24,6 +24,16 @@ export interface StatementEntry {
   amountCents: number;
   balanceAfterCents: number;
   description: string;
+  /**
+   * For the books (CONTRACT §11, the accounting statement): on a payment, its amount and its fee
+   * (negative), so that gross + fee = amount; on every other entry gross = amount and fee = 0.
+   */
+  grossCents: number;
+  feeCents: number;
+  /** The payment's `merchant_order_id` or the payout's `merchant_reference`. */
+  orderReference: string | null;
+  /** A payout's `external_transfer_id`: the bank's reference for the transfer. */
+  bankReference: string | null;
 }
 
 /** At most this many days, both ends counted (a leap year). */
@@ -62,8 +72,11 @@ export const statementQuery = z
   .strictObject({
     from: day,
     to: day,
-    /** `csv`: the entries as CSV (as `Accept: text/csv` asks); REST only. */
-    format: optional(z.enum(['json', 'csv'], { error: 'must be json or csv' })),
+    /**
+     * `csv`: the entries as CSV (as `Accept: text/csv` asks); `accounting`: the statement for
+     * bookkeepers (as `Accept: text/csv; profile=accounting` asks, CONTRACT §11). REST only.
+     */
+    format: optional(z.enum(['json', 'csv', 'accounting'], { error: 'must be json, csv or accounting' })),
   })
   .superRefine(checkRange);
 
@@ -82,6 +95,7 @@ export function statementWindow(q: Pick<StatementQuery, 'from' | 'to'>): { start
  * (`refund_settle`) maps without another change here.
  */
 export function entryTypeOf(kind: string): StatementEntryType {
+  if (kind === 'payout_return') return 'payout_return';
   if (kind.includes('refund')) return 'refund';
   if (kind.startsWith('payout')) return 'payout';
   if (kind.startsWith('payment')) return 'payment';
@@ -106,6 +120,8 @@ export interface JournalMovement {
   feeLegId: string | null;
   merchantOrderId: string | null;
   merchantReference: string | null;
+  /** The payout's `external_transfer_id`, when the movement is about a payout. */
+  externalTransferId: string | null;
 }
 
 /**
@@ -115,25 +131,46 @@ export interface JournalMovement {
  */
 export function entriesOf(m: JournalMovement, balanceBefore: number): StatementEntry[] {
   const type = entryTypeOf(m.kind);
-  const base = { postedAt: m.postedAt };
+  const isPayout = type === 'payout' || type === 'payout_fee' || type === 'payout_return';
+  const base = {
+    postedAt: m.postedAt,
+    feeCents: 0,
+    orderReference: isPayout ? m.merchantReference : m.merchantOrderId,
+    bankReference: isPayout ? m.externalTransferId : null,
+  };
   if (type === 'payout' && m.feesCents !== 0 && m.feeLegId !== null) {
     const payout = m.movementCents + m.feesCents;
     const ref = m.merchantReference ? ` ${m.merchantReference}` : '';
     return [
-      { ...base, entryId: m.entryLegId, type: 'payout', reference: m.payoutId, amountCents: payout, balanceAfterCents: balanceBefore + payout, description: `Payout${ref}` },
+      { ...base, entryId: m.entryLegId, type: 'payout', reference: m.payoutId, amountCents: payout, grossCents: payout, balanceAfterCents: balanceBefore + payout, description: `Payout${ref}` },
       {
         ...base,
         entryId: m.feeLegId,
         type: 'payout_fee',
         reference: m.payoutId,
         amountCents: -m.feesCents,
+        grossCents: -m.feesCents,
         balanceAfterCents: balanceBefore + m.movementCents,
         description: `Payout fee${ref}`,
       },
     ];
   }
-  const reference = type === 'credit' ? null : type === 'refund' ? (m.refundId ?? m.paymentId) : type === 'payout' ? m.payoutId : m.paymentId;
-  return [{ ...base, entryId: m.entryLegId, type, reference, amountCents: m.movementCents, balanceAfterCents: balanceBefore + m.movementCents, description: describe(type, m) }];
+  const reference = type === 'credit' ? null : type === 'refund' ? (m.refundId ?? m.paymentId) : isPayout ? m.payoutId : m.paymentId;
+  // A payment's fee never reached the balance: for the books its gross is the amount paid, less the fee.
+  const fee = type === 'payment' ? -m.feesCents : 0;
+  return [
+    {
+      ...base,
+      entryId: m.entryLegId,
+      type,
+      reference,
+      amountCents: m.movementCents,
+      grossCents: m.movementCents - fee,
+      feeCents: fee,
+      balanceAfterCents: balanceBefore + m.movementCents,
+      description: describe(type, m),
+    },
+  ];
 }
 
 function describe(type: StatementEntryType, m: JournalMovement): string {
@@ -147,6 +184,8 @@ function describe(type: StatementEntryType, m: JournalMovement): string {
       return m.memo ?? `Refund${order}`;
     case 'payout':
       return `Payout${m.merchantReference ? ` ${m.merchantReference}` : ''}`;
+    case 'payout_return':
+      return `Payout returned by the bank${m.merchantReference ? ` ${m.merchantReference}` : ''}${m.memo ? `: ${m.memo}` : ''}`;
     default:
       return m.memo ?? 'Credit';
   }
@@ -160,7 +199,7 @@ export const STATEMENT_CSV_HEADER = 'posted_at,type,reference,amount_cents,balan
  * spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`
  * (OWASP's CSV injection advice): a merchant's order id is the merchant's text, opened by its accountant.
  */
-function csvText(value: string | null): string {
+export function csvText(value: string | null): string {
   if (value === null) return '';
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

@@ -10,13 +10,14 @@ import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
 import { decimalAmount } from '../domain/iso20022/money-text.ts';
-import { buildPain001, type CreditTransfer } from '../domain/iso20022/pain001.ts';
+import { buildPain001, type CreditTransfer, payoutIdOf } from '../domain/iso20022/pain001.ts';
 import type { EftDetails } from '../domain/payout-input.ts';
 import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
+import { executionDate } from '../domain/za-business-days.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
-import { movePayoutIn } from './payouts.ts';
+import { movePayoutIn, returnPayoutIn } from './payouts.ts';
 
 export type { PayoutBatch };
 
@@ -35,6 +36,8 @@ export interface BankReportImport {
   alreadyImported: boolean;
   completed: number;
   failed: number;
+  /** Completed payouts the bank gave back (CONTRACT §11): still completed, their amounts back in the balance. */
+  returned: number;
   /** Entries that named a payout already where the entry says (a statement after a notification). */
   unchanged: number;
   unmatched: number;
@@ -122,7 +125,8 @@ export class PayoutBatchService {
     const createdAt = new Date();
     const day = johannesburgDay(createdAt);
     const messageId = `ZARPAY-${day.replaceAll('-', '')}-${String(await batches.nextBatchNumber(tx)).padStart(6, '0')}`;
-    const file = buildPain001({ messageId, createdAt, executionDate: day, debtor, transfers });
+    // After the cut-off, on a weekend or a public holiday, the bank executes on the next business day.
+    const file = buildPain001({ messageId, createdAt, executionDate: executionDate(createdAt, this.deps.config.payoutCutoffMinutes), debtor, transfers });
     const totalCents = transfers.reduce((sum, t) => sum + t.amountCents, 0);
     for (const payoutId of ids) await movePayoutIn(tx, actor, payoutId, 'start_transfer', { audit: { batch_id: id } });
     const batch = await batches.recordBatch(tx, {
@@ -204,6 +208,7 @@ export class PayoutBatchService {
       alreadyImported,
       completed: alreadyImported ? 0 : count('completed'),
       failed: alreadyImported ? 0 : count('failed'),
+      returned: alreadyImported ? 0 : count('returned'),
       unchanged: alreadyImported ? entries.length : count('unchanged'),
       unmatched: alreadyImported ? 0 : count('unmatched'),
       entries,
@@ -212,15 +217,52 @@ export class PayoutBatchService {
       await recordAudit(this.deps.db, {
         actor: actorLabel(actor),
         action: 'bank_report.import',
-        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, unchanged: result.unchanged, unmatched: result.unmatched },
+        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, returned: result.returned, unchanged: result.unchanged, unmatched: result.unmatched },
       });
     }
     return result;
   }
 
-  /** One entry: decided under the payout's lock, recorded, and the payout moved, in one transaction. */
-  private async apply(actor: Actor, reportId: string, line: ReportLine): Promise<void> {
+  /**
+   * A whole exported batch booked as one entry (CONTRACT §11): its PmtInfId or MsgId among the
+   * entry's references and its total as the amount completes every processing payout of the batch,
+   * in one transaction with the entry's record; a total that differs completes none and says by how much.
+   */
+  private async applyBatch(actor: Actor, reportId: string, line: ReportLine): Promise<void> {
     await withEvents(this.deps, async (tx) => {
+      const batch = await batches.findBatchByMessageId(tx, line.batchRefs);
+      const entry: EntryRecord = { position: line.position, payoutId: null, outcome: 'unmatched', reference: line.reference, amountCents: line.amountCents, currency: line.currency, detail: null };
+      const ids = batch ? ((await batches.batchPayoutIds(tx, [batch.id])).get(batch.id) ?? []) : [];
+      const locked = [];
+      for (const id of ids) locked.push({ id, payout: await batches.lockPayoutForEntry(tx, scope(actor), id) });
+      const processing = locked.filter((p) => p.payout?.status === 'processing');
+      if (!batch) entry.detail = `no exported batch has the MsgId or PmtInfId ${line.batchRefs.join(' or ')}`;
+      else if (line.status !== 'BOOK') entry.detail = `batch ${batch.messageId}: not booked (status ${line.status || 'missing'})`;
+      else if (line.returned || line.creditDebit !== 'DBIT') entry.detail = `batch ${batch.messageId}: booked as a credit, not as the batch's debit`;
+      else if (line.amountCents === null || line.currency !== 'ZAR') entry.detail = `batch ${batch.messageId}: the entry gives no amount in ZAR`;
+      else if (line.amountCents !== batch.totalCents) {
+        entry.detail = `batch ${batch.messageId}: amount ZAR ${decimalAmount(line.amountCents)} differs from the batch's total ZAR ${decimalAmount(batch.totalCents)} by ZAR ${decimalAmount(Math.abs(line.amountCents - batch.totalCents))}`;
+      } else if (processing.length === 0) {
+        entry.outcome = 'unchanged';
+        entry.detail = `batch ${batch.messageId}: no payout of it is processing`;
+      } else {
+        entry.outcome = 'completed';
+        entry.detail = `batch ${batch.messageId}: ${processing.length} of ${ids.length} payouts completed`;
+      }
+      if (!(await batches.recordEntry(tx, reportId, entry))) return;
+      if (entry.outcome !== 'completed') return;
+      const reference = line.reference ?? batch!.messageId;
+      for (const p of processing) {
+        await movePayoutIn(tx, actor, p.id, 'complete', { externalTransferId: reference, audit: { bank_report_id: reportId, bank_report_entry: line.position, batch_id: batch!.id } });
+      }
+    });
+  }
+
+  /** One entry: decided under the payout's lock, recorded, and the payout moved, in one transaction. */
+  private async apply(actor: Actor, reportId: string, reportLine: ReportLine): Promise<void> {
+    if (reportLine.batchRefs.length > 0) return this.applyBatch(actor, reportId, reportLine);
+    await withEvents(this.deps, async (tx) => {
+      const line = await withSharedAmount(tx, reportLine);
       const payout = line.payoutId ? await batches.lockPayoutForEntry(tx, scope(actor), line.payoutId) : undefined;
       const entry: EntryRecord = {
         position: line.position,
@@ -242,12 +284,35 @@ export class PayoutBatchService {
         await movePayoutIn(tx, actor, line.payoutId!, 'complete', { externalTransferId: decision.reference, audit });
       } else if (decision.outcome === 'failed') {
         await movePayoutIn(tx, actor, line.payoutId!, 'fail', { failureReason: decision.detail, audit });
+      } else if (decision.outcome === 'returned') {
+        await returnPayoutIn(tx, actor, line.payoutId!, decision.detail, audit);
       }
     });
   }
 }
 
-type Decision = { outcome: 'completed'; reference: string; detail: null } | { outcome: 'failed' | 'unchanged' | 'unmatched'; detail: string };
+/**
+ * A transaction of a batched entry with no amount of its own (CONTRACT §11): its amount is its
+ * payout's when the entry's amount is the sum of the payouts its transactions name, all of them
+ * known and in the entry's currency; otherwise the line stays without an amount and the detail says why.
+ */
+async function withSharedAmount(tx: Tx, line: ReportLine): Promise<ReportLine & { sharedDetail?: string }> {
+  if (line.amountCents !== null || !line.payoutId || line.entry.endToEndIds.length < 2 || line.entry.amountCents === null) return line;
+  const ids = line.entry.endToEndIds.map(payoutIdOf);
+  const amounts = await batches.payoutAmounts(tx, ids.filter((id): id is string => id !== null));
+  const own = amounts.get(line.payoutId);
+  if (!own || ids.some((id) => id === null || !amounts.has(id))) return { ...line, sharedDetail: 'the entry\'s transactions carry no amounts, and not all of them name a payout' };
+  const sum = [...amounts.values()].reduce((s, a) => s + a.amountCents, 0);
+  if (sum !== line.entry.amountCents || [...amounts.values()].some((a) => a.currency !== line.entry.currency)) {
+    return {
+      ...line,
+      sharedDetail: `the entry's amount ${line.entry.currency} ${decimalAmount(line.entry.amountCents)} differs from the sum of its payouts ${own.currency} ${decimalAmount(sum)} by ${decimalAmount(Math.abs(line.entry.amountCents - sum))}`,
+    };
+  }
+  return { ...line, amountCents: own.amountCents, currency: line.entry.currency };
+}
+
+type Decision = { outcome: 'completed'; reference: string; detail: null } | { outcome: 'failed' | 'returned' | 'unchanged' | 'unmatched'; detail: string };
 
 /** What an entry means for the payout it names (pure, given the payout as locked). */
 function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lockPayoutForEntry>>): Decision {
@@ -255,13 +320,17 @@ function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lock
   if (!line.endToEndId) return unmatched('the entry names no end-to-end id');
   if (!line.payoutId || !payout) return unmatched(`no payout has the end-to-end id ${line.endToEndId}`);
   if (line.status !== 'BOOK') return unmatched(`not booked (status ${line.status || 'missing'})`);
-  if (line.amountCents === null || line.currency === null) return unmatched('the entry gives no amount for this payout');
+  if (line.amountCents === null || line.currency === null) return unmatched((line as { sharedDetail?: string }).sharedDetail ?? 'the entry gives no amount for this payout');
   if (line.amountCents !== payout.amountCents || line.currency !== payout.currency) {
     return unmatched(`amount ${line.currency} ${decimalAmount(line.amountCents)} differs from the payout's ${payout.currency} ${decimalAmount(payout.amountCents)}`);
   }
   if (line.returned) {
     if (payout.status === 'processing') return { outcome: 'failed', detail: line.returnReason ?? 'returned by the bank' };
     if (payout.status === 'failed') return { outcome: 'unchanged', detail: 'already failed' };
+    // After completion (CONTRACT §11): the payout stays completed, its amount comes back.
+    if (payout.status === 'completed') {
+      return payout.returned ? { outcome: 'unchanged', detail: 'already returned' } : { outcome: 'returned', detail: line.returnReason ?? 'returned by the bank' };
+    }
     return unmatched(`returned (${line.returnReason ?? 'no reason given'}), but the payout is ${payout.status}`);
   }
   if (line.creditDebit !== 'DBIT') return unmatched('a credit to the account that is not a return');

@@ -9,7 +9,7 @@ import { type Actor, actorLabel, oneMerchantScope, requireMerchant, requireOpera
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
-import { releaseLegs, settleLegs } from '../domain/ledger.ts';
+import { payoutReturnLegs, releaseLegs, settleLegs } from '../domain/ledger.ts';
 import {
   type BankAccount,
   CANCELLED_REASON,
@@ -84,6 +84,8 @@ export class PayoutService {
       createdAt,
       updatedAt: createdAt,
       completedAt: null,
+      returnedAt: null,
+      returnReason: null,
     });
     try {
       const outcome = await store.createPayout(this.deps.db, {
@@ -299,6 +301,40 @@ export async function movePayoutIn(
     detail: { from: current.status, to: move.to, ...(extra.externalTransferId && { external_transfer_id: extra.externalTransferId }), ...extra.audit },
   });
   return { payout, from: current.status };
+}
+
+/**
+ * A completed payout the bank gave back (CONTRACT §11), inside the caller's transaction: it keeps
+ * its status (terminal), gains `returned_at` and `return_reason`, its amount is credited back to
+ * the available balance through the journal (its fee stays), and `payout.returned` is written with
+ * the audit entry. A payout returned before is left as it is (`returned: false`), so a report read
+ * twice, or a statement after a notification, changes nothing.
+ */
+export async function returnPayoutIn(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  reason: string,
+  audit: Record<string, unknown> = {},
+): Promise<{ payout: Payout; returned: boolean }> {
+  requireOperator(actor);
+  const current = await store.lockPayout(tx, scope(actor), id);
+  if (!current) throw payoutNotFound();
+  if (current.status !== 'completed') {
+    throw new AppError('INVALID_STATUS_TRANSITION', `cannot return a payout that is ${current.status} (allowed from: completed)`);
+  }
+  const payout = await store.markReturned(tx, id, reason);
+  if (!payout) return { payout: (await store.findPayouts(tx, scope(actor), [id]))[0]!, returned: false };
+  await ledger.post(tx, { merchantId: current.merchant_id, kind: 'payout_return', payoutId: id, memo: reason, legs: payoutReturnLegs(current.amount_cents) });
+  await recordEvent(tx, { merchantId: payout.merchantId, type: 'payout.returned', payoutId: id, data: payoutJson(payout) });
+  await recordAudit(tx, {
+    actor: actorLabel(actor),
+    action: 'payout.return',
+    merchantId: payout.merchantId,
+    payoutId: id,
+    detail: { status: 'completed', amount_cents: payout.amountCents, return_reason: reason, ...audit },
+  });
+  return { payout, returned: true };
 }
 
 function replay(existing: { payout: Payout; requestHash: string }, requestHash: string): CreatePayoutResult {

@@ -14,6 +14,16 @@ const StatementQuery = graphql(`
   }
 `);
 
+/** The statement for bookkeepers (REST `format=accounting`, CONTRACT §11), its rows as the server writes them. */
+const AccountingQuery = graphql(`
+  query AccountingStatement($from: String!, $to: String!) {
+    statement(from: $from, to: $to) {
+      from to
+      accountingRows { date type description reference orderReference bankReference gross fee net balance }
+    }
+  }
+`);
+
 /** Today in Africa/Johannesburg, as YYYY-MM-DD. */
 const today = () => new Date(Date.now() + 2 * 3600_000).toISOString().slice(0, 10);
 const monthStart = () => `${today().slice(0, 8)}01`;
@@ -23,6 +33,21 @@ const cell = (v: unknown) => {
   const s = v == null ? '' : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
+
+/** A text cell for a spreadsheet: one that would run as a formula gets a leading `'`, as the server writes it. */
+const textCell = (v: string | null) => cell(v != null && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+/** Hands the browser a file to save. */
+function save(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 export function Statements() {
   const [from, setFrom] = useState(monthStart());
@@ -34,14 +59,16 @@ export function Statements() {
     // The same columns as REST's `GET /api/v1/statements?format=csv`.
     const lines = ['posted_at,type,reference,amount_cents,balance_after_cents,description'];
     for (const e of s.entries) lines.push([e.postedAt, e.type.toLowerCase(), e.reference, e.amountCents, e.balanceAfterCents, e.description].map(cell).join(','));
-    const url = URL.createObjectURL(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `statement-${s.from}-${s.to}.csv`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    save(`statement-${s.from}-${s.to}.csv`, lines.join('\r\n') + '\r\n');
+  });
+  const accounting = useAction(async () => {
+    const { statement: s } = await request(AccountingQuery, { from, to });
+    // The same file as REST's `GET /api/v1/statements?format=accounting`.
+    const lines = ['date,type,description,reference,order_reference,bank_reference,gross,fee,net,balance'];
+    for (const r of s.accountingRows) {
+      lines.push([r.date, r.type, textCell(r.description), textCell(r.reference), textCell(r.orderReference), textCell(r.bankReference), r.gross, r.fee, r.net, r.balance].map((v, i) => (i >= 2 && i <= 5 ? v : cell(v))).join(','));
+    }
+    save(`statement-accounting-${s.from}-${s.to}.csv`, lines.join('\r\n') + '\r\n');
   });
   return (
     <section aria-labelledby="h-statements">
@@ -60,8 +87,11 @@ export function Statements() {
         <button type="submit">Show</button>{' '}
         <button type="button" data-testid="statement-csv" onClick={() => void download.run()} disabled={download.busy}>
           Download CSV
+        </button>{' '}
+        <button type="button" data-testid="statement-accounting" onClick={() => void accounting.run()} disabled={accounting.busy}>
+          Download for accounting
         </button>
-        <Failure error={download.error} />
+        <Failure error={download.error ?? accounting.error} />
       </form>
       <Status q={q}>
         {({ statement: s }) => (

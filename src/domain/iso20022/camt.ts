@@ -30,6 +30,17 @@ export interface ReportLine {
   reference: string | null;
   /** A return's reason, in words (`AC04 closed account`). */
   returnReason: string | null;
+  /**
+   * The entry this line belongs to (CONTRACT §11, reports as banks book them): its amount, and the
+   * end-to-end ids of all its transactions, so a transaction without an amount of its own can be
+   * matched when the entry's amount is the sum of its payouts'.
+   */
+  entry: { amountCents: number | null; currency: string | null; endToEndIds: string[] };
+  /**
+   * A whole exported batch booked as one entry: the `PmtInfId` and `MsgId` the entry's batch
+   * details (`NtryDtls/Btch`) or references name; empty for any other line.
+   */
+  batchRefs: string[];
 }
 
 export interface BankReport {
@@ -38,7 +49,7 @@ export interface BankReport {
   lines: ReportLine[];
 }
 
-const LISTS = new Set(['Ntfctn', 'Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'AddtlInf', 'AddtlRtrInf']);
+const LISTS = new Set(['Ntfctn', 'Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'AddtlInf', 'AddtlRtrInf', 'Btch']);
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -87,25 +98,49 @@ export function parseBankReport(xml: string): BankReport {
   const lines: ReportLine[] = [];
   for (const acct of accounts) {
     for (const entry of list(acct.Ntry)) {
-      const transactions = list(entry.NtryDtls).flatMap((d) => list(d.TxDtls));
+      const details = list(entry.NtryDtls);
+      const transactions = details.flatMap((d) => list(d.TxDtls));
       const one = transactions.length <= 1;
-      for (const tx of transactions.length > 0 ? transactions : [{}]) lines.push(line(lines.length, entry, tx, one));
+      const amt = text(entry.Amt);
+      const group = {
+        amountCents: amt === null ? null : centsOf(amt),
+        currency: typeof entry.Amt === 'object' && entry.Amt !== null ? text((entry.Amt as Node)['@_Ccy']) : null,
+        endToEndIds: transactions.map((tx) => text(tx.Refs?.EndToEndId)).filter((s): s is string => s !== null),
+      };
+      // A batch booked as one: the batch's ids, when no transaction names an end-to-end id.
+      const batchRefs =
+        group.endToEndIds.length === 0
+          ? [
+              ...new Set(
+                [
+                  ...details.flatMap((d) => list(d.Btch).flatMap((b) => [text(b.PmtInfId), text(b.MsgId)])),
+                  ...transactions.flatMap((tx) => [text(tx.Refs?.PmtInfId), text(tx.Refs?.MsgId)]),
+                ].filter((s): s is string => s !== null),
+              ),
+            ]
+          : [];
+      for (const tx of transactions.length > 0 && batchRefs.length === 0 ? transactions : [{}]) {
+        lines.push({ ...line(lines.length, entry, tx, one || batchRefs.length > 0), entry: group, batchRefs });
+      }
     }
   }
   return { kind, messageId, lines };
 }
 
-function line(position: number, entry: Node, tx: Node, only: boolean): ReportLine {
-  // camt.05x.001.02 has Sts as a code; later versions wrap it (Sts/Cd).
-  const status = text(entry.Sts?.Cd ?? entry.Sts) ?? '';
-  const cdi = text(entry.CdtDbtInd);
+function line(position: number, entry: Node, tx: Node, only: boolean): Omit<ReportLine, 'entry' | 'batchRefs'> {
+  // camt.05x.001.02 has Sts as a code; later versions wrap it (Sts/Cd, or a bank's own Sts/Prtry).
+  const status = text(entry.Sts?.Cd) ?? text(entry.Sts?.Prtry) ?? text(entry.Sts) ?? '';
+  // From .03 on a transaction may carry its own direction; it overrides the entry's.
+  const cdi = text(tx.CdtDbtInd) ?? text(entry.CdtDbtInd);
   const txAmount = tx.AmtDtls?.TxAmt?.Amt ?? tx.AmtDtls?.InstdAmt?.Amt ?? tx.Amt;
   // An entry's amount is a transaction's only when the entry holds that one transaction.
   const amountNode = txAmount ?? (only ? entry.Amt : undefined);
   const amount = text(amountNode);
   const subFamily = text(tx.BkTxCd?.Domn?.Fmly?.SubFmlyCd) ?? text(entry.BkTxCd?.Domn?.Fmly?.SubFmlyCd);
   const rtr = tx.RtrInf as Node | undefined;
-  const returned = Boolean(rtr) || text(entry.RvslInd) === 'true' || subFamily === 'RRTN';
+  // A reversal flag on a credit undoes a debit (our transfer came back); on a debit it undoes a
+  // credit, which is no return of a payout.
+  const returned = Boolean(rtr) || (text(entry.RvslInd) === 'true' && cdi === 'CRDT') || subFamily === 'RRTN';
   const endToEndId = text(tx.Refs?.EndToEndId);
   const reasonCode = text(rtr?.Rsn?.Cd) ?? text(rtr?.Rsn?.Prtry);
   // The return's own words only: an entry's AddtlNtryInf is the bank's label ("EFT RETURN").

@@ -15,10 +15,14 @@ export function centsOf(amount: string): number | null {
 
 /**
  * Text in the character set banks take in payment files (the SWIFT set: letters, digits, space and
- * `/ - ? : ( ) . , ' +`): accents dropped, anything else a space, at most `max` characters.
+ * `/ - ? : ( ) . , ' +`): accents dropped, letters that do not decompose folded as the set allows
+ * (ß → ss, æ → ae, ø → o, and their like), anything else a space, at most `max` characters.
  */
+const FOLDS: Record<string, string> = { ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH', ð: 'd', Ð: 'D', ı: 'i' };
+
 export function swiftText(text: string, max: number, fallback: string): string {
   const clean = text
+    .replace(/[ßẞæÆøØœŒđĐłŁþÞðÐı]/g, (c) => FOLDS[c]!)
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^A-Za-z0-9/\-?:().,'+ ]/g, ' ')

@@ -15,6 +15,7 @@ const TotalsRef = builder.objectRef<Balance['totals']>('BalanceTotals').implemen
     feesCents: t.expose('feesCents', { type: 'Money', description: 'Payment fees of credited payments, and fees of completed payouts.' }),
     withdrawalsCents: t.expose('withdrawalsCents', { type: 'Money', description: 'What completed payouts paid out: the sum of their amountCents, in cents.' }),
     refundsCents: t.expose('refundsCents', { type: 'Money', description: 'What succeeded refunds gave back to customers: the sum of their amountCents, in cents.' }),
+    returnedCents: t.expose('returnedCents', { type: 'Money', description: 'What the bank gave back of completed payouts (returnedAt set): the sum of their amountCents, in cents; their fees stay.' }),
   }),
 });
 
@@ -36,7 +37,7 @@ BalanceRef.implement({
   description: 'The payout balance (spec "Balance"; REST `GET /api/v1/payouts/balance`).',
   fields: (t) => ({
     merchantId: t.expose('merchantId', { type: 'UUID', description: 'Whose balance.' }),
-    balanceCents: t.expose('balanceCents', { type: 'Money', description: 'The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents.' }),
+    balanceCents: t.expose('balanceCents', { type: 'Money', description: 'The total balance for payouts: grossCents − feesCents − withdrawalsCents − refundsCents + returnedCents.' }),
     reservedCents: t.expose('reservedCents', { type: 'Money', description: 'Held for pending, approved and processing payouts and pending refunds.' }),
     availableCents: t.expose('availableCents', { type: 'Money', description: 'What a new payout may reserve, in cents: balanceCents − reservedCents, never below 0.' }),
     totals: t.expose('totals', { type: TotalsRef, description: 'Cumulative totals.' }),

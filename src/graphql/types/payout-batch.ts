@@ -37,7 +37,7 @@ const BankReportEntryRef = builder.objectRef<EntryRecord>('BankReportEntry').imp
     position: t.exposeInt('position', { description: 'Its place in the file, from 0.' }),
     payoutId: t.expose('payoutId', { type: 'UUID', nullable: true, description: 'The payout it names, when there is one.' }),
     outcome: t.exposeString('outcome', {
-      description: '`completed` or `failed` (the payout was moved), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).',
+      description: '`completed` or `failed` (the payout was moved), `returned` (a completed payout the bank gave back: it stays completed, its amount came back), `unchanged` (the payout was already there), `unmatched` (nothing moved: see detail).',
     }),
     reference: t.exposeString('reference', { nullable: true, description: 'The bank\'s reference for the entry (AcctSvcrRef, else NtryRef): a completed payout\'s externalTransferId.' }),
     amountCents: t.expose('amountCents', { type: 'Money', nullable: true, description: 'The entry\'s amount, in cents.' }),
@@ -55,6 +55,7 @@ const BankReportImportRef = builder.objectRef<BankReportImport>('BankReportImpor
     alreadyImported: t.exposeBoolean('alreadyImported', { description: 'The same file was imported before: nothing changed now.' }),
     completed: t.exposeInt('completed', { description: 'Payouts completed by this import.' }),
     failed: t.exposeInt('failed', { description: 'Payouts failed by this import (returned by the bank).' }),
+    returned: t.exposeInt('returned', { description: 'Completed payouts the bank gave back by this import: still completed, returnedAt set, their amounts back in the balance (fees stay).' }),
     unchanged: t.exposeInt('unchanged', { description: 'Entries whose payout was already where the entry says.' }),
     unmatched: t.exposeInt('unmatched', { description: 'Entries that moved nothing: unknown payout, amount or currency differing, not booked, or a payout in another state.' }),
     entries: t.field({ type: [BankReportEntryRef], description: 'Every transaction of the report, in file order.', resolve: (r) => r.entries }),

@@ -43,6 +43,8 @@ PayoutRef.implement({
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When the transfer completed.' }),
+    returnedAt: t.expose('returnedAt', { type: 'DateTime', nullable: true, description: 'When the bank gave a completed payout back (its status stays COMPLETED; its amount came back to the balance, its fee stays); null otherwise.' }),
+    returnReason: t.exposeString('returnReason', { nullable: true, description: 'Why the bank gave it back (`AC04 closed account`); null otherwise.' }),
   }),
 });
 

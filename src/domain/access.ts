@@ -25,6 +25,7 @@ export const ACTIONS = [
   'webhooks.manage',
   'settings.update',
   'people.manage',
+  'payees.manage',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -53,6 +54,8 @@ export const ACCESS: Readonly<Record<Action, AccessRule>> = {
   'webhooks.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'the webhook URL, signing secrets and redeliveries' },
   'settings.update': { roles: ['owner'], credentials: BOTH, covers: 'the redirect allow-list and support contact' },
   'people.manage': { roles: ['owner'], credentials: ['session'], covers: 'inviting and removing people and changing their roles' },
+  // Adding a payee takes the person's password again (services/step-up.ts): only a person has one.
+  'payees.manage': { roles: ['owner'], credentials: ['session'], covers: 'adding saved payees (with the password re-entered) and removing them' },
 };
 
 /** Roles from the least to the most: a credential never reaches further than the role it carries. */

@@ -35,6 +35,8 @@ export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   invitePerson: 'people.manage',
   removePerson: 'people.manage',
   changePersonRole: 'people.manage',
+  createPayee: 'payees.manage',
+  removePayee: 'payees.manage',
   approvePayout: 'operator',
   cancelPayout: 'operator',
   completePayout: 'operator',

@@ -19,8 +19,14 @@ export function Status<R>(props: { q: { data?: R; error?: ApiError; loading: boo
   return <>{props.children(props.q.data)}</>;
 }
 
-export function Failure(props: { error?: ApiError | null }) {
+/**
+ * A form's refusal: what is wrong with fields shown beside them (`FieldProblem`) is left out
+ * here, so each problem is said once, where it is.
+ */
+export function Failure(props: { error?: ApiError | null; shownBeside?: readonly string[] }) {
   if (!props.error) return null;
+  const beside = props.shownBeside ?? [];
+  if (beside.length > 0 && props.error.details.length > 0 && props.error.details.every((d) => beside.some((f) => d.field === f || d.field.endsWith(`.${f}`)))) return null;
   return (
     <p class="error" role="alert">
       {props.error.code === 'FORBIDDEN' ? 'Not allowed: ' : ''}
@@ -104,3 +110,14 @@ export function rand(cents: number | null | undefined): string {
 export const toCents = (text: string) => (/^\d+(\.\d{1,2})?$/.test(text.trim()) ? Math.round(Number(text.trim()) * 100) : NaN);
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString('en-ZA', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+
+/** What is wrong with one field, in words, beside it (the field names it with aria-describedby). */
+export function FieldProblem(props: { id: string; error?: ApiError | null; field: string }) {
+  const problem = props.error?.about(props.field);
+  if (!problem) return null;
+  return (
+    <p class="error field-error" id={props.id} data-testid={`error-${props.field}`}>
+      {problem.charAt(0).toUpperCase() + problem.slice(1)}
+    </p>
+  );
+}

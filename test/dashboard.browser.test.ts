@@ -143,8 +143,13 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const { payouts } = await op(t, 'query($m: UUID) { payouts(merchantId: $m) { edges { node { id } } } }', { m: shop.id });
     await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id: payouts.edges[0].node.id });
     await page.getByTestId('payout-row').filter({ hasText: 'approved' }).waitFor({ timeout: 15_000 });
+    // The bank pays it: its page shows the bank's transfer reference.
+    await op(t, 'mutation($id: UUID!) { startPayoutTransfer(id: $id) { payout { id } } }', { id: payouts.edges[0].node.id });
+    await op(t, 'mutation($id: UUID!) { completePayout(id: $id, externalTransferId: "FNB-778812") { payout { id } } }', { id: payouts.edges[0].node.id });
+    await page.getByTestId('payout-row').filter({ hasText: 'completed' }).waitFor({ timeout: 15_000 });
     await page.getByTestId('payout-row').getByRole('link').first().click();
     expect(await page.getByTestId('payout-bank-account').textContent()).toMatch(/\*\*\*\*5678$/);
+    expect(await page.getByTestId('payout-transfer-reference').textContent()).toBe('FNB-778812');
     await expectAccessible(page, 'payout detail');
 
     // The payouts screen's live stream has ended; the payments screen opens its own.
@@ -154,7 +159,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByText('No payments yet.').waitFor();
     await expect.poll(streams, { timeout: 10_000 }).toBe(1);
     // A payment is paid: it appears without a reload (graphql-sse).
-    const p = await newPayment(t, shop, { amount: 12_345 });
+    const p = await newPayment(t, shop, { amount: 12_345, customer_info: { email: 'thandi@example.co.za' } });
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
     await page.getByTestId('payment-row').filter({ hasText: 'captured' }).waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('payments-table').textContent()).toContain('R 123.45');
@@ -162,6 +167,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByTestId('payment-row').getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Attempts' }).waitFor();
+    expect(await page.getByTestId('payment-customer').textContent()).toBe('thandi@example.co.za');
     await expectAccessible(page, 'payment detail');
 
     await go(page, 'API keys', 'API keys');

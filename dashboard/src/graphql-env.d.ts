@@ -4768,6 +4768,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "customer",
+            "description": "The customer details given at initiation (`customerInfo`); null when none were given.",
+            "args": [],
+            "type": {
+              "kind": "OBJECT",
+              "name": "PaymentCustomer",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "description",
             "description": "What is being bought, shown on the payment page.",
             "args": [],
@@ -5001,7 +5013,7 @@ export type introspection = {
           },
           {
             "name": "voucherCode",
-            "description": "The voucher issued on capture, for the merchant to redeem; null until issued.",
+            "description": "The voucher issued on capture, for the merchant to redeem; null until issued. A viewer (session or key) reads it masked: `****-****-****-` and the last four digits.",
             "args": [],
             "type": {
               "kind": "SCALAR",
@@ -5096,6 +5108,43 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentCustomer",
+        "description": "Who the payment's confirmation goes to, as given at initiation (`customerInfo`).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "email",
+            "description": "The customer's e-mail address, when given.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "phone",
+            "description": "The customer's phone number (E.164), when given.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null

@@ -50,7 +50,8 @@ export function Table<T>(props: {
 }) {
   const columns = props.columns.filter((c) => c !== false);
   return (
-    <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
+    // Named by its caption, so two tables on one screen are two distinct regions.
+    <div class="scroll" tabIndex={0} role="region" aria-label={`${props.caption ?? 'Table'} (scrolls sideways on small screens)`}>
       <table data-testid={props.testid}>
         {props.caption !== undefined && <caption>{props.caption}</caption>}
         <thead>

@@ -529,7 +529,7 @@ export interface components {
                 created_at: string;
             };
             /**
-             * @description The voucher issued on capture, for the merchant to redeem; null until issued
+             * @description The voucher issued on capture, for the merchant to redeem; null until issued. A key carrying the viewer role reads it masked (`****-****-****-6604`)
              * @example 4821-0937-5512-6604
              */
             voucher_code: string | null;

@@ -150,7 +150,7 @@ export function fieldInWords(field: string): string {
   const inner = parts[0] === 'input' || parts[0] === 'arguments' ? parts.slice(1) : parts;
   if (inner.length <= 1) return field;
   return inner
-    .map((p) => (/^\d+$/.test(p) ? `item ${Number(p) + 1}` : p.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()))
+    .map((p) => (/^\d+$/.test(p) ? `item ${Number(p) + 1}` : p.replace(/([a-z0-9])_(?=[a-z0-9])/g, '$1 ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()))
     .join(', ');
 }
 

@@ -12,6 +12,7 @@ import { undocumented } from './openapi/document.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
+import { payeeRoutes } from './payees.ts';
 import { refundRoutes } from './refunds.ts';
 import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -95,6 +96,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services; served:
     }, done);
   });
   payoutRoutes(app, services);
+  payeeRoutes(app, services);
   paymentRoutes(app, services);
   refundRoutes(app, services);
   merchantRoutes(app, services);

@@ -33,6 +33,8 @@ import { PayoutBatchService } from './services/payout-batches.ts';
 import { PeopleService } from './services/people.ts';
 import { personEmailTask } from './tasks/person-email.ts';
 import { PayoutService } from './services/payouts.ts';
+import { PayeeService } from './services/payees.ts';
+import { StepUp } from './services/step-up.ts';
 import type { PaymentProvider } from './outside/providers/port.ts';
 import { createProviders } from './outside/providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './services/rate-limits.ts';
@@ -151,6 +153,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const payments = new PaymentService(deps, paymentLinks);
   const rateLimits = new RateLimitService(deps, ports.counters);
   const refunds = new RefundService(deps);
+  // A second factor joins the step-up here: a StepUpCheck in the list (services/step-up.ts).
+  const payees = new PayeeService(deps, new StepUp(deps, []));
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
@@ -178,7 +182,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     paymentLinks,
     providers: providers.all,
     refunds,
-    payouts: new PayoutService(deps),
+    payouts: new PayoutService(deps, payees),
+    payees,
     payoutBatches: new PayoutBatchService(deps),
     balances: new BalanceService(deps),
     statements: new StatementService(deps),

@@ -111,6 +111,8 @@ const probes: Record<Action, { graphql: (c: Caller) => Promise<string | undefine
   },
   'people.manage': { graphql: async (c) => codeOf(await call(c, INVITE, { m: null, e: `invited-${randomUUID()}@example.com`, r: 'VIEWER' })) },
   'profile.update': { graphql: async (c) => codeOf(await call(c, 'mutation { setLanguage(language: EN) { language } }')) },
+  // An unknown payee: a caller who may remove payees hears that it is not found (adding one takes a password: test/payees.test.ts).
+  'payees.manage': { graphql: async (c) => codeOf(await call(c, 'mutation($id: UUID!) { removePayee(id: $id) { payee { id } } }', { id: randomUUID() })), allowed: 'NOT_FOUND' },
 };
 
 beforeAll(async () => {

@@ -66,7 +66,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     const unknown = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...payoutBody(1_000), payment_details: { ...eftDetails, branch_code: '123456' } } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('INVALID_PAYMENT_DETAILS');
-    expect(unknown.body.error.message).toMatch(/payment_details\.branch_code.*not a known South African universal branch code/);
+    expect(unknown.body.error.message).toMatch(/payment details, branch code: is not a known South African universal branch code/);
 
     const gql = await http(t, 'POST', '/graphql', {
       key: shop.key,
@@ -76,7 +76,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
       },
     });
     expect(gql.body.errors[0].extensions.code).toBe('INVALID_PAYMENT_DETAILS');
-    expect(gql.body.errors[0].message).toMatch(/branchCode/);
+    expect(gql.body.errors[0].message).toMatch(/branch code/);
 
     // FNB's universal code with "Standard Bank" written beside it: accepted, and flagged to the operator.
     const id = await createPayout(2_000, { bank_name: 'Standard Bank of SA' });

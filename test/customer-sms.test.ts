@@ -96,7 +96,7 @@ describe('customer_info.phone is E.164', () => {
       expect(res.status, phone).toBe(400);
       expect(res.error, phone).toMatchObject({
         code: 'VALIDATION_FAILED',
-        message: 'customer_info.phone: must be a phone number in international (E.164) form, such as +27825550123',
+        message: 'customer info, phone: must be a phone number in international (E.164) form, such as +27825550123',
       });
     }
     const gq = await gql(
@@ -105,7 +105,7 @@ describe('customer_info.phone is E.164', () => {
       { i: { amount: 12_345, currency: 'ZAR', merchantOrderId: 'gql-phone', customerInfo: { phone: '082 555 0101' } } },
       { key: shop.key },
     );
-    expect(gq.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('customerInfo.phone: must be a phone number in international (E.164) form'), extensions: { code: 'VALIDATION_FAILED' } });
+    expect(gq.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('customer info, phone: must be a phone number in international (E.164) form'), extensions: { code: 'VALIDATION_FAILED' } });
   });
 
   it('keeps a valid number in E.164, without the spaces it was written with', async () => {

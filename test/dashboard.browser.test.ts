@@ -127,8 +127,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await expect.poll(() => t.app.services.events.subscriberCount, { timeout: 10_000 }).toBe(1);
     await page.getByText('New payout').click();
     await page.getByTestId('payout-amount').fill('1500.00');
-    await page.getByTestId('payout-bank').fill('First National Bank');
-    await page.getByTestId('payout-branch').fill('250655');
+    // The fee and what is available are there before anything is sent.
+    expect(await page.getByTestId('payout-cost').textContent()).toMatch(/Available: R 123 456\.78\. Payout fee: R [\d ]+\.\d\d\. Taken from the balance: R 1 5\d\d\.\d\d/);
+    await page.getByTestId('payout-to').selectOption('new');
+    // The bank comes from the service's list, and with it the universal branch code.
+    await page.getByTestId('payout-bank').selectOption({ label: 'First National Bank' });
+    expect(await page.getByTestId('payout-bank-branch').textContent()).toContain('250655');
     await page.getByTestId('payout-account').fill('62012345678');
     await page.getByTestId('payout-holder').fill('Thandi Nkosi');
     await page.getByTestId('payout-reference').fill('week-47');
@@ -144,8 +148,13 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     const { payouts } = await op(t, 'query($m: UUID) { payouts(merchantId: $m) { edges { node { id } } } }', { m: shop.id });
     await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id: payouts.edges[0].node.id });
     await page.getByTestId('payout-row').filter({ hasText: 'approved' }).waitFor({ timeout: 15_000 });
+    // The bank pays it: its page shows the bank's transfer reference.
+    await op(t, 'mutation($id: UUID!) { startPayoutTransfer(id: $id) { payout { id } } }', { id: payouts.edges[0].node.id });
+    await op(t, 'mutation($id: UUID!) { completePayout(id: $id, externalTransferId: "FNB-778812") { payout { id } } }', { id: payouts.edges[0].node.id });
+    await page.getByTestId('payout-row').filter({ hasText: 'completed' }).waitFor({ timeout: 15_000 });
     await page.getByTestId('payout-row').getByRole('link').first().click();
     expect(await page.getByTestId('payout-bank-account').textContent()).toMatch(/\*\*\*\*5678$/);
+    expect(await page.getByTestId('payout-transfer-reference').textContent()).toBe('FNB-778812');
     await expectAccessible(page, 'payout detail');
 
     // The payouts screen's live stream has ended; the payments screen opens its own.
@@ -155,7 +164,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByText('No payments yet.').waitFor();
     await expect.poll(streams, { timeout: 10_000 }).toBe(1);
     // A payment is paid: it appears without a reload (graphql-sse).
-    const p = await newPayment(t, shop, { amount: 12_345 });
+    const p = await newPayment(t, shop, { amount: 12_345, customer_info: { email: 'thandi@example.co.za' } });
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: p.payment_id });
     await page.getByTestId('payment-row').filter({ hasText: 'captured' }).waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('payments-table').textContent()).toContain('R\u00a0123.45');
@@ -163,6 +172,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByTestId('payment-row').getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Attempts' }).waitFor();
+    expect(await page.getByTestId('payment-customer').textContent()).toBe('thandi@example.co.za');
     await expectAccessible(page, 'payment detail');
 
     await go(page, 'API keys', 'API keys');
@@ -188,12 +198,51 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     // Eight screens, each through the phone's menu: past the default 30 s on a busy machine.
   }, 90_000);
 
+  it('an owner saves a payee after re-entering the password (a wrong one is refused beside its field), then pays it', async () => {
+    const context = await newContext();
+    const page = await join(context, 'payee-owner@kasi.example', 'OWNER');
+    await go(page, 'Payouts', 'Payouts');
+    await page.getByText('Save a payee').click();
+    await page.getByTestId('payee-name').fill('Spaza supplier');
+    await page.getByTestId('payee-bank').selectOption({ label: 'Capitec Bank' });
+    await page.getByTestId('payee-account').fill('1002003004');
+    await page.getByTestId('payee-holder').fill('Sipho Dlamini');
+    await page.getByTestId('payee-password').fill('not the password');
+    await page.getByTestId('payee-create').click();
+    // The refusal is in words beside the password, not an internal path.
+    const wrong = page.getByTestId('error-password');
+    await wrong.waitFor();
+    expect(await wrong.textContent()).toMatch(/^Is not your password/);
+    expect(await page.getByTestId('payee-row').count()).toBe(0);
+    await page.getByTestId('payee-password').fill('a password of some length');
+    await page.getByTestId('payee-create').click();
+    await page.getByTestId('payee-row').filter({ hasText: 'Spaza supplier' }).waitFor();
+    expect(await page.getByTestId('payees-table').textContent()).toContain('****3004');
+    expect(await page.getByTestId('payees-table').textContent()).not.toContain('1002003004');
+    await expectAccessible(page, 'payees');
+
+    // The payout form offers it (a reload picks it up), and the payout carries its account.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
+    await page.getByText('New payout').click();
+    await page.getByTestId('payout-to').selectOption({ label: 'Spaza supplier (Capitec Bank ****3004)' });
+    await page.getByTestId('payout-amount').fill('250.00');
+    await page.getByTestId('payout-create').click();
+    await page.getByTestId('payout-row').filter({ hasText: 'R 250.00' }).waitFor();
+    expect(await page.getByTestId('payout-row').filter({ hasText: 'R 250.00' }).textContent()).toContain('****3004');
+    await context.close();
+  });
+
   it('a viewer reads everything, sees no payout form, and the API refuses the payout all the same', async () => {
     const context = await newContext();
     const page = await join(context, 'viewer@kasi.example', 'VIEWER');
     await go(page, 'Payouts', 'Payouts');
     await page.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor();
     expect(await page.getByTestId('payout-create').count()).toBe(0);
+    // Saved payees are listed, but a viewer has nothing to add or remove them with.
+    await page.getByTestId('payees-table').waitFor();
+    expect(await page.getByTestId('payee-create').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
     const answer = await page.evaluate(async () => {
       const csrf = document.cookie.split('; ').find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
       const res = await fetch('/graphql', {

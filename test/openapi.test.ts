@@ -71,6 +71,14 @@ describe('the OpenAPI document', () => {
     await call('POST', '/api/v1/payouts', '/api/v1/payouts', {});
     await call('POST', '/api/v1/payouts', '/api/v1/payouts', { key: revoked.key, body: payoutBody() });
 
+    // A payee_id this merchant has no payee under.
+    await call('POST', '/api/v1/payouts', '/api/v1/payouts', { key: shop.key, body: { amount_cents: 1_000, currency: 'ZAR', payout_method: 'eft', payee_id: crypto.randomUUID() } });
+    const payees = '/api/v1/payees';
+    await call('GET', payees, payees, { key: shop.key });
+    await call('GET', payees, `${payees}?foo=1`, { key: shop.key });
+    await call('GET', payees, payees, {});
+    await call('GET', payees, payees, { key: revoked.key });
+
     const id = created.body.data.id;
     await call('GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${id}`, { key: shop.key });
     await call('GET', '/api/v1/payouts/{payout_id}', `/api/v1/payouts/${crypto.randomUUID()}`, { key: shop.key });
@@ -170,6 +178,7 @@ describe('the OpenAPI document', () => {
       ['POST', refundsDoc, refundsUrl, services.refunds, 'create', { body: refundBody }],
       ['GET', refundsDoc, refundsUrl, services.refunds, 'ofPayment', {}],
       ['GET', refundDoc, refundUrl, services.refunds, 'get', {}],
+      ['GET', '/api/v1/payees', '/api/v1/payees', services.payees, 'list', {}],
     ] as const) {
       failOnce(target as any, fn, new Error('unexpected'));
       await call(method, path, url, { key: shop.key, ...opts });
@@ -211,6 +220,7 @@ describe('the OpenAPI document', () => {
         ['POST', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { amount_cents: 100 }],
         ['GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, undefined],
         ['GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, undefined],
+        ['GET', '/api/v1/payees', '/api/v1/payees', undefined],
         ['GET', statements, range, undefined],
         ['GET', settings, settings, undefined],
         ['PATCH', settings, settings, {}],

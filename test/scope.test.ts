@@ -59,13 +59,21 @@ beforeAll(async () => {
     await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: refunded });
     const refund = (await http(t, 'POST', `/api/v1/payments/${refunded}/refunds`, { key: m.key, body: { amount_cents: 100 } })).body.data.refund_id;
     // A person who issued a key of their own, so that the people of each merchant have something to show.
-    const invited = await op(t, 'mutation($m: UUID!, $e: String!) { invitePerson(merchantId: $m, email: $e, role: DEVELOPER) { inviteUrl } }', { m: m.id, e: `scope-dev-${whose}@example.com` });
+    // An owner, who also saves a payee (with the password again).
+    const invited = await op(t, 'mutation($m: UUID!, $e: String!) { invitePerson(merchantId: $m, email: $e, role: OWNER) { inviteUrl } }', { m: m.id, e: `scope-dev-${whose}@example.com` });
     const token = new URL(invited.invitePerson.inviteUrl).hash.slice(1);
     const joined = await http(t, 'POST', '/dashboard/invite', { body: { token, password: `scope test password ${whose}` } });
     const cookies = joined.headers.getSetCookie().map((c) => c.split(';')[0]!);
     const csrf = cookies.find((c) => c.startsWith('zarpay_csrf='))!.slice('zarpay_csrf='.length);
     const issued = await gql(t, 'mutation { issueApiKey { apiKey { kid } } }', {}, { headers: { cookie: cookies.join('; '), 'x-csrf-token': csrf } });
     const kid = issued.body.data.issueApiKey.apiKey.kid as string;
+    const payee = await gql(
+      t,
+      'mutation($i: CreatePayeeInput!) { createPayee(input: $i) { payee { id } } }',
+      { i: { name: `Payee of ${whose}`, password: `scope test password ${whose}`, paymentDetails: { accountNumber: '1002003004', branchCode: '470010', accountHolder: 'Scope Payee', bankName: 'Capitec' } } },
+      { headers: { cookie: cookies.join('; '), 'x-csrf-token': csrf } },
+    );
+    markers[whose].push(payee.body.data.createPayee.payee.id);
     ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund };
     markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund, kid);
   }
@@ -124,7 +132,7 @@ for (const type of objectTypes) {
 
 interface FieldProbe {
   /** Who may read it: a merchant and the operator, or only one of them. */
-  who: 'both' | 'operator' | 'merchant';
+  who: 'both' | 'operator' | 'merchant' | 'public';
   /** A document that reaches the field and reads something naming whose it is; `$m` a merchant, `$id` an id of `id.of`. */
   doc: string;
   /** Takes a merchant: `many` lists one merchant's or (the operator naming none) every merchant's; `one` needs one named. */
@@ -171,6 +179,9 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Statement.entries': { who: 'both', names: 'one', doc: `query($m: UUID) { statement(merchantId: $m, from: "${sastDay(-1)}", to: "${sastDay(1)}") { merchantId entries { entryId } } }` },
   'Query.stats': { who: 'operator', doc: '{ stats { reservedCents } }' },
   'Query.viewer': { who: 'merchant', doc: '{ viewer { id } }' },
+  'Query.payees': { who: 'merchant', doc: '{ payees { id } }' },
+  // The list of South African banks: nobody's data, the same answer for everyone.
+  'Query.banks': { who: 'public', doc: '{ banks { id universalBranchCode } }' },
   'Query.webhookDeliveries': [
     { who: 'both', names: 'many', doc: 'query($m: UUID) { webhookDeliveries(merchantId: $m, first: 100) { merchantId } }' },
     { who: 'both', id: { of: 'event' }, doc: 'query($id: UUID) { webhookDeliveries(eventId: $id) { id eventId merchantId } }' },
@@ -184,6 +195,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Merchant.balance': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId } } } }' },
   'Merchant.webhookSecrets': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { webhookSecrets { id } } } }' },
   'Payment.latestAttempt': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId latestAttempt { provider } } }' },
+  'Payment.customer': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId customer { email } } }' },
   'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },
   'Refund.payment': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { payment { id merchantId } } }' },
   'PaymentEvent.payment': { who: 'both', names: 'many', stream: 'payment', doc: 'subscription($m: UUID) { paymentEvents(merchantId: $m) { payment { merchantId } } }' },
@@ -226,6 +238,15 @@ async function checkMerchantOnly(p: FieldProbe) {
   expectShows(res, 'a', 'the merchant');
   expectHides(res, 'b', 'the merchant');
   expect(codeOf(await graph(p.doc, {}, 'operator')), 'the operator').toBe('FORBIDDEN');
+}
+
+/** A field of nobody's data: a merchant and the operator read the same, and it shows no merchant's. */
+async function checkPublic(p: FieldProbe) {
+  const res = await graph(p.doc, {}, 'a');
+  expect(res.body.errors).toBeUndefined();
+  expectHides(res, 'a', 'public data');
+  expectHides(res, 'b', 'public data');
+  expect((await graph(p.doc, {}, 'operator')).body).toEqual(res.body);
 }
 
 async function checkNamed(p: FieldProbe) {
@@ -334,6 +355,7 @@ describe('every GraphQL field that reads merchant data', () => {
     for (const p of probes) {
       if (p.who === 'operator') await checkOperatorOnly(p);
       else if (p.who === 'merchant') await checkMerchantOnly(p);
+      else if (p.who === 'public') await checkPublic(p);
       else if (p.stream) await checkStream({ ...p, stream: p.stream });
       else if (p.names) await checkNamed(p);
       else if (p.id) await checkById({ ...p, id: p.id });
@@ -405,6 +427,7 @@ const ROUTES: Record<string, RouteProbe> = {
     owner: async (d) => (await t.database.db.selectFrom('ledger_entries').select('merchant_id').where('id', '=', Number(d.entries[0]?.entry_id)).executeTakeFirst())?.merchant_id,
   },
   'GET /api/v1/merchant': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
+  'GET /api/v1/payees': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.payees[0]?.merchant_id },
   'PATCH /api/v1/merchant': { kind: 'own', as: 'fresh', status: 200, body: () => ({ support_email: 'help@c.example' }), owner: async (d) => d.merchant_id },
   'POST /api/v1/payouts': { kind: 'own', as: 'a', status: 201, body: () => payoutBody(100, { merchant_reference: taken.reference }), owner: async (d) => d.merchant_id },
   'POST /api/v1/payments/init': { kind: 'own', as: 'a', status: 200, body: () => paymentBody({ merchant_order_id: taken.orderId }), owner: (d) => ownerOf('payments')(d.payment_id) },

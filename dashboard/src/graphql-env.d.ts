@@ -1017,6 +1017,67 @@ export type introspection = {
       },
       {
         "kind": "OBJECT",
+        "name": "Bank",
+        "description": "A South African bank an EFT payout may be paid into, with the universal branch code every EFT to it may use.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "id",
+            "description": "A stable id.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "name",
+            "description": "The bank's name.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "universalBranchCode",
+            "description": "Its universal branch code: paymentDetails.branchCode.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
         "name": "BankReportEntry",
         "description": "One transaction of a bank report and what became of it.",
         "specifiedByURL": null,
@@ -1388,6 +1449,67 @@ export type introspection = {
       },
       {
         "kind": "INPUT_OBJECT",
+        "name": "CreatePayeeInput",
+        "description": "A new saved payee, and the password of the person adding it (a step-up: a session alone is not enough).",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "name",
+            "description": "Your own name for it, 1 to 100 characters.",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "password",
+            "description": "The password you sign in with, entered again (FORBIDDEN on `password` when wrong; five wrong ones in 15 minutes: RATE_LIMIT_EXCEEDED).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentDetails",
+            "description": "The bank account (INVALID_PAYMENT_DETAILS when a field is wrong).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentDetailsInput",
+                "kind": "INPUT_OBJECT",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
         "name": "CreatePayoutInput",
         "description": "A new payout (REST `POST /api/v1/payouts` body, camelCase).",
         "specifiedByURL": null,
@@ -1463,16 +1585,24 @@ export type introspection = {
             "deprecationReason": null
           },
           {
-            "name": "paymentDetails",
-            "description": "The bank account (INVALID_PAYMENT_DETAILS when a field is wrong).",
+            "name": "payeeId",
+            "description": "A saved payee to pay (`payees`), instead of paymentDetails: its bank account is used. NOT_FOUND when unknown or removed.",
             "type": {
-              "kind": "NON_NULL",
-              "name": null,
-              "ofType": {
-                "name": "PaymentDetailsInput",
-                "kind": "INPUT_OBJECT",
-                "ofType": null
-              }
+              "kind": "SCALAR",
+              "name": "UUID",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentDetails",
+            "description": "The bank account (INVALID_PAYMENT_DETAILS when a field is wrong); or payeeId instead.",
+            "type": {
+              "kind": "INPUT_OBJECT",
+              "name": "PaymentDetailsInput",
+              "ofType": null
             },
             "defaultValue": null,
             "isDeprecated": false,
@@ -3165,6 +3295,39 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "createPayee",
+            "description": "Saves a bank account as a payee (an owner signed in to the dashboard; never an API key), after the owner's password is entered again. At most 200 per merchant. Errors: FORBIDDEN (a key, another role, or a wrong password: then on `password`), RATE_LIMIT_EXCEEDED after five wrong passwords in 15 minutes, INVALID_PAYMENT_DETAILS, CONFLICT for an account that is a payee already or past 200.",
+            "args": [
+              {
+                "name": "input",
+                "description": "The payee.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "CreatePayeeInput",
+                    "kind": "INPUT_OBJECT",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PayeePayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "createPayout",
             "description": "Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator.",
             "args": [
@@ -3784,6 +3947,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "PayoutPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "removePayee",
+            "description": "Removes a saved payee (an owner signed in to the dashboard): payouts already made to it are unchanged. Errors: NOT_FOUND, FORBIDDEN.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The payee id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PayeePayload",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -4858,6 +5054,192 @@ export type introspection = {
       },
       {
         "kind": "OBJECT",
+        "name": "Payee",
+        "description": "A bank account an owner saved, with their password re-entered, to pay by id (`createPayout` with payeeId). The account number is masked.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "accountHolder",
+            "description": "The account holder's full name.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "accountNumberMasked",
+            "description": "`****` and the last four digits of the account number.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "bank",
+            "description": "The bank the branch code belongs to: where the money goes.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "bankName",
+            "description": "The bank as it was typed.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "branchCode",
+            "description": "The bank's universal branch code.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "createdAt",
+            "description": "When it was added.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "DateTime",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "id",
+            "description": "The payee id: payeeId of a payout.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "UUID",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "name",
+            "description": "The merchant's own name for it.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "unreadable",
+            "description": "The sealed details will not open under this service's data keys (the fields above read `unreadable`): add the payee again.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PayeePayload",
+        "description": "A payee as added or removed.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "payee",
+            "description": "The payee.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Payee",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
         "name": "Payment",
         "description": "A payment through the hosted payment page (spec \"Payment\"; REST `GET /api/v1/payments/{id}`). Amounts are in cents.",
         "specifiedByURL": null,
@@ -4919,6 +5301,18 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "customer",
+            "description": "The customer details given at initiation (`customerInfo`); null when none were given.",
+            "args": [],
+            "type": {
+              "kind": "OBJECT",
+              "name": "PaymentCustomer",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -5157,7 +5551,7 @@ export type introspection = {
           },
           {
             "name": "voucherCode",
-            "description": "The voucher issued on capture, for the merchant to redeem; null until issued.",
+            "description": "The voucher issued on capture, for the merchant to redeem; null until issued. A viewer (session or key) reads it masked: `****-****-****-` and the last four digits.",
             "args": [],
             "type": {
               "kind": "SCALAR",
@@ -5252,6 +5646,43 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentCustomer",
+        "description": "Who the payment's confirmation goes to, as given at initiation (`customerInfo`).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "email",
+            "description": "The customer's e-mail address, when given.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "phone",
+            "description": "The customer's phone number (E.164), when given.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -7071,6 +7502,30 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "banks",
+            "description": "The South African banks a payout may be paid into, by name, with their universal branch codes: the codes `paymentDetails.branchCode` takes.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "Bank",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "jobQueues",
             "description": "Every queue of background work in figures (operator only; CLI `zarpay jobs stats`). Errors: FORBIDDEN for a merchant.",
             "args": [],
@@ -7215,6 +7670,30 @@ export type introspection = {
                   "kind": "NON_NULL",
                   "ofType": {
                     "name": "Merchant",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "payees",
+            "description": "The merchant's saved payees, oldest first (at most 200; REST `GET /api/v1/payees`). Every role and key reads them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "Payee",
                     "kind": "OBJECT",
                     "ofType": null
                   }

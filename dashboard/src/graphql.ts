@@ -21,13 +21,26 @@ export function csrf(): string {
 }
 
 /** A refusal as the API words it: its code (FORBIDDEN, VALIDATION_FAILED, …) and message. */
+/** One problem of a refused input, named by its field (`input.paymentDetails.branchCode`). */
+export interface ProblemDetail {
+  field: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly status = 200,
+    /** Every problem of a refused input, by field: a form shows each beside its field. */
+    readonly details: readonly ProblemDetail[] = [],
   ) {
     super(message);
+  }
+
+  /** What is wrong with the field whose name ends with `field` (`branchCode`, `paymentDetails.accountNumber`), if anything. */
+  about(field: string): string | undefined {
+    return this.details.find((d) => d.field === field || d.field.endsWith(`.${field}`))?.message;
   }
 }
 
@@ -39,7 +52,7 @@ export async function request<R, V>(doc: TadaDocumentNode<R, V>, variables?: V):
     body: JSON.stringify({ query: print(doc), variables: variables ?? {} }),
     credentials: 'same-origin',
   });
-  let body: { data?: R; errors?: { message: string; extensions?: { code?: string } }[] };
+  let body: { data?: R; errors?: { message: string; extensions?: { code?: string; details?: ProblemDetail[] } }[] };
   try {
     body = await res.json();
   } catch {
@@ -49,7 +62,7 @@ export async function request<R, V>(doc: TadaDocumentNode<R, V>, variables?: V):
   if (first) {
     const code = first.extensions?.code ?? (res.status === 401 ? 'UNAUTHORIZED' : 'INTERNAL_ERROR');
     if (code === 'UNAUTHORIZED') onSignedOut();
-    throw new ApiError(code, first.message, res.status);
+    throw new ApiError(code, first.message, res.status, first.extensions?.details ?? []);
   }
   return body.data as R;
 }

@@ -23,8 +23,14 @@ export function Status<R>(props: { q: { data?: R; error?: ApiError; loading: boo
   return <>{props.children(props.q.data)}</>;
 }
 
-export function Failure(props: { error?: ApiError | null }) {
+/**
+ * A form's refusal: what is wrong with fields shown beside them (`FieldProblem`) is left out
+ * here, so each problem is said once, where it is.
+ */
+export function Failure(props: { error?: ApiError | null; shownBeside?: readonly string[] }) {
   if (!props.error) return null;
+  const beside = props.shownBeside ?? [];
+  if (beside.length > 0 && props.error.details.length > 0 && props.error.details.every((d) => beside.some((f) => d.field === f || d.field.endsWith(`.${f}`)))) return null;
   return (
     <p class="error" role="alert">
       {props.error.code === 'FORBIDDEN' ? 'Not allowed: ' : ''}
@@ -51,7 +57,8 @@ export function Table<T>(props: {
   const columns = props.columns.filter((c) => c !== false);
   const titles = columns.map((c) => (typeof c === 'string' ? c : c.title));
   return (
-    <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on small screens)">
+    // Named by its caption, so two tables on one screen are two distinct regions.
+    <div class="scroll" tabIndex={0} role="region" aria-label={`${props.caption ?? 'Table'} (scrolls sideways on small screens)`}>
       <table data-testid={props.testid}>
         {props.caption !== undefined && <caption>{props.caption}</caption>}
         <thead>
@@ -214,5 +221,16 @@ export function RecoveryCodes(props: { codes: readonly string[]; onDone?: () => 
         </button>
       )}
     </div>
+  );
+}
+
+/** What is wrong with one field, in words, beside it (the field names it with aria-describedby). */
+export function FieldProblem(props: { id: string; error?: ApiError | null; field: string }) {
+  const problem = props.error?.about(props.field);
+  if (!problem) return null;
+  return (
+    <p class="error field-error" id={props.id} data-testid={`error-${props.field}`}>
+      {problem.charAt(0).toUpperCase() + problem.slice(1)}
+    </p>
   );
 }

@@ -9,6 +9,7 @@ import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '..
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
+import { MAX_PAYEES, payeeJsonSchema } from '../../src/domain/payee.ts';
 import { createRefundInput, listRefundsQuery, refundJsonSchema } from '../../src/domain/refund.ts';
 import { statementJsonSchema, statementQuery } from '../../src/domain/statement.ts';
 import { snakeCase, wire } from '../wire.ts';
@@ -271,6 +272,7 @@ export const OPERATIONS = {
       summary: 'Create an EFT payout (reserves the gross amount at once)',
       description:
         'Reserves `amount_cents` plus the merchant\'s payout fee from the available balance and queues the payout for an operator\'s approval. ' +
+        'The account is `payment_details`, or a saved payee\'s (`payee_id`, from `GET /api/v1/payees`): exactly one of the two. ' +
         'A repeat with the same `merchant_reference` and identical parameters returns the existing payout (200).',
       tags: ['Payouts'],
       examples: {
@@ -301,6 +303,7 @@ export const OPERATIONS = {
           'INVALID_PAYMENT_DETAILS',
           'INSUFFICIENT_BALANCE',
         ]),
+        '404': error('`payee_id` names no payee of this merchant (unknown or removed)', ['NOT_FOUND']),
         '409': error('merchant_reference already used with different parameters', ['CONFLICT']),
         '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
         ...common,
@@ -325,6 +328,24 @@ export const OPERATIONS = {
           ),
         },
         '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payees': {
+    get: {
+      operationId: 'listPayees',
+      summary: 'List the saved payees, to pay one by its id',
+      description:
+        'The bank accounts the merchant\'s owner saved in the dashboard (with their password re-entered), oldest first, at most 200, account numbers masked. ' +
+        'Pay one with `payee_id` on `POST /api/v1/payouts`. Payees are added and removed in the dashboard only: no API key may. Rate limit: payout status.',
+      tags: ['Payouts'],
+      responses: {
+        '200': {
+          description: 'The payees',
+          schema: successOf(z.object({ payees: z.array(payeeJsonSchema).max(MAX_PAYEES) }).strict()),
+        },
+        '400': badQuery,
         ...common,
       },
     },

@@ -160,9 +160,29 @@ export interface paths {
         put?: never;
         /**
          * Create an EFT payout (reserves the gross amount at once)
-         * @description Reserves `amount_cents` plus the merchant's payout fee from the available balance and queues the payout for an operator's approval. A repeat with the same `merchant_reference` and identical parameters returns the existing payout (200).
+         * @description Reserves `amount_cents` plus the merchant's payout fee from the available balance and queues the payout for an operator's approval. The account is `payment_details`, or a saved payee's (`payee_id`, from `GET /api/v1/payees`): exactly one of the two. A repeat with the same `merchant_reference` and identical parameters returns the existing payout (200).
          */
         post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the saved payees, to pay one by its id
+         * @description The bank accounts the merchant's owner saved in the dashboard (with their password re-entered), oldest first, at most 200, account numbers masked. Pay one with `payee_id` on `POST /api/v1/payouts`. Payees are added and removed in the dashboard only: no API key may. Rate limit: payout status.
+         */
+        get: operations["listPayees"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -338,7 +358,8 @@ export interface components {
              * @enum {string}
              */
             payout_method: "eft";
-            payment_details: components["schemas"]["EftPaymentDetails"];
+            payment_details?: components["schemas"]["EftPaymentDetails"] | null;
+            payee_id?: string | null;
             merchant_reference?: string | null;
             description?: string | null;
             metadata?: {
@@ -515,7 +536,7 @@ export interface components {
                 created_at: string;
             };
             /**
-             * @description The voucher issued on capture, for the merchant to redeem; null until issued
+             * @description The voucher issued on capture, for the merchant to redeem; null until issued. A key carrying the viewer role reads it masked (`****-****-****-6604`)
              * @example 4821-0937-5512-6604
              */
             voucher_code: string | null;
@@ -814,6 +835,43 @@ export interface components {
              * @example AC04 closed account
              */
             return_reason: string | null;
+        };
+        Payee: {
+            /**
+             * Format: uuid
+             * @example 5d0c3c8e-2a4f-4b8e-9d61-0f6a1b2c3d4e
+             */
+            payee_id: string;
+            /**
+             * Format: uuid
+             * @example 3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11
+             */
+            merchant_id: string;
+            /** @example Kettle Parts (supplier) */
+            name: string;
+            /** @example Kettle Parts (Pty) Ltd */
+            account_holder: string;
+            /** @example First National Bank */
+            bank_name: string;
+            /** @example 250655 */
+            branch_code: string;
+            /**
+             * @description `****` and the last four digits
+             * @example ****5678
+             */
+            account_number_masked: string;
+            /**
+             * @description The bank the branch code belongs to: where the money goes
+             * @example First National Bank
+             */
+            bank: string;
+            /** @description The sealed details will not open under this service's data keys (the fields above then read `unreadable`): add the payee again */
+            unreadable: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:15:30.000Z
+             */
+            created_at: string;
         };
         MerchantSettings: {
             /** Format: uuid */
@@ -2233,6 +2291,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `payee_id` names no payee of this merchant (unknown or removed). Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description merchant_reference already used with different parameters. Codes: CONFLICT. */
             409: {
                 headers: {
@@ -2250,6 +2323,118 @@ export interface operations {
             };
             /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
             413: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payees */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            payees: components["schemas"]["Payee"][];
+                        };
+                    };
+                };
+            };
+            /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;

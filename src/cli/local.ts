@@ -45,7 +45,13 @@ export function localCommands(program: Command) {
             payout_details: before.payoutDetails,
             voucher_codes: before.voucherCodes,
             payout_batch_files: before.payoutBatchFiles,
-            to_reseal: { payout_details: scan.toReseal.payoutDetails, voucher_codes: scan.toReseal.voucherCodes, payout_batch_files: scan.toReseal.payoutBatchFiles },
+            payee_details: before.payeeDetails,
+            to_reseal: {
+              payout_details: scan.toReseal.payoutDetails,
+              voucher_codes: scan.toReseal.voucherCodes,
+              payout_batch_files: scan.toReseal.payoutBatchFiles,
+              payee_details: scan.toReseal.payeeDetails,
+            },
             unreadable: unreadableReport(scan.unreadable),
             instances: instances.map(instanceReport),
           });
@@ -58,10 +64,11 @@ export function localCommands(program: Command) {
         print({
           ok: skipped === 0,
           current_kid: done.kid,
-          resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes, payout_batch_files: done.payoutBatchFiles },
+          resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes, payout_batch_files: done.payoutBatchFiles, payee_details: done.payeeDetails },
           payout_details: after.payoutDetails,
           voucher_codes: after.voucherCodes,
           payout_batch_files: after.payoutBatchFiles,
+          payee_details: after.payeeDetails,
           unreadable: unreadableReport(done.unreadable),
           instances: done.instances.map(instanceReport),
           ...(done.forced && { forced: true }),
@@ -97,9 +104,9 @@ function instanceReport(i: RunningInstance) {
 /** Values that will not open, by kind: how many, and (up to 100) which. */
 function unreadableReport(u: UnreadableValues) {
   const of = (ids: string[]) => ({ count: ids.length, ids: ids.slice(0, 100) });
-  return { payout_details: of(u.payoutDetails), voucher_codes: of(u.voucherCodes), payout_batch_files: of(u.payoutBatchFiles) };
+  return { payout_details: of(u.payoutDetails), voucher_codes: of(u.voucherCodes), payout_batch_files: of(u.payoutBatchFiles), payee_details: of(u.payeeDetails) };
 }
 
 function unreadableCount(u: UnreadableValues): number {
-  return u.payoutDetails.length + u.voucherCodes.length + u.payoutBatchFiles.length;
+  return u.payoutDetails.length + u.voucherCodes.length + u.payoutBatchFiles.length + u.payeeDetails.length;
 }

@@ -389,3 +389,15 @@ export async function pageExtras(db: DbOrTx, scope: PaymentScope, paymentId: str
   const [row] = await extrasStatement.run(db, { id: paymentId, ...paymentFilter(scope) });
   return row && { merchantName: row.name, redirectDomains: row.redirect_domains, supportContact: row.support_contact, paymentMethods: row.payment_methods };
 }
+
+const customersStatement = statement<{ ids: string[]; merchantId: string | null }, { id: string; customer_email: string | null; customer_phone: string | null }>(
+  "payments' customer details as given at initiation",
+  `select p.id, p.customer_email, p.customer_phone from payments p where p.id = any(:ids::uuid[]) and ${SCOPED}`,
+);
+
+/** The customer details given at initiation (e-mail, phone), by payment id; missing or outside the scope: absent. */
+export async function findCustomers(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<Map<string, { email: string | null; phone: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await customersStatement.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
+  return new Map(rows.map((r) => [r.id, { email: r.customer_email, phone: r.customer_phone }]));
+}

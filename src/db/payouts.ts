@@ -120,6 +120,8 @@ export interface NewPayout {
   metadata: string | null;
   /** The bank the branch code belongs to (domain/za-banks.ts). */
   bank: string;
+  /** The saved payee it pays, when it names one (its details are copied into `paymentDetails`). */
+  payeeId: string | null;
   requestHash: string;
   createdAt: Date;
   /** The `payout.created` event's data without `fee_cents` and `gross_amount_cents`, which the statement adds. */
@@ -162,9 +164,9 @@ const createStatement = statement<NewPayout, Partial<Row> & { fee: number }>(
   ),
   created as (
     insert into payouts (id, merchant_id, amount_cents, fee_cents, gross_amount_cents, currency, status, payout_method,
-                         payment_details_sealed, merchant_reference, description, metadata, bank, request_hash, created_at, updated_at)
+                         payment_details_sealed, merchant_reference, description, metadata, bank, payee_id, request_hash, created_at, updated_at)
     select :id::uuid, merchant_id, :amountCents::bigint, fee, gross, 'ZAR', 'pending', 'eft',
-           :paymentDetails::bytea, :merchantReference::text, :description::text, :metadata::jsonb, :bank::text, :requestHash::text,
+           :paymentDetails::bytea, :merchantReference::text, :description::text, :metadata::jsonb, :bank::text, :payeeId::uuid, :requestHash::text,
            :createdAt::timestamptz, :createdAt::timestamptz
       from reserved
     returning ${COLUMNS}

@@ -12,12 +12,12 @@ const kidOf = (column: string) => `convert_from(substring(${column} from 3 for g
 
 interface Sealed {
   /** What the sealed column belongs to. */
-  table: 'payouts' | 'vouchers' | 'payout_batches';
+  table: 'payouts' | 'vouchers' | 'payout_batches' | 'payees';
   /** Its key column. */
   id: string;
   column: string;
   /** What the values are (domain/sealing.ts SealPurpose). */
-  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file';
+  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'payee-details';
 }
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
@@ -74,6 +74,12 @@ export const voucherCodes = sealedIn({ table: 'vouchers', id: 'payment_id', colu
  */
 export const batchFiles = sealedIn({ table: 'payout_batches', id: 'id', column: 'file_sealed', purpose: 'payout-batch-file' });
 
+/**
+ * Saved payees' bank details. Like batch files, one that will not open is reported by the
+ * rotation (and shown as unreadable in the payee list), not noted below.
+ */
+export const payeeDetails = sealedIn({ table: 'payees', id: 'id', column: 'details_sealed', purpose: 'payee-details' });
+
 const noteStatement = statement<{ purposes: string[]; ids: string[]; kids: string[] }, never>(
   'note sealed values that will not open',
   `insert into unreadable_sealed_values (purpose, id, kid)
@@ -97,7 +103,7 @@ export type SealedPurpose = 'payout-details' | 'voucher-code';
 
 /** Whether values of this purpose are noted in unreadable_sealed_values when they will not open. */
 export function notedPurpose(purpose: Sealed['purpose']): purpose is SealedPurpose {
-  return purpose !== 'payout-batch-file';
+  return purpose === 'payout-details' || purpose === 'voucher-code';
 }
 
 /** Notes values that would not open (where they were found: a view, the rotation), with the kid each names. */

@@ -26,6 +26,7 @@ export const ACTIONS = [
   'settings.update',
   'people.manage',
   'profile.update',
+  'payees.manage',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -55,6 +56,8 @@ export const ACCESS: Readonly<Record<Action, AccessRule>> = {
   'settings.update': { roles: ['owner'], credentials: BOTH, covers: 'the redirect allow-list, support contact and the ways to pay the page offers' },
   'people.manage': { roles: ['owner'], credentials: ['session'], covers: 'inviting and removing people, changing their roles, demanding a second factor of everyone' },
   'profile.update': { roles: EVERY_ROLE, credentials: ['session'], covers: 'a person\'s own second factor and language' },
+  // Adding a payee takes the person's password again (services/step-up.ts): only a person has one.
+  'payees.manage': { roles: ['owner'], credentials: ['session'], covers: 'adding saved payees (with the password re-entered) and removing them' },
 };
 
 /** Roles from the least to the most: a credential never reaches further than the role it carries. */

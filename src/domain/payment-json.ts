@@ -65,10 +65,10 @@ export const paymentJsonSchema = z
       .meta({ description: 'Absent until the customer starts checkout' }),
     voucher_code: z
       .string()
-      .regex(/^\d{4}-\d{4}-\d{4}-\d{4}$/)
+      .regex(/^(\d{4}|\*{4})-(\d{4}|\*{4})-(\d{4}|\*{4})-\d{4}$/)
       .max(19)
       .nullable()
-      .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued', example: '4821-0937-5512-6604' }),
+      .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued. A key carrying the viewer role reads it masked (`****-****-****-6604`)', example: '4821-0937-5512-6604' }),
     voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),
     refunded_cents: cents('The sum of the succeeded refunds of the payment; the status stays captured', 0),
     created_at: timestamp.meta({ description: 'When it was initiated' }),

@@ -48,7 +48,14 @@ export const createPayoutInput = z
         .meta({ description: 'Must be `eft`', example: 'eft', enum: ['eft'] }),
       'INVALID_PAYOUT_METHOD',
     ),
-    paymentDetails: withCode(eftDetailsInput, 'INVALID_PAYMENT_DETAILS', 'inside'),
+    // One of the two: the bank account as typed, or a saved payee's (the service checks that exactly one is given).
+    paymentDetails: optional(withCode(eftDetailsInput, 'INVALID_PAYMENT_DETAILS', 'inside')),
+    payeeId: optional(
+      z.uuid('must be a payee id (a UUID)').meta({
+        description: 'A saved payee to pay (GET /api/v1/payees), instead of `payment_details`: its bank account is used',
+        example: '5d0c3c8e-2a4f-4b8e-9d61-0f6a1b2c3d4e',
+      }),
+    ),
     merchantReference: optional(
       z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters').meta({
         description: 'Unique per merchant: a replay with identical parameters returns the payout',

@@ -139,6 +139,22 @@ export function fieldName(path: readonly PropertyKey[], whole = 'body'): string 
 }
 
 /**
+ * A problem's field as its message says it: a top-level field by its name (`amount_cents`), a
+ * nested one in words, without GraphQL's argument (`input.paymentDetails.branchCode` and
+ * `payment_details.branch_code` both read `payment details, branch code`), so a message shown to
+ * a person names no internal path. `details` keep the exact field for programs and forms.
+ */
+export function fieldInWords(field: string): string {
+  const parts = field.split('.');
+  if (parts[0] === 'query') return field;
+  const inner = parts[0] === 'input' || parts[0] === 'arguments' ? parts.slice(1) : parts;
+  if (inner.length <= 1) return field;
+  return inner
+    .map((p) => (/^\d+$/.test(p) ? `item ${Number(p) + 1}` : p.replace(/([a-z0-9])_(?=[a-z0-9])/g, '$1 ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()))
+    .join(', ');
+}
+
+/**
  * The refusal of an input that `schema` did not accept: the code of the first problem, its
  * message as `field: problem`, and every problem in `details`. An unrecognised key is named in
  * the field (`body.foo`), so each detail points at one place.
@@ -155,7 +171,7 @@ export function refusal(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], 
     }
   }
   const first = details[0]!;
-  return new AppError(contractCode(schema, issues[0]!), `${first.field}: ${first.message}`, { details });
+  return new AppError(contractCode(schema, issues[0]!), `${fieldInWords(first.field)}: ${first.message}`, { details });
 }
 
 const MAX_DEPTH = 32;

@@ -40,6 +40,8 @@ export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   beginSecondFactorSetup: 'profile.update',
   confirmSecondFactorSetup: 'profile.update',
   removeSecondFactor: 'profile.update',
+  createPayee: 'payees.manage',
+  removePayee: 'payees.manage',
   approvePayout: 'operator',
   cancelPayout: 'operator',
   completePayout: 'operator',

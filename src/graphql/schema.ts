@@ -19,6 +19,7 @@ import './types/jobs.ts';
 import './types/payout-batch.ts';
 import './types/statement.ts';
 import './types/people.ts';
+import './types/payee.ts';
 
 /** The whole GraphQL schema, sorted so that its printed form is stable; every mutation checks the dashboard's roles (roles.ts). */
 export const schema = guardMutations(lexicographicSortSchema(builder.toSchema()));

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { z } from 'zod';
 import { AppError, type ErrorCode, isErrorCode, type ProblemDetail } from '../domain/errors.ts';
-import { contractCode, fieldName, plainMessage, unstorable } from '../domain/validation.ts';
+import { contractCode, fieldInWords, fieldName, plainMessage, unstorable } from '../domain/validation.ts';
 
 /**
  * GraphQL arguments are checked with the domain's own input schemas, through @pothos/plugin-zod:
@@ -39,5 +39,5 @@ export function zodRefusal(error: z.ZodError, _args: unknown, _ctx: unknown, _in
   const first = error.issues[0];
   const given = (first as { params?: { code?: unknown } } | undefined)?.params?.code;
   const code: ErrorCode = isErrorCode(given) ? given : 'VALIDATION_FAILED';
-  return new AppError(code, `${details[0]?.field}: ${details[0]?.message}`, { details });
+  return new AppError(code, `${fieldInWords(details[0]?.field ?? 'arguments')}: ${details[0]?.message}`, { details });
 }

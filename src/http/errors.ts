@@ -1,4 +1,5 @@
 import { AppError, ERROR_STATUS, type ErrorCode, isAppError, type ProblemDetail } from '../domain/errors.ts';
+import { fieldInWords } from '../domain/validation.ts';
 
 /** What a caller is told about anything thrown: the contract's status, code and words. */
 export interface Classified {
@@ -65,6 +66,6 @@ export function classify(e: unknown, nameField: FieldNamer = asGiven): Classifie
 function fromAppError(e: AppError, nameField: FieldNamer): Classified {
   const named = e.fields?.map((f) => ({ field: nameField(f.path), message: f.message }));
   const details = named ?? e.details;
-  const message = named?.length ? `${named[0]!.field}: ${named[0]!.message}` : e.message;
+  const message = named?.length ? `${fieldInWords(named[0]!.field)}: ${named[0]!.message}` : e.message;
   return { status: e.httpStatus, code: e.code, message, ...(details && { details }), unexpected: false };
 }

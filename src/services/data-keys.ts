@@ -7,6 +7,7 @@ import {
   forgetUnreadable,
   notedPurpose,
   noteUnreadable,
+  payeeDetails as sealedPayees,
   payoutDetails as sealedDetails,
   recordDataKeyChecks,
   type SealedPurpose,
@@ -30,6 +31,7 @@ export interface SealedInventory {
   payoutDetails: Record<string, number>;
   voucherCodes: Record<string, number>;
   payoutBatchFiles: Record<string, number>;
+  payeeDetails: Record<string, number>;
 }
 
 /** Per kind: the ids of the values that will not open under any key of the ring. */
@@ -38,12 +40,14 @@ export interface UnreadableValues {
   voucherCodes: string[];
   /** Payout batches' files (reported here only: they are not counted in stats). */
   payoutBatchFiles: string[];
+  /** Saved payees' details (reported here only). */
+  payeeDetails: string[];
 }
 
 /** What a walk over every sealed value found: how many the rotation would seal again, and what will not open. */
 export interface SealedScan {
   currentKid: string;
-  toReseal: { payoutDetails: number; voucherCodes: number; payoutBatchFiles: number };
+  toReseal: { payoutDetails: number; voucherCodes: number; payoutBatchFiles: number; payeeDetails: number };
   unreadable: UnreadableValues;
 }
 
@@ -61,6 +65,7 @@ export interface Rotation {
   payoutDetails: number;
   voucherCodes: number;
   payoutBatchFiles: number;
+  payeeDetails: number;
   /** Skipped: values that will not open (left as they are, and noted). */
   unreadable: UnreadableValues;
 }
@@ -110,17 +115,23 @@ export class DataKeyService {
       payoutDetails: await sealedDetails.countByKid(this.deps.db),
       voucherCodes: await sealedCodes.countByKid(this.deps.db),
       payoutBatchFiles: await sealedFiles.countByKid(this.deps.db),
+      payeeDetails: await sealedPayees.countByKid(this.deps.db),
     };
   }
 
   /** The rotation's dry run: opens every value, seals nothing; what will not open is noted. */
   async scan(actor: Actor): Promise<SealedScan> {
     requireOperator(actor);
-    const [details, codes, files] = [await this.walk(sealedDetails, false), await this.walk(sealedCodes, false), await this.walk(sealedFiles, false, FILE_BATCH)];
+    const [details, codes, files, payees] = [
+      await this.walk(sealedDetails, false),
+      await this.walk(sealedCodes, false),
+      await this.walk(sealedFiles, false, FILE_BATCH),
+      await this.walk(sealedPayees, false),
+    ];
     return {
       currentKid: keyringOf(this.deps).currentKid,
-      toReseal: { payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed },
-      unreadable: { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable },
+      toReseal: { payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, payeeDetails: payees.resealed },
+      unreadable: { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable, payeeDetails: payees.unreadable },
     };
   }
 
@@ -150,9 +161,14 @@ export class DataKeyService {
     const instances = await this.instances(actor);
     const lacking = instances.filter((i) => !i.holdsCurrentKid);
     if (lacking.length > 0 && !force) throw keyNotRolledOut(kid, lacking);
-    const [details, codes, files] = [await this.walk(sealedDetails, true), await this.walk(sealedCodes, true), await this.walk(sealedFiles, true, FILE_BATCH)];
-    const unreadable = { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable };
-    const skipped = details.unreadable.length + codes.unreadable.length + files.unreadable.length;
+    const [details, codes, files, payees] = [
+      await this.walk(sealedDetails, true),
+      await this.walk(sealedCodes, true),
+      await this.walk(sealedFiles, true, FILE_BATCH),
+      await this.walk(sealedPayees, true),
+    ];
+    const unreadable = { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable, payeeDetails: payees.unreadable };
+    const skipped = details.unreadable.length + codes.unreadable.length + files.unreadable.length + payees.unreadable.length;
     await recordAudit(this.deps.db, {
       actor: actorLabel(actor),
       action: 'data_key.rotate',
@@ -161,13 +177,28 @@ export class DataKeyService {
         payout_details: details.resealed,
         voucher_codes: codes.resealed,
         payout_batch_files: files.resealed,
+        payee_details: payees.resealed,
         ...(lacking.length > 0 && { forced_past: lacking.map((i) => ({ instance_id: i.id, host: i.host, pid: i.pid, command: i.command, kids: i.kids })) }),
         ...(skipped > 0 && {
-          unreadable: { payout_details: details.unreadable.length, voucher_codes: codes.unreadable.length, payout_batch_files: files.unreadable.length },
+          unreadable: {
+            payout_details: details.unreadable.length,
+            voucher_codes: codes.unreadable.length,
+            payout_batch_files: files.unreadable.length,
+            payee_details: payees.unreadable.length,
+          },
         }),
       },
     });
-    return { kid, instances, forced: lacking.length > 0, payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, unreadable };
+    return {
+      kid,
+      instances,
+      forced: lacking.length > 0,
+      payoutDetails: details.resealed,
+      voucherCodes: codes.resealed,
+      payoutBatchFiles: files.resealed,
+      payeeDetails: payees.resealed,
+      unreadable,
+    };
   }
 
   /**

@@ -13,6 +13,7 @@ import type { PaymentProvider } from '../outside/providers/port.ts';
 import type { PaymentService } from './payments.ts';
 import type { PayoutBatchService } from './payout-batches.ts';
 import type { PayoutService } from './payouts.ts';
+import type { PayeeService } from './payees.ts';
 import type { PeopleService } from './people.ts';
 import type { RateLimitService } from './rate-limits.ts';
 import type { RefundService } from './refunds.ts';
@@ -46,6 +47,8 @@ export interface Services {
 
   // Money out: payouts and the balance they draw on.
   payouts: PayoutService;
+  /** Saved payees: bank accounts an owner added once, with the password re-entered, and paid by id. */
+  payees: PayeeService;
   /** Bank files: approved payouts out as pain.001, the bank's camt.054/053 reports in. */
   payoutBatches: PayoutBatchService;
   balances: BalanceService;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
 import type { DbOrTx } from '../db/index.ts';
-import { authorize } from '../domain/access.ts';
+import { authorize, roleOf } from '../domain/access.ts';
 import { type Actor, type MerchantScope, merchantFilter, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
@@ -13,7 +13,7 @@ import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, 
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
 import type { PaymentLinks } from './payment-links.ts';
-import { revealed } from './vouchers.ts';
+import { maskVoucherCode, revealed } from './vouchers.ts';
 
 /** The return addresses the hosted page may send a customer to. */
 const REDIRECT_FIELDS = ['successUrl', 'cancelUrl', 'failureUrl'] as const;
@@ -178,32 +178,48 @@ export class PaymentService {
   async get(actor: Actor, id: string): Promise<Payment> {
     const payment = isUuid(id) ? await store.findPayment(this.deps.db, scope(actor), id.toLowerCase()) : undefined;
     if (!payment) throw paymentNotFound();
-    return this.reveal(payment);
+    return this.reveal(payment, actor);
   }
 
   /** Payments by id in key order, null where missing or outside the scope (a DataLoader batch). */
   async getMany(actor: Actor, ids: readonly string[]): Promise<(Payment | null)[]> {
     const s = scope(actor);
     const found = await store.findPayments(this.deps.db, s, ids.filter(isUuid).map((id) => id.toLowerCase()));
-    const byId = new Map(found.filter((p) => p !== null).map((p) => [p.id, this.reveal(p)]));
+    const byId = new Map(found.filter((p) => p !== null).map((p) => [p.id, this.reveal(p, actor)]));
     return ids.map((id) => byId.get(id.toLowerCase()) ?? null);
+  }
+
+  /**
+   * The customer details each payment was given at initiation (`customer_info`), in key order (a
+   * DataLoader batch): null where a payment is missing or outside the scope, or none were given.
+   */
+  async customers(actor: Actor, ids: readonly string[]): Promise<({ email: string | null; phone: string | null } | null)[]> {
+    const found = await store.findCustomers(this.deps.db, scope(actor), ids.filter(isUuid).map((id) => id.toLowerCase()));
+    return ids.map((id) => {
+      const c = found.get(id.toLowerCase());
+      return c && (c.email !== null || c.phone !== null) ? c : null;
+    });
   }
 
   /** Offset listing, newest first, `total` counting every match. */
   async list(actor: Actor, query: ListPaymentsQuery & { merchantId?: string | null }): Promise<{ payments: Payment[]; total: number }> {
     const { payments, total } = await store.listPayments(this.deps.db, searchScope(scope(actor, query.merchantId), query), { ...query, ...storeFilter(query) });
-    return { payments: payments.map((p) => this.reveal(p)), total };
+    return { payments: payments.map((p) => this.reveal(p, actor)), total };
   }
 
   /** A keyset page, newest first unless `inverted` (GraphQL connections). */
   async page(actor: Actor, request: PaymentPageRequest) {
     const rows = await store.pagePayments(this.deps.db, searchScope(scope(actor, request.merchantId), request), request.status ?? undefined, request, storeFilter(request));
-    return rows.map(({ node, seq }) => ({ node: this.reveal(node), seq }));
+    return rows.map(({ node, seq }) => ({ node: this.reveal(node, actor), seq }));
   }
 
-  /** The voucher code is sealed at rest; whoever may read the payment reads it in the clear. */
-  private reveal(payment: store.StoredPayment): Payment {
-    return revealed(keyringOf(this.deps), payment, this.deps.db);
+  /**
+   * The voucher code is sealed at rest; whoever may read the payment reads it in the clear, but
+   * for a viewer (a session or a key carrying that role), who reads it masked: a code is money.
+   */
+  private reveal(payment: store.StoredPayment, reader?: Actor): Payment {
+    const open = revealed(keyringOf(this.deps), payment, this.deps.db);
+    return reader?.kind === 'merchant' && roleOf(reader) === 'viewer' ? { ...open, voucherCode: maskVoucherCode(open.voucherCode) } : open;
   }
 
   count(actor: Actor, filter: { merchantId?: string | null; status?: PaymentStatus | null } & PaymentFilters): Promise<number> {

@@ -27,6 +27,7 @@ import { kidOrUnknown, maskAccountNumber, openOrNull } from '../domain/sealing.t
 import { payoutJson } from '../domain/payout-json.ts';
 import { bankById, bankForBranchCode, bankNameMismatch } from '../domain/za-banks.ts';
 import type { Tx } from '../db/index.ts';
+import type { PayeeService } from './payees.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 
 export type CreatePayoutResult = { payout: Payout; created: boolean };
@@ -43,7 +44,10 @@ export interface PayoutPageRequest {
 
 /** Payout use cases: creation with its reservation, reads, and the operator's moves. */
 export class PayoutService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly payees: Pick<PayeeService, 'detailsFor'>,
+  ) {}
 
   /**
    * A merchant creates a pending payout; its gross amount is reserved in the same statement as
@@ -63,6 +67,7 @@ export class PayoutService {
       if (existing) return replay(existing, requestHash);
     }
     if (!Number.isSafeInteger(input.amountCents + merchant.payoutFeeCents)) throw fieldError('VALIDATION_FAILED', ['amountCents'], 'is too large');
+    const account = await this.account(actor, input);
     const id = randomUUID();
     const createdAt = new Date();
     // The event's data is the payout as stored; the statement adds the fee it read (see db/payouts.ts).
@@ -93,12 +98,12 @@ export class PayoutService {
         merchantId: merchant.id,
         amountCents: input.amountCents,
         // Sealed before the statement: the details never reach the database in the clear.
-        paymentDetails: keyringOf(this.deps).seal('payout-details', id, JSON.stringify(input.paymentDetails)),
+        paymentDetails: keyringOf(this.deps).seal('payout-details', id, JSON.stringify(account.details)),
+        payeeId: account.payeeId,
         merchantReference: input.merchantReference ?? null,
         description: input.description ?? null,
         metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
-        // The input's schema refused a code not on the list, so the bank is known here.
-        bank: bankForBranchCode(input.paymentDetails.branchCode)!.id,
+        bank: account.bank,
         requestHash,
         createdAt,
         eventData: JSON.stringify(eventData),
@@ -119,6 +124,18 @@ export class PayoutService {
       }
       throw e;
     }
+  }
+
+  /**
+   * The account a new payout pays: the details as given, or a saved payee's (its own copy is
+   * sealed with the payout, so removing the payee later changes nothing about it). Exactly one.
+   */
+  private async account(actor: Actor, input: CreatePayoutInput): Promise<{ details: EftDetails; bank: string; payeeId: string | null }> {
+    if (input.paymentDetails && input.payeeId) throw fieldError('VALIDATION_FAILED', ['payeeId'], 'give either paymentDetails or payeeId, not both');
+    if (input.payeeId) return this.payees.detailsFor(actor, input.payeeId);
+    if (!input.paymentDetails) throw fieldError('INVALID_PAYMENT_DETAILS', ['paymentDetails'], 'is required (or payeeId, a saved payee)');
+    // The input's schema refused a code not on the list, so the bank is known here.
+    return { details: input.paymentDetails, bank: bankForBranchCode(input.paymentDetails.branchCode)!.id, payeeId: null };
   }
 
   /** One payout; outside the actor's scope, unknown or malformed: 404 PAYOUT_NOT_FOUND. */

@@ -11,6 +11,11 @@ export function newVoucherCode(): string {
   return digits.match(/.{4}/g)!.join('-');
 }
 
+/** A voucher code as a viewer reads it: the last four digits, the rest `****` (null stays null). */
+export function maskVoucherCode(code: string | null): string | null {
+  return code === null ? null : `****-****-****-${code.slice(-4)}`;
+}
+
 /**
  * A stored payment with its voucher code opened (the code is sealed at rest). A code that will
  * not open under any data key reads as null, and is noted (`zarpay stats`, /metrics), never a

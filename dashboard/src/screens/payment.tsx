@@ -14,6 +14,7 @@ const PaymentQuery = graphql(`
     payment(id: $id) {
       id merchantOrderId description status amount feeCents netAmountCents currency voucherCode voucherRedeemed paymentUrl createdAt completedAt
       latestAttempt { provider status providerRef createdAt }
+      customer { email phone }
     }
   }
 `);
@@ -43,6 +44,8 @@ export function Payment(props: { id: string; me: Me }) {
               <dd>{rand(p.netAmountCents)}</dd>
               <dt>Description</dt>
               <dd>{p.description ?? '—'}</dd>
+              <dt>Customer</dt>
+              <dd data-testid="payment-customer">{p.customer ? [p.customer.email, p.customer.phone].filter(Boolean).join(', ') : '—'}</dd>
               <dt>Voucher</dt>
               <dd>{p.voucherCode ? `${p.voucherCode}${p.voucherRedeemed ? ' (redeemed)' : ''}` : '—'}</dd>
               <dt>Created</dt>

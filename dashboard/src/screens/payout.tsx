@@ -40,6 +40,8 @@ export function Payout(props: { id: string }) {
               <dd data-testid="payout-bank-account">
                 {p.bankAccount ? `${p.bankAccount.accountHolder}, ${p.bankAccount.bankName} ${p.bankAccount.branchCode}, ${p.bankAccount.accountNumberMasked}` : '—'}
               </dd>
+              <dt>Bank's transfer reference</dt>
+              <dd data-testid="payout-transfer-reference">{p.externalTransferId ?? '—'}</dd>
               <dt>Created</dt>
               <dd>{when(p.createdAt)}</dd>
               <dt>Completed</dt>

@@ -47,7 +47,7 @@ PaymentRef.implement({
       nullable: true,
       description: 'What the merchant receives, in cents: amount − feeCents; credited to the payout balance on capture when auto top-up is on; null once FAILED or CANCELLED (nothing is credited).',
     }),
-    voucherCode: t.exposeString('voucherCode', { nullable: true, description: 'The voucher issued on capture, for the merchant to redeem; null until issued.' }),
+    voucherCode: t.exposeString('voucherCode', { nullable: true, description: 'The voucher issued on capture, for the merchant to redeem; null until issued. A viewer (session or key) reads it masked: `****-****-****-` and the last four digits.' }),
     voucherRedeemed: t.exposeBoolean('voucherRedeemed', { description: 'Whether the voucher was redeemed (PURCHASE_AND_REDEEM redeems it at capture).' }),
     latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true, description: 'The latest attempt; null until the customer starts paying.' }),
     paymentUrl: t.string({ description: 'The hosted payment page.', resolve: (p, _a, ctx) => ctx.services.payments.links(p).paymentUrl }),
@@ -193,3 +193,22 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id }, ctx) => ({ payment: await ctx.services.paymentFlow.reconcile(actorOf(ctx), id) }),
   }),
 }));
+
+/** The customer's details as the merchant gave them at initiation (`customerInfo`), for the dashboard's payment page. */
+const PaymentCustomerRef = builder.objectRef<{ email: string | null; phone: string | null }>('PaymentCustomer').implement({
+  description: 'Who the payment\'s confirmation goes to, as given at initiation (`customerInfo`).',
+  fields: (t) => ({
+    email: t.exposeString('email', { nullable: true, description: 'The customer\'s e-mail address, when given.' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'The customer\'s phone number (E.164), when given.' }),
+  }),
+});
+
+builder.objectField(PaymentRef, 'customer', (t) =>
+  t.loadable({
+    type: PaymentCustomerRef,
+    nullable: true,
+    description: 'The customer details given at initiation (`customerInfo`); null when none were given.',
+    load: (ids: string[], ctx) => ctx.services.payments.customers(actorOf(ctx), ids),
+    resolve: (payment) => payment.id,
+  }),
+);

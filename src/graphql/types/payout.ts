@@ -102,7 +102,7 @@ builder.queryFields((t) => ({
   }, { description: 'A page of payouts, newest first, with how many match the filter on all pages.' }, { description: 'One payout of the page, with its cursor.' }),
 }));
 
-const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
+export const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
   description: 'The South African bank account an EFT payout is paid into (spec "Payment details").',
   fields: (t) => ({
     accountNumber: t.string({ required: true, description: '5 to 20 digits.' }),
@@ -118,7 +118,8 @@ const CreatePayoutInput = builder.inputType('CreatePayoutInput', {
     amountCents: t.field({ type: 'Money', required: true, description: 'What the recipient receives, greater than 0.' }),
     currency: t.string({ required: true, description: 'Must be `ZAR` (INVALID_CURRENCY otherwise).' }),
     payoutMethod: t.field({ type: PayoutMethodEnum, required: true, description: 'EFT.' }),
-    paymentDetails: t.field({ type: PaymentDetailsInput, required: true, description: 'The bank account (INVALID_PAYMENT_DETAILS when a field is wrong).' }),
+    paymentDetails: t.field({ type: PaymentDetailsInput, description: 'The bank account (INVALID_PAYMENT_DETAILS when a field is wrong); or payeeId instead.' }),
+    payeeId: t.field({ type: 'UUID', description: 'A saved payee to pay (`payees`), instead of paymentDetails: its bank account is used. NOT_FOUND when unknown or removed.' }),
     merchantReference: t.string({ description: 'Unique per merchant, at most 100 characters: the same input replays the payout; another is CONFLICT.' }),
     description: t.string({ description: 'At most 500 characters.' }),
     metadata: t.field({ type: 'JSON', description: 'Free-form data, returned as given.' }),

@@ -1327,7 +1327,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "amount",
-            "description": "Cents, 5500 to 300000 (INVALID_AMOUNT otherwise).",
+            "description": "Cents, within the merchant's payment limits (Merchant.paymentLimits; INVALID_AMOUNT otherwise).",
             "type": {
               "kind": "NON_NULL",
               "name": null,
@@ -2145,6 +2145,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "paymentLimits",
+            "description": "The amounts the merchant takes (REST payment_limits); 5500 to 300000 cents unless the account manager set others.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLimits",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "payoutFeeCents",
             "description": "The flat fee of each payout, fixed when it is created.",
             "args": [],
@@ -2348,6 +2364,18 @@ export type introspection = {
             "type": {
               "kind": "SCALAR",
               "name": "Money",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentLimits",
+            "description": "The merchant's payment limits (update only; CLI `zarpay merchant limits`).",
+            "type": {
+              "kind": "INPUT_OBJECT",
+              "name": "PaymentLimitsInput",
               "ofType": null
             },
             "defaultValue": null,
@@ -4327,7 +4355,7 @@ export type introspection = {
         "fields": [
           {
             "name": "amount",
-            "description": "The amount in cents, 5500 to 300000.",
+            "description": "The amount in cents, within the merchant's payment limits when it was made.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -4957,6 +4985,96 @@ export type introspection = {
             "deprecationReason": null
           }
         ],
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentLimits",
+        "description": "The amounts a merchant takes, in cents (INVALID_AMOUNT outside them); the account manager sets them (CLI `zarpay merchant limits`).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "maxCents",
+            "description": "The largest payment the merchant takes (REST max_cents).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "minCents",
+            "description": "The smallest payment the merchant takes (REST min_cents).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
+        "name": "PaymentLimitsInput",
+        "description": "A merchant's payment limits, both bounds: 100 to 10000000 cents each, minCents not above maxCents.",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "maxCents",
+            "description": "The largest payment, in cents.",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "minCents",
+            "description": "The smallest payment, in cents.",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
         "possibleTypes": null
       },
       {

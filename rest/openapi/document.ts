@@ -68,7 +68,7 @@ export const OPERATIONS = {
       operationId: 'initiatePayment',
       summary: 'Initiate a payment and get its hosted payment page (and QR code)',
       description:
-        'Creates a payment of 5500 to 300000 cents and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. ' +
+        'Creates a payment within the merchant\'s payment limits (`GET /api/v1/merchant` `payment_limits`; 5500 to 300000 cents unless set otherwise) and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. ' +
         'A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.',
       tags: ['Payments'],
       examples: {

@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Initiate a payment and get its hosted payment page (and QR code)
-         * @description Creates a payment of 5500 to 300000 cents and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.
+         * @description Creates a payment within the merchant's payment limits (`GET /api/v1/merchant` `payment_limits`; 5500 to 300000 cents unless set otherwise) and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.
          */
         post: operations["initiatePayment"];
         delete?: never;
@@ -281,7 +281,7 @@ export interface components {
             intent_type?: ("purchase" | "purchase_and_redeem") | null;
             /**
              * Format: int64
-             * @description Cents, 5500 to 300000
+             * @description Cents, within the merchant's payment limits (GET /api/v1/merchant `payment_limits`; 5500 to 300000 unless the account manager set others)
              * @example 12345
              */
             amount: number;
@@ -770,6 +770,22 @@ export interface components {
             support_email: string | null;
             /** @example +27 21 555 0100 */
             support_phone: string | null;
+            payment_limits: components["schemas"]["PaymentLimits"];
+        };
+        /** @description The amounts this merchant takes (INVALID_AMOUNT outside them); the account manager sets them */
+        PaymentLimits: {
+            /**
+             * Format: int64
+             * @description The smallest payment this merchant takes, in cents
+             * @example 5500
+             */
+            min_cents: number;
+            /**
+             * Format: int64
+             * @description The largest payment this merchant takes, in cents
+             * @example 300000
+             */
+            max_cents: number;
         };
         ApiKey: {
             /** Format: uuid */

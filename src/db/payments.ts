@@ -1,4 +1,5 @@
 import { type MerchantScope, merchantFilter, type OneMerchantScope, type PaymentScope } from '../domain/actor.ts';
+import type { PaymentLimits } from '../domain/merchant.ts';
 import { type AttemptStatus, netAmountIn, type Payment, type PaymentOutcome, type PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
@@ -173,16 +174,18 @@ export interface NewPayment {
   paramsHash: string;
 }
 
-const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
+const insertStatement = statement<NewPayment, Partial<Row> & { fee: number; min_cents: number; max_cents: number }>(
   'initiate a payment',
   `
   with merchant as (
-    select m.id, ${PAYMENT_FEE_SQL} as fee from merchants m where m.id = :merchantId::uuid
+    select m.id, ${PAYMENT_FEE_SQL} as fee, m.payment_min_cents as min_cents, m.payment_max_cents as max_cents
+      from merchants m where m.id = :merchantId::uuid
   ),
   inserted as (
     -- The fee is the merchant's rates as this statement reads them, fixed from now on. An amount
-    -- that does not cover it is refused (nothing is written); a concurrent insert of the same
-    -- order id makes this one wait for it, then write nothing.
+    -- outside the merchant's payment limits, or one that does not cover the fee, is refused
+    -- (nothing is written); a concurrent insert of the same order id makes this one wait for it,
+    -- then write nothing.
     insert into payments (id, merchant_id, merchant_order_id, intent_type, amount_cents, currency, fee_cents,
                           net_amount_cents, status, include_qr, success_url, cancel_url, failure_url, webhook_url,
                           customer_email, customer_phone, description, params_hash)
@@ -191,12 +194,12 @@ const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
            :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :description::text,
            :paramsHash::text
       from merchant m
-     where m.fee <= :amountCents::bigint
+     where m.fee <= :amountCents::bigint and :amountCents::bigint between m.min_cents and m.max_cents
     on conflict (merchant_id, merchant_order_id) do nothing
     returning *
   )
   select ${COLUMNS}, null as attempt_status, null as attempt_provider, null as attempt_provider_ref,
-         null as attempt_created_at, null::bytea as voucher_sealed, false as voucher_redeemed, m.fee
+         null as attempt_created_at, null::bytea as voucher_sealed, false as voucher_redeemed, m.fee, m.min_cents, m.max_cents
     from merchant m left join inserted p on true`,
 );
 
@@ -208,16 +211,26 @@ const byOrderId = statement<{ merchantId: string; merchantOrderId: string }, Row
 
 /**
  * Inserts a new payment, or finds the one this order id already made: `created` (new), `existing`
- * (the order id's payment, with the hash of its parameters), or `feeNotCovered` with the fee the
- * amount did not cover. Undefined when the merchant does not exist.
+ * (the order id's payment, with the hash of its parameters), `outsideLimits` with the merchant's
+ * payment limits the amount is outside of (CONTRACT §11: the one place they are checked, against
+ * the merchant's row as this statement reads it), or `feeNotCovered` with the fee the amount did
+ * not cover. Undefined when the merchant does not exist.
  */
 export async function insertPayment(
   db: DbOrTx,
   values: NewPayment,
-): Promise<{ created: StoredPayment } | { existing: StoredPayment; paramsHash: string } | { feeNotCovered: number } | undefined> {
+): Promise<
+  | { created: StoredPayment }
+  | { existing: StoredPayment; paramsHash: string }
+  | { outsideLimits: PaymentLimits }
+  | { feeNotCovered: number }
+  | undefined
+> {
   const [row] = await insertStatement.run(db, values);
   if (!row) return undefined;
   if (row.id != null) return { created: toPayment(row as Row) };
+  const limits = { minCents: Number(row.min_cents), maxCents: Number(row.max_cents) };
+  if (values.amountCents < limits.minCents || values.amountCents > limits.maxCents) return { outsideLimits: limits };
   if (row.fee > values.amountCents) return { feeNotCovered: row.fee };
   // Not written because the order id is taken: read it afresh (a new snapshot sees a concurrent
   // insert that committed while this one waited).

@@ -18,6 +18,9 @@ export interface MerchantsTable {
   support_contact: ColumnType<string | null, string | null | undefined, string | null>;
   support_email: ColumnType<string | null, string | null | undefined, string | null>;
   support_phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The merchant's payment limits in cents (CONTRACT §11); 5500 and 300000 unless set. */
+  payment_min_cents: ColumnType<number, number | undefined, number>;
+  payment_max_cents: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

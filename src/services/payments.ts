@@ -7,6 +7,7 @@ import { requestDigest } from '../domain/canonical.ts';
 import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus, type RedirectWarning } from '../domain/payment.ts';
+import { outsideLimitsMessage } from '../domain/merchant.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
@@ -120,6 +121,10 @@ export class PaymentService {
       paramsHash: hash,
     });
     if (!outcome) throw new AppError('NOT_FOUND', 'merchant not found');
+    if ('outsideLimits' in outcome) {
+      const message = outsideLimitsMessage(outcome.outsideLimits);
+      throw new AppError('INVALID_AMOUNT', `amount: ${message}`, { fields: [{ path: ['amount'], message }] });
+    }
     if ('feeNotCovered' in outcome) {
       const message = `must cover the fee of ${outcome.feeNotCovered} cents`;
       throw new AppError('INVALID_AMOUNT', `amount: ${message}`, { fields: [{ path: ['amount'], message }] });

@@ -12,6 +12,7 @@ import { undocumented } from './openapi/document.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
+import { paymentLinkRoutes } from './payment-links.ts';
 import { refundRoutes } from './refunds.ts';
 import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -97,6 +98,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services; served:
   payoutRoutes(app, services);
   paymentRoutes(app, services);
   refundRoutes(app, services);
+  paymentLinkRoutes(app, services);
   merchantRoutes(app, services);
   statementRoutes(app, services);
   webhookRoutes(app, services);

@@ -16,7 +16,7 @@ import type { PaymentRow } from './types.ts';
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
-  p.failure_reason, p.created_at, p.updated_at, p.completed_at,
+  p.failure_reason, p.payment_link_id, p.created_at, p.updated_at, p.completed_at,
   (select coalesce(sum(r.amount_cents), 0) from refunds r where r.payment_id = p.id and r.status = 'succeeded')::bigint as refunded_cents`;
 
 /** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
@@ -35,7 +35,7 @@ type Row = Pick<
   PaymentRow,
   | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
   | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'failure_reason' | 'created_at' | 'updated_at'
-  | 'completed_at'
+  | 'completed_at' | 'payment_link_id'
 > & {
   refunded_cents: number;
   attempt_status: string | null;
@@ -68,6 +68,7 @@ export function toPayment(row: Row): StoredPayment {
     cancelUrl: row.cancel_url,
     failureUrl: row.failure_url,
     webhookUrl: row.webhook_url,
+    paymentLinkId: row.payment_link_id ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
@@ -172,6 +173,8 @@ export interface NewPayment {
   customerPhone: string | null;
   description: string | null;
   paramsHash: string;
+  /** The payment link it is made through; null otherwise. */
+  paymentLinkId?: string | null;
 }
 
 const insertStatement = statement<NewPayment, Partial<Row> & { fee: number; min_cents: number; max_cents: number }>(
@@ -188,11 +191,11 @@ const insertStatement = statement<NewPayment, Partial<Row> & { fee: number; min_
     -- then write nothing.
     insert into payments (id, merchant_id, merchant_order_id, intent_type, amount_cents, currency, fee_cents,
                           net_amount_cents, status, include_qr, success_url, cancel_url, failure_url, webhook_url,
-                          customer_email, customer_phone, description, params_hash)
+                          customer_email, customer_phone, description, params_hash, payment_link_id)
     select :id::uuid, m.id, :merchantOrderId::text, :intentType::text, :amountCents::bigint, 'ZAR', m.fee,
            :amountCents::bigint - m.fee, 'created', :includeQr::boolean, :successUrl::text, :cancelUrl::text,
            :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :description::text,
-           :paramsHash::text
+           :paramsHash::text, :paymentLinkId::uuid
       from merchant m
      where m.fee <= :amountCents::bigint and :amountCents::bigint between m.min_cents and m.max_cents
     on conflict (merchant_id, merchant_order_id) do nothing
@@ -226,7 +229,7 @@ export async function insertPayment(
   | { feeNotCovered: number }
   | undefined
 > {
-  const [row] = await insertStatement.run(db, values);
+  const [row] = await insertStatement.run(db, { ...values, paymentLinkId: values.paymentLinkId ?? null });
   if (!row) return undefined;
   if (row.id != null) return { created: toPayment(row as Row) };
   const limits = { minCents: Number(row.min_cents), maxCents: Number(row.max_cents) };

@@ -156,9 +156,24 @@ export interface PaymentsTable {
   /** Why a failed payment failed, when zarpay knows more than the provider said: `expired`. */
   failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
   params_hash: string;
+  /** The payment link it was made through (CONTRACT §11); null otherwise. */
+  payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: Date | null;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  description: string;
+  amount_cents: number | null;
+  merchant_reference: string | null;
+  single_use: ColumnType<boolean, boolean | undefined, boolean>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface PaymentAttemptsTable {
@@ -271,6 +286,7 @@ export interface RefundsTable {
 export interface PaymentTables {
   refunds: RefundsTable;
   payments: PaymentsTable;
+  payment_links: PaymentLinksTable;
   payment_attempts: PaymentAttemptsTable;
   vouchers: VouchersTable;
   idempotency_keys: IdempotencyKeysTable;

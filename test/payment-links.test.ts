@@ -192,3 +192,91 @@ describe('payment links over REST and GraphQL', { timeout: 60_000 }, () => {
     expect(read.body.data.paymentLink).toEqual({ id: link.id, active: false });
   });
 });
+
+describe('the public page /l/{link_id}', { timeout: 60_000 }, () => {
+  const link = async (body: Record<string, unknown>) => (await http(t, 'POST', '/api/v1/payment-links', { key: other.key, body })).body.data;
+  const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(t.url + path, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual', headers });
+
+  it('shows a fixed link, and its post makes one payment carrying the link, answering 303 to its payment_url', async () => {
+    const l = await link({ description: 'Braai pack <b>', amount_cents: 12_345 });
+    const page = await fetch(`${t.url}/l/${l.link_id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Other Shop');
+    expect(html).toContain('Braai pack &lt;b&gt;');
+    expect(html).toContain('R 123.45');
+    expect(html).not.toContain('<script');
+    const before = await paymentCount(other.id);
+    const res = await form(`/l/${l.link_id}`, { amount: '1' });
+    expect(res.status).toBe(303);
+    const paymentId = new URL(res.headers.get('location')!).pathname.split('/').pop()!;
+    expect(res.headers.get('location')).toBe(`${t.config.publicBaseUrl}/pay/${paymentId}`);
+    expect(await paymentCount(other.id)).toBe(before + 1);
+    const payment = (await http(t, 'GET', `/api/v1/payments/${paymentId}`, { key: other.key })).body.data;
+    // The typed amount is ignored: a fixed link's amount is the link's.
+    expect(payment).toMatchObject({ amount: 12_345, payment_link_id: l.link_id, description: 'Braai pack <b>', status: 'created' });
+    const g = await gql(t, 'query($id: UUID!) { payment(id: $id) { paymentLink { id description } } }', { id: paymentId }, { key: other.key });
+    expect(g.body.data.payment.paymentLink).toEqual({ id: l.link_id, description: 'Braai pack <b>' });
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: paymentId });
+    const event = await t.database.db.selectFrom('events').select('data').where('payment_id', '=', paymentId).where('type', '=', 'payment.captured').executeTakeFirstOrThrow();
+    expect((event.data as Record<string, unknown>).payment_link_id).toBe(l.link_id);
+    expect((await http(t, 'GET', `/api/v1/payment-links/${l.link_id}`, { key: other.key })).body.data).toMatchObject({ payments_count: 1, captured_cents: 12_345 });
+    // A payment made through the API carries none.
+    const plain = (await initPayment(t, other, paymentBody())).body.data.payment_id;
+    expect((await http(t, 'GET', `/api/v1/payments/${plain}`, { key: other.key })).body.data.payment_link_id).toBeNull();
+  });
+
+  it('an open link takes the amount in rand as people type it, within the merchant\'s limits, else says the range and makes nothing', async () => {
+    const l = await link({ description: 'Donation' });
+    const html = await (await fetch(`${t.url}/l/${l.link_id}?lang=af`)).text();
+    expect(html).toContain('name="amount"');
+    expect(html).toContain('lang="af"');
+    expect(html).toContain('R 55.00');
+    for (const [typed, cents] of [['100,50', 10_050], ['100.50', 10_050], ['R 100,50', 10_050], ['R1 000', 100_000]] as const) {
+      const res = await form(`/l/${l.link_id}`, { amount: typed });
+      expect(res.status, typed).toBe(303);
+      const id = new URL(res.headers.get('location')!).pathname.split('/').pop()!;
+      expect((await http(t, 'GET', `/api/v1/payments/${id}`, { key: other.key })).body.data.amount, typed).toBe(cents);
+    }
+    const before = await paymentCount(other.id);
+    for (const typed of ['10', '3000,01', 'abc', '', '1e5', '-100']) {
+      const res = await form(`/l/${l.link_id}`, { amount: typed });
+      expect(res.status, typed).toBe(422);
+      const text = await res.text();
+      expect(text, typed).toContain('R 55.00');
+      expect(text, typed).toContain('R 3000.00');
+    }
+    expect(await paymentCount(other.id)).toBe(before);
+  });
+
+  it('a closed link (switched off, or single-use and paid) answers 410 and makes nothing; an unknown one 404', async () => {
+    const off = await link({ description: 'Old offer', amount_cents: 6000 });
+    await http(t, 'PATCH', `/api/v1/payment-links/${off.link_id}`, { key: other.key, body: { active: false } });
+    const once = await link({ description: 'Once', amount_cents: 7000, single_use: true });
+    const first = await form(`/l/${once.link_id}`, {});
+    expect(first.status).toBe(303);
+    // Not paid yet: the single-use link still takes another press.
+    const paymentId = new URL(first.headers.get('location')!).pathname.split('/').pop()!;
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { id } } }', { id: paymentId });
+    const before = await paymentCount(other.id);
+    for (const l of [off, once]) {
+      const page = await fetch(`${t.url}/l/${l.link_id}`);
+      expect(page.status).toBe(410);
+      expect(await page.text()).toContain('closed');
+      expect((await form(`/l/${l.link_id}`, { amount: '100' })).status).toBe(410);
+    }
+    expect(await paymentCount(other.id)).toBe(before);
+    expect((await fetch(`${t.url}/l/0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e`)).status).toBe(404);
+    expect((await fetch(`${t.url}/l/nope`)).status).toBe(404);
+  });
+
+  it('serves the link\'s QR image for its signed address only', async () => {
+    const l = await link({ description: 'QR' });
+    const png = await fetch(l.qr_code.image_url.replace(t.config.publicBaseUrl, t.url));
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const forged = await fetch(`${t.url}/l/${l.link_id}/qr.png?expires=9999999999&signature=${'0'.repeat(64)}`);
+    expect(forged.status).toBe(403);
+  });
+});

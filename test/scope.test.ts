@@ -439,6 +439,11 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /providers/:provider/webhook': { kind: 'capability', reach: 'provider' },
   'POST /providers/:provider/callback': { kind: 'capability', reach: 'provider' },
   'GET /qr/:file': { kind: 'capability', reach: 'signed link' },
+  // A payment link's page is public by design (the merchant shares its address): it shows the
+  // link's merchant name and description, and makes payments of that merchant only (payment-links.test.ts).
+  'GET /l/:id': { kind: 'public' },
+  'POST /l/:id': { kind: 'public' },
+  'GET /l/:id/qr.:format': { kind: 'public' },
   'GET /': { kind: 'public' },
   'GET /healthz': { kind: 'public' },
   'GET /readyz': { kind: 'public' },

@@ -47,6 +47,13 @@ const en = {
   continueToCheckout: 'Continue to payment',
   backToCheckout: 'Return to the payment page',
   paidWaiting: 'If you have paid, this page shows it as soon as the payment provider confirms.',
+  linkClosedTitle: 'This link is closed',
+  linkClosed: '{merchant} no longer takes payments through this link.',
+  linkNotFound: 'This payment link does not exist.',
+  amountLabel: 'Amount (rand)',
+  amountRange: 'Enter an amount from {min} to {max}.',
+  amountOutside: 'The amount must be from {min} to {max}.',
+  payLink: 'Pay',
 };
 export type MessageKey = keyof typeof en;
 
@@ -87,6 +94,13 @@ const af: Record<MessageKey, string> = {
   continueToCheckout: 'Gaan voort na betaling',
   backToCheckout: 'Terug na die betaalbladsy',
   paidWaiting: 'As jy betaal het, wys hierdie bladsy dit sodra die betaalverskaffer dit bevestig.',
+  linkClosedTitle: 'Hierdie skakel is gesluit',
+  linkClosed: '{merchant} neem nie meer betalings deur hierdie skakel nie.',
+  linkNotFound: 'Hierdie betaalskakel bestaan nie.',
+  amountLabel: 'Bedrag (rand)',
+  amountRange: 'Tik \'n bedrag van {min} tot {max}.',
+  amountOutside: 'Die bedrag moet van {min} tot {max} wees.',
+  payLink: 'Betaal',
 };
 
 const zu: Record<MessageKey, string> = {
@@ -126,6 +140,13 @@ const zu: Record<MessageKey, string> = {
   continueToCheckout: 'Qhubeka nokukhokha',
   backToCheckout: 'Buyela ekhasini lokukhokha',
   paidWaiting: 'Uma usukhokhile, leli khasi lizokubonisa lokho ngokushesha lapho umhlinzeki wenkokhelo eqinisekisa.',
+  linkClosedTitle: 'Lesi sixhumanisi sivaliwe',
+  linkClosed: 'U-{merchant} akasazamukeli izinkokhelo ngalesi sixhumanisi.',
+  linkNotFound: 'Lesi sixhumanisi senkokhelo asikho.',
+  amountLabel: 'Inani (ngama-rand)',
+  amountRange: 'Faka inani kusukela ku-{min} kuya ku-{max}.',
+  amountOutside: 'Inani kufanele libe kusukela ku-{min} kuya ku-{max}.',
+  payLink: 'Khokha',
 };
 
 const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };

@@ -13,6 +13,7 @@ import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { payeeRoutes } from './payees.ts';
+import { paymentLinkRoutes } from './payment-links.ts';
 import { refundRoutes } from './refunds.ts';
 import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -99,6 +100,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services; served:
   payeeRoutes(app, services);
   paymentRoutes(app, services);
   refundRoutes(app, services);
+  paymentLinkRoutes(app, services);
   merchantRoutes(app, services);
   statementRoutes(app, services);
   webhookRoutes(app, services);

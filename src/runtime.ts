@@ -28,6 +28,7 @@ import { expiryTask } from './tasks/payment-expiry.ts';
 import { PaymentFlow } from './services/payment-flow.ts';
 import { PaymentLinks } from './services/payment-links.ts';
 import { PaymentSettlement } from './services/payment-settlement.ts';
+import { PaymentLinkService } from './services/links.ts';
 import { PaymentService } from './services/payments.ts';
 import { PayoutBatchService } from './services/payout-batches.ts';
 import { PeopleService } from './services/people.ts';
@@ -180,6 +181,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     payments,
     paymentFlow: new PaymentFlow(deps, providers.all, providers.methods, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),
     paymentLinks,
+    links: new PaymentLinkService(deps, paymentLinks, payments, rateLimits),
     providers: providers.all,
     refunds,
     payouts: new PayoutService(deps, payees),

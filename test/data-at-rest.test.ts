@@ -237,7 +237,7 @@ describe('migration 2026-11-23T0103', () => {
       expect(await dumpAsText(db)).not.toContain(plain);
 
       const services = createServices({ ...t.config, dataKeys: [] }, { ...scratch, close: async () => {} });
-      const actor = { kind: 'merchant' as const, merchant: { id: merchant, name: 'Old Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null, paymentMethods: null, createdAt: new Date(), updatedAt: new Date() }, key: { id: randomUUID(), merchantId: merchant, kid: 'k', env: 'tst', type: 'secret', status: 'active' as const, createdAt: new Date(), expiresAt: null, revokedAt: null, displayMask: 'm', issuedBy: 'merchant' as const, issuedByPersonId: null, role: 'owner' as const } };
+      const actor = { kind: 'merchant' as const, merchant: { id: merchant, name: 'Old Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null, paymentMethods: null, paymentLimits: { minCents: 5500, maxCents: 300000 }, createdAt: new Date(), updatedAt: new Date() }, key: { id: randomUUID(), merchantId: merchant, kid: 'k', env: 'tst', type: 'secret', status: 'active' as const, createdAt: new Date(), expiresAt: null, revokedAt: null, displayMask: 'm', issuedBy: 'merchant' as const, issuedByPersonId: null, role: 'owner' as const } };
       const replay = await services.payouts.create(actor, input);
       expect(replay).toMatchObject({ created: false, payout: { id: payout } });
       await expect(services.payouts.create(actor, { ...input, amountCents: 1_001 })).rejects.toMatchObject({ code: 'CONFLICT' });

@@ -5,7 +5,7 @@ import type { Role } from '../src/domain/people.ts';
 
 /** Rules of src/domain that the HTTP-level tests reach only through a server, tried directly. */
 
-const merchant = { id: 'm', name: 'Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null, paymentMethods: null, createdAt: new Date(), updatedAt: new Date() };
+const merchant = { id: 'm', name: 'Shop', webhookUrl: null, paymentFeeBps: 0, paymentFeeFixedCents: 0, payoutFeeCents: 0, autoTopup: false, redirectDomains: [], supportContact: null, supportEmail: null, supportPhone: null, paymentMethods: null, paymentLimits: { minCents: 5500, maxCents: 300000 }, createdAt: new Date(), updatedAt: new Date() };
 const withKey = (role: Role): MerchantActor => ({
   kind: 'merchant',
   merchant,

@@ -146,6 +146,29 @@ describe('the OpenAPI document', () => {
     await call('GET', settings, settings, { key: revoked.key });
     await call('PATCH', settings, settings, { key: shop.key, body: { support_email: 'help@shop.example' } });
     await call('PATCH', settings, settings, { key: shop.key, body: { support_email: 'nope' } });
+    const links = '/api/v1/payment-links';
+    const link = await call('POST', links, links, { key: shop.key, body: { description: 'OpenAPI link', amount_cents: 6_000 } });
+    await call('POST', links, links, { key: shop.key, body: { description: '' } });
+    await call('POST', links, links, { key: shop.key, body: { description: 'x'.repeat(70_000) } });
+    await call('POST', links, links, { body: { description: 'no key' } });
+    await call('POST', links, links, { key: revoked.key, body: { description: 'revoked' } });
+    await call('GET', links, links, { key: shop.key });
+    await call('GET', links, `${links}?limit=0`, { key: shop.key });
+    await call('GET', links, links, {});
+    await call('GET', links, links, { key: revoked.key });
+    const linkDoc = '/api/v1/payment-links/{link_id}';
+    const linkUrl = `${links}/${link.body.data.link_id}`;
+    await call('GET', linkDoc, linkUrl, { key: shop.key });
+    await call('GET', linkDoc, `${linkUrl}?foo=1`, { key: shop.key });
+    await call('GET', linkDoc, `${links}/${crypto.randomUUID()}`, { key: shop.key });
+    await call('GET', linkDoc, linkUrl, {});
+    await call('GET', linkDoc, linkUrl, { key: revoked.key });
+    await call('PATCH', linkDoc, linkUrl, { key: shop.key, body: { active: false } });
+    await call('PATCH', linkDoc, linkUrl, { key: shop.key, body: { active: 'no' } });
+    await call('PATCH', linkDoc, linkUrl, { key: shop.key, body: { active: false, note: 'x'.repeat(70_000) } });
+    await call('PATCH', linkDoc, `${links}/${crypto.randomUUID()}`, { key: shop.key, body: { active: false } });
+    await call('PATCH', linkDoc, linkUrl, { body: { active: false } });
+    await call('PATCH', linkDoc, linkUrl, { key: revoked.key, body: { active: false } });
     await call('PATCH', settings, settings, { key: shop.key, body: { support_phone: 'x'.repeat(70_000) } });
     await call('PATCH', settings, settings, { body: {} });
     await call('PATCH', settings, settings, { key: revoked.key, body: {} });
@@ -179,6 +202,10 @@ describe('the OpenAPI document', () => {
       ['GET', refundsDoc, refundsUrl, services.refunds, 'ofPayment', {}],
       ['GET', refundDoc, refundUrl, services.refunds, 'get', {}],
       ['GET', '/api/v1/payees', '/api/v1/payees', services.payees, 'list', {}],
+      ['POST', links, links, services.links, 'create', { body: { description: 'Failing link' } }],
+      ['GET', links, links, services.links, 'list', {}],
+      ['GET', linkDoc, linkUrl, services.links, 'get', {}],
+      ['PATCH', linkDoc, linkUrl, services.links, 'update', { body: { active: true } }],
     ] as const) {
       failOnce(target as any, fn, new Error('unexpected'));
       await call(method, path, url, { key: shop.key, ...opts });
@@ -221,6 +248,10 @@ describe('the OpenAPI document', () => {
         ['GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, undefined],
         ['GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, undefined],
         ['GET', '/api/v1/payees', '/api/v1/payees', undefined],
+        ['POST', links, links, { description: 'Limited' }],
+        ['GET', links, links, undefined],
+        ['GET', linkDoc, `${links}/${crypto.randomUUID()}`, undefined],
+        ['PATCH', linkDoc, `${links}/${crypto.randomUUID()}`, { active: false }],
         ['GET', statements, range, undefined],
         ['GET', settings, settings, undefined],
         ['PATCH', settings, settings, {}],

@@ -41,6 +41,7 @@ describe('payment initiation', () => {
       voucher_code: null,
       voucher_redeemed: false,
       refunded_cents: 0,
+      payment_link_id: null,
       merchant_order_id: expect.any(String),
       description: null,
       failure_reason: null,

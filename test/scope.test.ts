@@ -32,11 +32,11 @@ let a: TestMerchant;
 let b: TestMerchant;
 const MISSING = '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e';
 /** `refunded`: a captured payment with a refund; `refund`: that refund. */
-type Resource = 'merchant' | 'payout' | 'payment' | 'event' | 'refunded' | 'refund';
+type Resource = 'merchant' | 'payout' | 'payment' | 'event' | 'refunded' | 'refund' | 'link';
 type Whose = 'a' | 'b';
 const ids: Record<Whose, Record<Resource, string>> = {
-  a: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '' },
-  b: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '' },
+  a: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '' },
+  b: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '' },
 };
 /** Ids that appear in an answer only if it shows that merchant's data. */
 const markers: Record<Whose, string[]> = { a: [], b: [] };
@@ -74,8 +74,9 @@ beforeAll(async () => {
       { headers: { cookie: cookies.join('; '), 'x-csrf-token': csrf } },
     );
     markers[whose].push(payee.body.data.createPayee.payee.id);
-    ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund };
-    markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund, kid);
+    const link = (await http(t, 'POST', '/api/v1/payment-links', { key: m.key, body: { description: `Scope link ${whose}` } })).body.data.link_id;
+    ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund, link };
+    markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund, kid, link);
   }
   const bRef = (await http(t, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(100, { merchant_reference: taken.reference }) })).body.data.id;
   const bOrder = (await newPayment(t, b, { merchant_order_id: taken.orderId })).payment_id;
@@ -165,6 +166,8 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.ledgerVerification': { who: 'operator', doc: '{ ledgerVerification }' },
   'Query.merchant': { who: 'operator', id: { of: 'merchant' }, doc: 'query($id: UUID!) { merchant(id: $id) { id } }' },
   'Query.merchants': { who: 'operator', doc: '{ merchants { id } }' },
+  'Query.paymentLink': { who: 'both', id: { of: 'link', missing: 'NOT_FOUND' }, doc: 'query($id: UUID!) { paymentLink(id: $id) { id merchantId } }' },
+  'Query.paymentLinks': { who: 'both', names: 'many', doc: 'query($m: UUID) { paymentLinks(merchantId: $m) { edges { node { id merchantId } } } }' },
   'Query.payment': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { id merchantId } }' },
   'Query.payments': { who: 'both', names: 'many', doc: 'query($m: UUID) { payments(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.payout': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { id merchantId } }' },
@@ -194,6 +197,9 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Merchant.apiKeys': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { apiKeys { merchantId } } } }' },
   'Merchant.balance': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId } } } }' },
   'Merchant.webhookSecrets': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { webhookSecrets { id } } } }' },
+  'Merchant.paymentLimits': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { id paymentLimits { minCents } } } }' },
+  'Payment.paymentLink': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId paymentLink { id } } }' },
+  'PaymentLink.qrCode': { who: 'both', id: { of: 'link', missing: 'NOT_FOUND' }, doc: 'query($id: UUID!) { paymentLink(id: $id) { merchantId qrCode { content } } }' },
   'Payment.latestAttempt': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId latestAttempt { provider } } }' },
   'Payment.customer': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId customer { email } } }' },
   'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },
@@ -389,7 +395,7 @@ function routesOf(app: FastifyInstance): string[] {
 
 type RouteProbe =
   /** A merchant's resource by id: B's is answered exactly as a missing one. */
-  | { kind: 'byId'; of: Resource; missing: string; status?: number }
+  | { kind: 'byId'; of: Resource; missing: string; status?: number; body?: () => Record<string, unknown> }
   /** The calling merchant's own data, in a list. */
   | { kind: 'list' }
   /**
@@ -404,7 +410,7 @@ type RouteProbe =
   /** No merchant's data. */
   | { kind: 'public' };
 
-const ownerOf = (table: 'payments' | 'webhook_secrets' | 'api_keys') => async (id: string) =>
+const ownerOf = (table: 'payments' | 'webhook_secrets' | 'api_keys' | 'payment_links') => async (id: string) =>
   (await t.database.db.selectFrom(table).select('merchant_id').where('id', '=', id).executeTakeFirst())?.merchant_id;
 
 /** How to call each route; the routes themselves come from the app. */
@@ -415,6 +421,10 @@ const ROUTES: Record<string, RouteProbe> = {
   // No body: a full refund of what is left of A's payment.
   'POST /api/v1/payments/:id/refunds': { kind: 'byId', of: 'refunded', missing: 'PAYMENT_NOT_FOUND', status: 201 },
   'GET /api/v1/refunds/:id': { kind: 'byId', of: 'refund', missing: 'REFUND_NOT_FOUND' },
+  'GET /api/v1/payment-links/:id': { kind: 'byId', of: 'link', missing: 'NOT_FOUND' },
+  'PATCH /api/v1/payment-links/:id': { kind: 'byId', of: 'link', missing: 'NOT_FOUND', body: () => ({ active: true }) },
+  'GET /api/v1/payment-links': { kind: 'list' },
+  'POST /api/v1/payment-links': { kind: 'own', as: 'a', status: 201, body: () => ({ description: 'Scope probe' }), owner: (d) => ownerOf('payment_links')(d.link_id) },
   'GET /api/v1/payouts': { kind: 'list' },
   'GET /api/v1/payments': { kind: 'list' },
   'GET /api/v1/payouts/balance': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
@@ -452,6 +462,11 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /providers/:provider/webhook': { kind: 'capability', reach: 'provider' },
   'POST /providers/:provider/callback': { kind: 'capability', reach: 'provider' },
   'GET /qr/:file': { kind: 'capability', reach: 'signed link' },
+  // A payment link's page is public by design (the merchant shares its address): it shows the
+  // link's merchant name and description, and makes payments of that merchant only (payment-links.test.ts).
+  'GET /l/:id': { kind: 'public' },
+  'POST /l/:id': { kind: 'public' },
+  'GET /l/:id/qr.:format': { kind: 'public' },
   'GET /': { kind: 'public' },
   'GET /healthz': { kind: 'public' },
   'GET /readyz': { kind: 'public' },
@@ -507,7 +522,7 @@ describe('every HTTP route', () => {
     if (path.startsWith('/api/v1/') && path.includes('/:id')) expect(probe.kind, `${route} takes an id`).toBe('byId');
     switch (probe.kind) {
       case 'byId': {
-        const at = (id: string) => http(t, method, path.replace(':id', id), { key: a.key });
+        const at = (id: string) => http(t, method, path.replace(':id', id), { key: a.key, ...(probe.body && { body: probe.body() }) });
         const theirs = await at(ids.b[probe.of]);
         const missing = await at(MISSING);
         expect({ status: theirs.status, code: codeOf(theirs), message: theirs.body.error?.message }, 'B\'s id, as A: exactly like a missing id').toEqual({

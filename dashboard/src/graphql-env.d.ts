@@ -1510,6 +1510,71 @@ export type introspection = {
       },
       {
         "kind": "INPUT_OBJECT",
+        "name": "CreatePaymentLinkInput",
+        "description": "A new payment link (REST `POST /api/v1/payment-links`, camelCase).",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "amountCents",
+            "description": "A fixed amount within the merchant's payment limits; null or absent: the customer types it.",
+            "type": {
+              "kind": "SCALAR",
+              "name": "Money",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "description",
+            "description": "What the customer pays for (1 to 200 characters).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "merchantReference",
+            "description": "The merchant's own reference (at most 64 characters).",
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "singleUse",
+            "description": "Close once one payment through it is captured (default false).",
+            "type": {
+              "kind": "SCALAR",
+              "name": "Boolean",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
         "name": "CreatePayoutInput",
         "description": "A new payout (REST `POST /api/v1/payouts` body, camelCase).",
         "specifiedByURL": null,
@@ -1807,7 +1872,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "amount",
-            "description": "Cents, 5500 to 300000 (INVALID_AMOUNT otherwise).",
+            "description": "Cents, within the merchant's payment limits (Merchant.paymentLimits; INVALID_AMOUNT otherwise).",
             "type": {
               "kind": "NON_NULL",
               "name": null,
@@ -2625,6 +2690,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "paymentLimits",
+            "description": "The amounts the merchant takes (REST payment_limits); 5500 to 300000 cents unless the account manager set others.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLimits",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "paymentMethods",
             "description": "The ways to pay its hosted page offers, within those the service runs (REST payment_methods); null: every one the service has.",
             "args": [],
@@ -2848,6 +2929,18 @@ export type introspection = {
             "type": {
               "kind": "SCALAR",
               "name": "Money",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentLimits",
+            "description": "The merchant's payment limits (update only; CLI `zarpay merchant limits`).",
+            "type": {
+              "kind": "INPUT_OBJECT",
+              "name": "PaymentLimitsInput",
               "ofType": null
             },
             "defaultValue": null,
@@ -3320,6 +3413,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "PayeePayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "createPaymentLink",
+            "description": "Creates a payment link (merchant only; REST `POST /api/v1/payment-links`). Rate limit: payment init. Errors: VALIDATION_FAILED, INVALID_AMOUNT (a fixed amount outside the merchant's payment limits), FORBIDDEN for the operator.",
+            "args": [
+              {
+                "name": "input",
+                "description": "The link.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "CreatePaymentLinkInput",
+                    "kind": "INPUT_OBJECT",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLinkPayload",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -4529,6 +4655,55 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "updatePaymentLink",
+            "description": "Switches a payment link off (active: false) or on again (merchant only; REST `PATCH /api/v1/payment-links/{link_id}`). Rate limit: payment init. Errors: NOT_FOUND, also for another merchant's id; FORBIDDEN for the operator.",
+            "args": [
+              {
+                "name": "active",
+                "description": "false closes the link; true opens it again.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "Boolean",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "id",
+                "description": "The link id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLinkPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "updateWebhookUrl",
             "description": "Sets where the calling merchant's events are delivered; null stops deliveries (merchant only). Errors: VALIDATION_FAILED for a URL that is not http(s), or in prd not https or resolving to a private address; FORBIDDEN for the operator, who uses updateMerchant.",
             "args": [
@@ -5247,7 +5422,7 @@ export type introspection = {
         "fields": [
           {
             "name": "amount",
-            "description": "The amount in cents, 5500 to 300000.",
+            "description": "The amount in cents, within the merchant's payment limits when it was made.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -5457,6 +5632,18 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentLink",
+            "description": "The payment link it was made through (REST payment_link_id); null otherwise.",
+            "args": [],
+            "type": {
+              "kind": "OBJECT",
+              "name": "PaymentLink",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -5926,6 +6113,367 @@ export type introspection = {
             "deprecationReason": null
           }
         ],
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentLimits",
+        "description": "The amounts a merchant takes, in cents (INVALID_AMOUNT outside them); the account manager sets them (CLI `zarpay merchant limits`).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "maxCents",
+            "description": "The largest payment the merchant takes (REST max_cents).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "minCents",
+            "description": "The smallest payment the merchant takes (REST min_cents).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
+        "name": "PaymentLimitsInput",
+        "description": "A merchant's payment limits, both bounds: 100 to 10000000 cents each, minCents not above maxCents.",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "maxCents",
+            "description": "The largest payment, in cents.",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "minCents",
+            "description": "The smallest payment, in cents.",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentLink",
+        "description": "A page the merchant shares (REST link): customers pay through it, each payment carrying the link (Payment.paymentLink).",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "active",
+            "description": "Whether its page takes payments.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "amountCents",
+            "description": "The fixed amount; null when the customer types it.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "Money",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "capturedCents",
+            "description": "The sum of its captured payments' amounts.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "createdAt",
+            "description": "When it was created.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "DateTime",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "description",
+            "description": "What the customer pays for.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "id",
+            "description": "The link id (REST link_id).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "UUID",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "merchantId",
+            "description": "The merchant whose payments it makes.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "UUID",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "merchantReference",
+            "description": "The merchant's own reference.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentsCount",
+            "description": "Payments made through it, whatever became of them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "qrCode",
+            "description": "Its QR code.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLinkQrCode",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "singleUse",
+            "description": "Closes once one of its payments is captured.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "url",
+            "description": "The link's page: {PUBLIC_BASE_URL}/l/{id}.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentLinkPayload",
+        "description": "The payment link.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "paymentLink",
+            "description": "The link.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLink",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentLinkQrCode",
+        "description": "A payment link's QR code.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "content",
+            "description": "The URL the QR code holds: the link's url.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "imageUrl",
+            "description": "A signed PNG image of it (swap .png for .svg); expires after QR_URL_TTL_MS.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
         "possibleTypes": null
       },
       {
@@ -7737,6 +8285,116 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "paymentLink",
+            "description": "One payment link (REST `GET /api/v1/payment-links/{link_id}`): a merchant its own, the operator any. Rate limit: payment init. Errors: NOT_FOUND, also for another merchant's id.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The link id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLink",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentLinks",
+            "description": "Payment links, newest first. A merchant sees its own; the operator every merchant's, or one with merchantId. Rate limit: payment init. Errors: FORBIDDEN when a merchant names another merchant.",
+            "args": [
+              {
+                "name": "after",
+                "description": "A cursor this list handed out: the page starts after it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "before",
+                "description": "A cursor this list handed out: the page ends before it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "first",
+                "description": "How many items from the start (after `after`), 0 to 100; without first and last, 50. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "last",
+                "description": "How many items from the end (before `before`), 0 to 100. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "merchantId",
+                "description": "Only this merchant's (the operator; a merchant may only name itself).",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "UUID",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "QueryPaymentLinksConnection",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "payments",
             "description": "Payments, newest first. A merchant sees its own; the operator every merchant's, or one with merchantId. Rate limit: payment status. Errors: FORBIDDEN when a merchant names another merchant.",
             "args": [
@@ -8368,6 +9026,120 @@ export type introspection = {
                     "ofType": null
                   }
                 }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "QueryPaymentLinksConnection",
+        "description": "A page of payment links, newest first, with how many there are on all pages.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "edges",
+            "description": "The items of this page, each with its cursor, in the list's order.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "QueryPaymentLinksConnectionEdge",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "pageInfo",
+            "description": "Whether there are more pages, and the cursors to ask for them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PageInfo",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "totalCount",
+            "description": "How many match the filter, on all pages.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "QueryPaymentLinksConnectionEdge",
+        "description": "One payment link of the page, with its cursor.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "cursor",
+            "description": "This edge's place in the list, opaque: pass it as `after` or `before`. Stable when rows are added.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "node",
+            "description": "The item.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentLink",
+                "kind": "OBJECT",
+                "ofType": null
               }
             },
             "isDeprecated": false,

@@ -7,6 +7,7 @@ import { merchantSettingsInput, merchantSettingsJsonSchema } from '../../src/dom
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
+import { createPaymentLinkInput, listPaymentLinksQuery, paymentLinkJsonSchema, updatePaymentLinkInput } from '../../src/domain/payment-link.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
 import { MAX_PAYEES, payeeJsonSchema } from '../../src/domain/payee.ts';
@@ -54,6 +55,8 @@ const common: Record<string, ResponseDoc> = {
 const payoutId = z.object({ payout_id: z.uuid().meta({ description: 'The payout id', example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' }) });
 const paymentId = z.object({ payment_id: z.uuid().meta({ description: 'The payment id', example: '9b2e4c1a-6d0f-4e3b-8a71-2c5d9f04e6b8' }) });
 
+const linkId = z.object({ link_id: z.uuid().meta({ description: 'The payment link id', example: '5d2f0e2b-8a43-4c1e-9a57-3f1c9a527c11' }) });
+
 const refundId = z.object({ refund_id: z.uuid().meta({ description: 'The refund id', example: '7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11' }) });
 
 const eft = { account_number: '62012345678', branch_code: '250655', account_holder: 'Thandi Nkosi', bank_name: 'FNB' };
@@ -69,7 +72,7 @@ export const OPERATIONS = {
       operationId: 'initiatePayment',
       summary: 'Initiate a payment and get its hosted payment page (and QR code)',
       description:
-        'Creates a payment of 5500 to 300000 cents and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. ' +
+        'Creates a payment within the merchant\'s payment limits (`GET /api/v1/merchant` `payment_limits`; 5500 to 300000 cents unless set otherwise) and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. ' +
         'A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.',
       tags: ['Payments'],
       examples: {
@@ -219,6 +222,80 @@ export const OPERATIONS = {
         '200': { description: 'The refund', schema: successOf(refundJsonSchema) },
         '400': badQuery,
         '404': error('Unknown, malformed or another merchant\'s refund', ['REFUND_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payment-links': {
+    post: {
+      operationId: 'createPaymentLink',
+      summary: 'Create a payment link: a page customers pay through, without code',
+      description:
+        'A link\'s page (`url`, `{PUBLIC_BASE_URL}/l/{link_id}`, and its QR code) shows the merchant\'s name, the description and the fixed `amount_cents` or, when that is absent or null, a field where the customer types the amount; ' +
+        'each press of its pay button makes a payment of the merchant (within its payment limits) carrying `payment_link_id`. A `single_use` link closes once one of its payments is captured. Rate limit: payment init.',
+      tags: ['Payment links'],
+      examples: {
+        fixed: { summary: 'A fixed amount', status: 201, value: { description: 'Guitar lesson, 45 minutes', amount_cents: 25000, merchant_reference: 'LESSONS-NOV' } },
+        open: { summary: 'The customer types the amount, once', status: 201, value: { description: 'Donation to the school fund', single_use: true } },
+      },
+      body: wire(createPaymentLinkInput),
+      responses: {
+        '201': { description: 'Created, active', schema: successOf(paymentLinkJsonSchema) },
+        '400': error('Invalid request, or a fixed amount outside the merchant\'s payment limits', ['INVALID_INPUT', 'VALIDATION_FAILED', 'INVALID_AMOUNT']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
+        ...common,
+      },
+    },
+    get: {
+      operationId: 'listPaymentLinks',
+      summary: 'List payment links, newest first',
+      description: 'A page of the merchant\'s payment links (newest first, `limit` 1 to 100, default 50), each with its `payments_count` and `captured_cents`, and how many there are. Rate limit: payment init.',
+      tags: ['Payment links'],
+      query: listPaymentLinksQuery,
+      responses: {
+        '200': {
+          description: 'A page of payment links and the number the merchant has',
+          schema: successOf(
+            z
+              .object({
+                payment_links: z.array(paymentLinkJsonSchema).max(100),
+                total: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'The merchant\'s payment links' }),
+              })
+              .strict(),
+          ),
+        },
+        '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payment-links/{link_id}': {
+    get: {
+      operationId: 'getPaymentLink',
+      summary: 'Read a payment link',
+      description: 'The link with its counts: `payments_count` (payments made through it) and `captured_cents` (the sum of the captured ones). Rate limit: payment init.',
+      tags: ['Payment links'],
+      path: linkId,
+      responses: {
+        '200': { description: 'The payment link', schema: successOf(paymentLinkJsonSchema) },
+        '400': badQuery,
+        '404': error('Unknown, malformed or another merchant\'s id', ['NOT_FOUND']),
+        ...common,
+      },
+    },
+    patch: {
+      operationId: 'updatePaymentLink',
+      summary: 'Switch a payment link off (or on again)',
+      description: 'With `{"active": false}` the link\'s page says it is closed (410) and makes no payment; `true` opens it again. Payments already made are untouched. Rate limit: payment init.',
+      tags: ['Payment links'],
+      path: linkId,
+      examples: { close: { summary: 'Close the link', status: 200, value: { active: false } } },
+      body: wire(updatePaymentLinkInput),
+      responses: {
+        '200': { description: 'The payment link as changed', schema: successOf(paymentLinkJsonSchema) },
+        '400': error('Invalid request', ['INVALID_INPUT', 'VALIDATION_FAILED']),
+        '404': error('Unknown, malformed or another merchant\'s id', ['NOT_FOUND']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
         ...common,
       },
     },
@@ -585,6 +662,7 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
       security: [{ ApiKey: [] }],
       tags: [
         { name: 'Payments', description: 'Payments through the hosted payment page and QR codes' },
+        { name: 'Payment links', description: 'Pages a merchant shares (a QR code, a chat message) that customers pay through, without code' },
         { name: 'Refunds', description: 'Money of captured payments given back to customers, in full or in part' },
         { name: 'Payouts', description: 'EFT payouts reserved against the balance and approved by an operator' },
         { name: 'Statements', description: 'The balance\'s movements by day, for the books (JSON or CSV)' },

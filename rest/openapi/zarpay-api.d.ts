@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Initiate a payment and get its hosted payment page (and QR code)
-         * @description Creates a payment of 5500 to 300000 cents and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.
+         * @description Creates a payment within the merchant's payment limits (`GET /api/v1/merchant` `payment_limits`; 5500 to 300000 cents unless set otherwise) and returns the hosted page (`payment_url`) to send the customer to, or a signed QR code. A repeat with the same `Idempotency-Key` and an equal body returns the first answer; the same `merchant_order_id` with the same parameters returns the same payment.
          */
         post: operations["initiatePayment"];
         delete?: never;
@@ -103,6 +103,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links, newest first
+         * @description A page of the merchant's payment links (newest first, `limit` 1 to 100, default 50), each with its `payments_count` and `captured_cents`, and how many there are. Rate limit: payment init.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link: a page customers pay through, without code
+         * @description A link's page (`url`, `{PUBLIC_BASE_URL}/l/{link_id}`, and its QR code) shows the merchant's name, the description and the fixed `amount_cents` or, when that is absent or null, a field where the customer types the amount; each press of its pay button makes a payment of the merchant (within its payment limits) carrying `payment_link_id`. A `single_use` link closes once one of its payments is captured. Rate limit: payment init.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payment-links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment link
+         * @description The link with its counts: `payments_count` (payments made through it) and `captured_cents` (the sum of the captured ones). Rate limit: payment init.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Switch a payment link off (or on again)
+         * @description With `{"active": false}` the link's page says it is closed (410) and makes no payment; `true` opens it again. Payments already made are untouched. Rate limit: payment init.
+         */
+        patch: operations["updatePaymentLink"];
         trace?: never;
     };
     "/api/v1/payouts/balance": {
@@ -301,7 +349,7 @@ export interface components {
             intent_type?: ("purchase" | "purchase_and_redeem") | null;
             /**
              * Format: int64
-             * @description Cents, 5500 to 300000
+             * @description Cents, within the merchant's payment limits (GET /api/v1/merchant `payment_limits`; 5500 to 300000 unless the account manager set others)
              * @example 12345
              */
             amount: number;
@@ -338,6 +386,20 @@ export interface components {
             amount_cents?: number;
             reason?: string | null;
             merchant_reference?: string | null;
+        };
+        CreatePaymentLinkRequest: {
+            /**
+             * @description What the customer pays for, shown on the link's page (1 to 200 characters)
+             * @example Guitar lesson, 45 minutes
+             */
+            description: string;
+            amount_cents?: number | null;
+            merchant_reference?: string | null;
+            single_use?: boolean | null;
+        };
+        UpdatePaymentLinkRequest: {
+            /** @description false closes the link; true opens it again */
+            active: boolean;
         };
         CreatePayoutRequest: {
             /**
@@ -549,6 +611,11 @@ export interface components {
              */
             refunded_cents: number;
             /**
+             * @description The payment link it was made through (POST /api/v1/payment-links); null otherwise
+             * @example null
+             */
+            payment_link_id: string | null;
+            /**
              * Format: date-time
              * @description When it was initiated
              * @example 2026-11-22T10:15:30.000Z
@@ -591,6 +658,56 @@ export interface components {
              * @example 2026-11-25T10:15:30.000Z
              */
             completed_at?: string;
+        };
+        PaymentLink: {
+            /**
+             * Format: uuid
+             * @example 5d2f0e2b-8a43-4c1e-9a57-3f1c9a527c11
+             */
+            link_id: string;
+            /**
+             * Format: uri
+             * @description The link's page: {PUBLIC_BASE_URL}/l/{link_id}
+             */
+            url: string;
+            qr_code: {
+                /**
+                 * Format: uri
+                 * @description The URL encoded in the QR code, equal to url
+                 */
+                content: string;
+                /**
+                 * Format: uri
+                 * @description Signed PNG URL (swap .png for .svg); expires after QR_URL_TTL_MS
+                 */
+                image_url: string;
+            };
+            /** @example Guitar lesson, 45 minutes */
+            description: string;
+            amount_cents: number | null;
+            /** @example LESSONS-NOV */
+            merchant_reference: string | null;
+            /** @description Closes once one payment through it is captured */
+            single_use: boolean;
+            /** @description Whether the page takes payments */
+            active: boolean;
+            /**
+             * Format: int64
+             * @description Payments made through the link, whatever became of them
+             * @example 3
+             */
+            payments_count: number;
+            /**
+             * Format: int64
+             * @description The sum of its captured payments' amounts
+             * @example 50000
+             */
+            captured_cents: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:15:30.000Z
+             */
+            created_at: string;
         };
         Balance: {
             /** Format: uuid */
@@ -901,6 +1018,22 @@ export interface components {
              *     ]
              */
             payment_methods: ("card" | "instant_eft")[] | null;
+            payment_limits: components["schemas"]["PaymentLimits"];
+        };
+        /** @description The amounts this merchant takes (INVALID_AMOUNT outside them); the account manager sets them */
+        PaymentLimits: {
+            /**
+             * Format: int64
+             * @description The smallest payment this merchant takes, in cents
+             * @example 5500
+             */
+            min_cents: number;
+            /**
+             * Format: int64
+             * @description The largest payment this merchant takes, in cents
+             * @example 300000
+             */
+            max_cents: number;
         };
         ApiKey: {
             /** Format: uuid */
@@ -1789,6 +1922,532 @@ export interface operations {
             };
             /** @description Unknown, malformed or another merchant's refund. Codes: REFUND_NOT_FOUND. */
             404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description How many to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment links and the number the merchant has */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: {
+                            payment_links: components["schemas"]["PaymentLink"][];
+                            /**
+                             * Format: int64
+                             * @description The merchant's payment links
+                             */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description A query parameter out of range or not taken here. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, active */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description Invalid request, or a fixed amount outside the merchant's payment limits. Codes: INVALID_INPUT, VALIDATION_FAILED, INVALID_AMOUNT. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment link id */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment link */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description A query parameter this operation does not take. Codes: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's id. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment link id */
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment link as changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["PaymentLink"];
+                    };
+                };
+            };
+            /** @description Invalid request. Codes: INVALID_INPUT, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, malformed or another merchant's id. Codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
+            413: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;

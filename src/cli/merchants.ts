@@ -17,6 +17,8 @@ const FLAGS = {
   autoTopup: '--auto-topup',
   addRedirectDomains: '--allow-redirect-domain',
   supportContact: '--support-contact',
+  minCents: '--min-cents',
+  maxCents: '--max-cents',
   id: '<merchant-id>',
 };
 
@@ -72,6 +74,18 @@ export function merchantCommands(program: Command) {
         ...(opts.autoTopup !== undefined && { autoTopup: opts.autoTopup }),
         ...(opts.allowRedirectDomain && { addRedirectDomains: opts.allowRedirectDomain }),
       };
+      const data = await op(`mutation($id: UUID!, $input: MerchantInput!) { updateMerchant(id: $id, input: $input) { merchant { ${MERCHANT} } } }`, { id, input }, FLAGS);
+      print(merchantShape(data.updateMerchant.merchant));
+    });
+
+  merchant
+    .command('limits')
+    .description('set a merchant\'s payment limits: the smallest and largest payment it takes, in cents (each 100 to 10000000)')
+    .argument('<merchant-id>', 'the merchant', uuid('<merchant-id>'))
+    .requiredOption('--min-cents <cents>', 'the smallest payment, in cents', whole('--min-cents', 100, 10_000_000))
+    .requiredOption('--max-cents <cents>', 'the largest payment, in cents', whole('--max-cents', 100, 10_000_000))
+    .action(async (id, opts) => {
+      const input = { paymentLimits: { minCents: opts.minCents, maxCents: opts.maxCents } };
       const data = await op(`mutation($id: UUID!, $input: MerchantInput!) { updateMerchant(id: $id, input: $input) { merchant { ${MERCHANT} } } }`, { id, input }, FLAGS);
       print(merchantShape(data.updateMerchant.merchant));
     });

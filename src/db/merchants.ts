@@ -8,7 +8,7 @@ import type { MerchantRow } from './types.ts';
 /** Every statement about merchants (their key reads are in api-keys.ts, their balances in ledger.ts). */
 
 const COLUMNS = `id, name, webhook_url, payment_fee_bps, payment_fee_fixed_cents, payout_fee_cents, auto_topup, redirect_domains,
-  support_contact, support_email, support_phone, payment_methods, created_at, updated_at`;
+  support_contact, support_email, support_phone, payment_methods, payment_min_cents, payment_max_cents, created_at, updated_at`;
 
 /** A merchant row as services hand it out. */
 export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant {
@@ -25,12 +25,13 @@ export function toMerchant(row: Pick<MerchantRow, keyof MerchantRow>): Merchant 
     supportEmail: row.support_email,
     supportPhone: row.support_phone,
     paymentMethods: (row.payment_methods as PaymentMethod[] | null) ?? null,
+    paymentLimits: { minCents: Number(row.payment_min_cents), maxCents: Number(row.payment_max_cents) },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt' | 'supportEmail' | 'supportPhone' | 'paymentMethods'>;
+export type NewMerchant = Omit<Merchant, 'id' | 'createdAt' | 'updatedAt' | 'supportEmail' | 'supportPhone' | 'paymentMethods' | 'paymentLimits'>;
 
 const insertStatement = statement<NewMerchant & { id: string }, MerchantRow>(
   'create a merchant',
@@ -47,7 +48,10 @@ export async function insertMerchant(tx: Tx, merchant: NewMerchant): Promise<Mer
   return toMerchant(row!);
 }
 
-type Change = { [K in keyof UpdateMerchantInput]-?: Exclude<UpdateMerchantInput[K], undefined> | null };
+type Change = { [K in Exclude<keyof UpdateMerchantInput, 'paymentLimits'>]-?: Exclude<UpdateMerchantInput[K], undefined> | null } & {
+  paymentMinCents: number | null;
+  paymentMaxCents: number | null;
+};
 
 /**
  * Only what the input gives changes: a null stands for "not given", except for the columns that
@@ -67,6 +71,8 @@ const updateStatement = statement<
           payment_fee_fixed_cents = coalesce(:paymentFeeFixedCents::bigint, payment_fee_fixed_cents),
           payout_fee_cents = coalesce(:payoutFeeCents::bigint, payout_fee_cents),
           auto_topup = coalesce(:autoTopup::boolean, auto_topup),
+          payment_min_cents = coalesce(:paymentMinCents::bigint, payment_min_cents),
+          payment_max_cents = coalesce(:paymentMaxCents::bigint, payment_max_cents),
           support_contact = case when :setSupportContact::boolean then :supportContact::text else support_contact end,
           support_email = case when :setSupportEmail::boolean then :supportEmail::text else support_email end,
           support_phone = case when :setSupportPhone::boolean then :supportPhone::text else support_phone end,
@@ -91,6 +97,8 @@ export async function updateMerchant(db: DbOrTx, id: string, change: UpdateMerch
     paymentFeeFixedCents: change.paymentFeeFixedCents ?? null,
     payoutFeeCents: change.payoutFeeCents ?? null,
     autoTopup: change.autoTopup ?? null,
+    paymentMinCents: change.paymentLimits?.minCents ?? null,
+    paymentMaxCents: change.paymentLimits?.maxCents ?? null,
     setSupportContact: change.supportContact !== undefined,
     supportContact: change.supportContact ?? null,
     setSupportEmail: change.supportEmail !== undefined,

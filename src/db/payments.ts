@@ -1,5 +1,6 @@
 import { type MerchantScope, merchantFilter, type OneMerchantScope, type PaymentScope } from '../domain/actor.ts';
 import type { PaymentSearch } from '../domain/payment-search.ts';
+import type { PaymentLimits } from '../domain/merchant.ts';
 import { type AttemptStatus, netAmountIn, type Payment, type PaymentOutcome, type PaymentStatus } from '../domain/payment.ts';
 import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
@@ -16,7 +17,7 @@ import type { PaymentRow } from './types.ts';
 /** The columns of a payment services hand out (never the customer's contact or the hashes). */
 const COLUMNS = `p.id, p.merchant_id, p.merchant_order_id, p.description, p.intent_type, p.amount_cents, p.currency, p.fee_cents,
   p.net_amount_cents, p.status, p.include_qr, p.success_url, p.cancel_url, p.failure_url, p.webhook_url,
-  p.failure_reason, p.created_at, p.updated_at, p.completed_at,
+  p.failure_reason, p.payment_link_id, p.created_at, p.updated_at, p.completed_at,
   (select coalesce(sum(r.amount_cents), 0) from refunds r where r.payment_id = p.id and r.status = 'succeeded')::bigint as refunded_cents`;
 
 /** The voucher of `p`, still sealed (the service opens it), and whether it was redeemed. */
@@ -35,7 +36,7 @@ type Row = Pick<
   PaymentRow,
   | 'id' | 'merchant_id' | 'merchant_order_id' | 'description' | 'intent_type' | 'amount_cents' | 'currency' | 'fee_cents' | 'net_amount_cents'
   | 'status' | 'include_qr' | 'success_url' | 'cancel_url' | 'failure_url' | 'webhook_url' | 'failure_reason' | 'created_at' | 'updated_at'
-  | 'completed_at'
+  | 'completed_at' | 'payment_link_id'
 > & {
   refunded_cents: number;
   attempt_status: string | null;
@@ -68,6 +69,7 @@ export function toPayment(row: Row): StoredPayment {
     cancelUrl: row.cancel_url,
     failureUrl: row.failure_url,
     webhookUrl: row.webhook_url,
+    paymentLinkId: row.payment_link_id ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
@@ -203,32 +205,36 @@ export interface NewPayment {
   customerPhone: string | null;
   description: string | null;
   paramsHash: string;
+  /** The payment link it is made through; null otherwise. */
+  paymentLinkId?: string | null;
 }
 
-const insertStatement = statement<NewPayment, Partial<Row> & { fee: number }>(
+const insertStatement = statement<NewPayment, Partial<Row> & { fee: number; min_cents: number; max_cents: number }>(
   'initiate a payment',
   `
   with merchant as (
-    select m.id, ${PAYMENT_FEE_SQL} as fee from merchants m where m.id = :merchantId::uuid
+    select m.id, ${PAYMENT_FEE_SQL} as fee, m.payment_min_cents as min_cents, m.payment_max_cents as max_cents
+      from merchants m where m.id = :merchantId::uuid
   ),
   inserted as (
     -- The fee is the merchant's rates as this statement reads them, fixed from now on. An amount
-    -- that does not cover it is refused (nothing is written); a concurrent insert of the same
-    -- order id makes this one wait for it, then write nothing.
+    -- outside the merchant's payment limits, or one that does not cover the fee, is refused
+    -- (nothing is written); a concurrent insert of the same order id makes this one wait for it,
+    -- then write nothing.
     insert into payments (id, merchant_id, merchant_order_id, intent_type, amount_cents, currency, fee_cents,
                           net_amount_cents, status, include_qr, success_url, cancel_url, failure_url, webhook_url,
-                          customer_email, customer_phone, description, params_hash)
+                          customer_email, customer_phone, description, params_hash, payment_link_id)
     select :id::uuid, m.id, :merchantOrderId::text, :intentType::text, :amountCents::bigint, 'ZAR', m.fee,
            :amountCents::bigint - m.fee, 'created', :includeQr::boolean, :successUrl::text, :cancelUrl::text,
            :failureUrl::text, :webhookUrl::text, :customerEmail::text, :customerPhone::text, :description::text,
-           :paramsHash::text
+           :paramsHash::text, :paymentLinkId::uuid
       from merchant m
-     where m.fee <= :amountCents::bigint
+     where m.fee <= :amountCents::bigint and :amountCents::bigint between m.min_cents and m.max_cents
     on conflict (merchant_id, merchant_order_id) do nothing
     returning *
   )
   select ${COLUMNS}, null as attempt_status, null as attempt_provider, null as attempt_provider_ref,
-         null as attempt_created_at, null::bytea as voucher_sealed, false as voucher_redeemed, m.fee
+         null as attempt_created_at, null::bytea as voucher_sealed, false as voucher_redeemed, m.fee, m.min_cents, m.max_cents
     from merchant m left join inserted p on true`,
 );
 
@@ -240,16 +246,26 @@ const byOrderId = statement<{ merchantId: string; merchantOrderId: string }, Row
 
 /**
  * Inserts a new payment, or finds the one this order id already made: `created` (new), `existing`
- * (the order id's payment, with the hash of its parameters), or `feeNotCovered` with the fee the
- * amount did not cover. Undefined when the merchant does not exist.
+ * (the order id's payment, with the hash of its parameters), `outsideLimits` with the merchant's
+ * payment limits the amount is outside of (CONTRACT §11: the one place they are checked, against
+ * the merchant's row as this statement reads it), or `feeNotCovered` with the fee the amount did
+ * not cover. Undefined when the merchant does not exist.
  */
 export async function insertPayment(
   db: DbOrTx,
   values: NewPayment,
-): Promise<{ created: StoredPayment } | { existing: StoredPayment; paramsHash: string } | { feeNotCovered: number } | undefined> {
-  const [row] = await insertStatement.run(db, values);
+): Promise<
+  | { created: StoredPayment }
+  | { existing: StoredPayment; paramsHash: string }
+  | { outsideLimits: PaymentLimits }
+  | { feeNotCovered: number }
+  | undefined
+> {
+  const [row] = await insertStatement.run(db, { ...values, paymentLinkId: values.paymentLinkId ?? null });
   if (!row) return undefined;
   if (row.id != null) return { created: toPayment(row as Row) };
+  const limits = { minCents: Number(row.min_cents), maxCents: Number(row.max_cents) };
+  if (values.amountCents < limits.minCents || values.amountCents > limits.maxCents) return { outsideLimits: limits };
   if (row.fee > values.amountCents) return { feeNotCovered: row.fee };
   // Not written because the order id is taken: read it afresh (a new snapshot sees a concurrent
   // insert that committed while this one waited).

@@ -19,6 +19,9 @@ export interface MerchantsTable {
   payment_methods: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   support_email: ColumnType<string | null, string | null | undefined, string | null>;
   support_phone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The merchant's payment limits in cents (CONTRACT §11); 5500 and 300000 unless set. */
+  payment_min_cents: ColumnType<number, number | undefined, number>;
+  payment_max_cents: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -157,9 +160,24 @@ export interface PaymentsTable {
   /** Why a failed payment failed, when zarpay knows more than the provider said: `expired`. */
   failure_reason: ColumnType<string | null, string | null | undefined, string | null>;
   params_hash: string;
+  /** The payment link it was made through (CONTRACT §11); null otherwise. */
+  payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: Date | null;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  seq: Generated<number>;
+  merchant_id: string;
+  description: string;
+  amount_cents: number | null;
+  merchant_reference: string | null;
+  single_use: ColumnType<boolean, boolean | undefined, boolean>;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface PaymentAttemptsTable {
@@ -272,6 +290,7 @@ export interface RefundsTable {
 export interface PaymentTables {
   refunds: RefundsTable;
   payments: PaymentsTable;
+  payment_links: PaymentLinksTable;
   payment_attempts: PaymentAttemptsTable;
   vouchers: VouchersTable;
   idempotency_keys: IdempotencyKeysTable;

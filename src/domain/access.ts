@@ -48,7 +48,7 @@ const BOTH = ['session', 'key'] as const;
 export const ACCESS: Readonly<Record<Action, AccessRule>> = {
   read: { roles: EVERY_ROLE, credentials: BOTH, covers: 'reading payments, payouts, refunds, the balance, statements, keys, people, webhook deliveries and events' },
   'audit.read': { roles: ['owner'], credentials: BOTH, covers: 'reading the audit log (who did what)' },
-  'payments.create': { roles: ['owner'], credentials: BOTH, covers: 'initiating payments' },
+  'payments.create': { roles: ['owner'], credentials: BOTH, covers: 'initiating payments, and creating and switching off payment links' },
   'refunds.create': { roles: ['owner'], credentials: BOTH, covers: 'refunding payments' },
   'payouts.create': { roles: ['owner'], credentials: BOTH, covers: 'creating payouts' },
   'keys.manage': { roles: ['owner', 'developer'], credentials: BOTH, covers: 'issuing, regenerating and revoking API keys, up to the caller\'s own role' },

@@ -19,6 +19,8 @@ export interface Merchant {
   supportPhone: string | null;
   /** The ways to pay its hosted page offers, within the environment's; null: every one the environment has. */
   paymentMethods: PaymentMethod[] | null;
+  /** The amounts it takes, in cents (CONTRACT §11); the specification's 5500 to 300000 unless the account manager set another. */
+  paymentLimits: PaymentLimits;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +31,34 @@ export const paymentMethodsInput = z
   .min(1, 'must name at least one way to pay (null offers every one)')
   .max(2)
   .refine((v) => new Set(v).size === v.length, 'must name each way to pay once');
+/** A merchant's payment limits: the smallest and largest payment it takes, in cents. */
+export interface PaymentLimits {
+  minCents: number;
+  maxCents: number;
+}
+
+/** The platform's bounds on any merchant's payment limits (CONTRACT §11). */
+export const PLATFORM_MIN_CENTS = 100;
+export const PLATFORM_MAX_CENTS = 10_000_000;
+
+/** The specification's limits, every merchant's until the account manager sets its own. */
+export const DEFAULT_PAYMENT_LIMITS: PaymentLimits = { minCents: 5500, maxCents: 300_000 };
+
+const limitCents = z
+  .number()
+  .int('must be a whole number of cents')
+  .min(PLATFORM_MIN_CENTS, `must be ${PLATFORM_MIN_CENTS} to ${PLATFORM_MAX_CENTS} cents`)
+  .max(PLATFORM_MAX_CENTS, `must be ${PLATFORM_MIN_CENTS} to ${PLATFORM_MAX_CENTS} cents`);
+
+/** A merchant's new payment limits (`zarpay merchant limits`): both bounds, within the platform's, min ≤ max. */
+export const paymentLimitsInput = z
+  .strictObject({ minCents: limitCents, maxCents: limitCents })
+  .refine((l) => l.minCents <= l.maxCents, { message: 'minCents must not be more than maxCents', path: ['minCents'] });
+
+/** How an amount outside a merchant's limits is refused: the message names the range. */
+export function outsideLimitsMessage(l: PaymentLimits): string {
+  return `must be ${l.minCents} to ${l.maxCents} cents (R${(l.minCents / 100).toFixed(2)} to R${(l.maxCents / 100).toFixed(2)}), this merchant's payment limits`;
+}
 
 /** A merchant's webhook URL: http(s) (https in `prd`, which the service checks). */
 export const webhookUrlInput = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
@@ -100,6 +130,8 @@ export const updateMerchantInput = z.strictObject({
     .optional(),
   /** The ways to pay its page offers; null: every one the environment has. */
   paymentMethods: paymentMethodsInput.nullable().optional(),
+  /** The merchant's payment limits, both bounds at once (`zarpay merchant limits`). */
+  paymentLimits: optional(paymentLimitsInput),
 });
 export type UpdateMerchantInput = z.output<typeof updateMerchantInput>;
 
@@ -139,6 +171,13 @@ export const merchantSettingsJsonSchema = z
       .max(2)
       .nullable()
       .meta({ description: 'The ways to pay the hosted page offers; null: every one the service has', example: ['card', 'instant_eft'] }),
+    payment_limits: z
+      .object({
+        min_cents: z.int().meta({ description: 'The smallest payment this merchant takes, in cents', example: 5500 }),
+        max_cents: z.int().meta({ description: 'The largest payment this merchant takes, in cents', example: 300000 }),
+      })
+      .strict()
+      .meta({ id: 'PaymentLimits', description: 'The amounts this merchant takes (INVALID_AMOUNT outside them); the account manager sets them' }),
   })
   .strict()
   .meta({ id: 'MerchantSettings' });
@@ -152,5 +191,6 @@ export function merchantSettingsJson(m: Merchant): z.input<typeof merchantSettin
     support_email: m.supportEmail,
     support_phone: m.supportPhone,
     payment_methods: m.paymentMethods,
+    payment_limits: { min_cents: m.paymentLimits.minCents, max_cents: m.paymentLimits.maxCents },
   };
 }

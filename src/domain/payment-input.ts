@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLATFORM_MAX_CENTS } from './merchant.ts';
 import { INTENT_TYPES, PAYMENT_STATUSES } from './payment.ts';
 import { E164_EXAMPLE, toE164 } from './phone.ts';
 import { sastDayStart } from './statement.ts';
@@ -6,9 +7,6 @@ import { offsetPage, optional, withCode } from './validation.ts';
 
 /** The inputs of the payment use cases, as both adapters parse them (see validation.ts). */
 
-/** Spec "Limits": R55 to R3000. */
-const MIN_PAYMENT_CENTS = 5500;
-const MAX_PAYMENT_CENTS = 300000;
 
 /**
  * An address the payment hands out or calls. http is accepted here; in `prd` the service
@@ -37,12 +35,14 @@ export const initiatePaymentInput = z
     /** Default `purchase_and_redeem` (applied by the service: see `withDefaults`). */
     intentType: optional(z.enum(INTENT_TYPES, { error: 'must be purchase or purchase_and_redeem' })),
     amount: withCode(
+      // The merchant's payment limits (CONTRACT §11) are checked where the payment is written,
+      // against the merchant's row; here only what no merchant's limits can hold.
       z
         .number()
         .int('must be a whole number of cents')
-        .min(MIN_PAYMENT_CENTS, `must be ${MIN_PAYMENT_CENTS} to ${MAX_PAYMENT_CENTS} cents`)
-        .max(MAX_PAYMENT_CENTS, `must be ${MIN_PAYMENT_CENTS} to ${MAX_PAYMENT_CENTS} cents`)
-        .meta({ description: 'Cents, 5500 to 300000', example: 12345 }),
+        .min(-PLATFORM_MAX_CENTS, `must be within this merchant's payment limits (at most ${PLATFORM_MAX_CENTS} cents for any merchant)`)
+        .max(PLATFORM_MAX_CENTS, `must be within this merchant's payment limits (at most ${PLATFORM_MAX_CENTS} cents for any merchant)`)
+        .meta({ description: "Cents, within the merchant's payment limits (GET /api/v1/merchant `payment_limits`; 5500 to 300000 unless the account manager set others)", example: 12345 }),
       'INVALID_AMOUNT',
     ),
     currency: withCode(

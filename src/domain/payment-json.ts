@@ -71,6 +71,7 @@ export const paymentJsonSchema = z
       .meta({ description: 'The voucher issued on capture, for the merchant to redeem; null until issued. A key carrying the viewer role reads it masked (`****-****-****-6604`)', example: '4821-0937-5512-6604' }),
     voucher_redeemed: z.boolean().meta({ description: 'Whether the voucher was redeemed (purchase_and_redeem redeems it at capture)' }),
     refunded_cents: cents('The sum of the succeeded refunds of the payment; the status stays captured', 0),
+    payment_link_id: z.uuid().nullable().meta({ description: 'The payment link it was made through (POST /api/v1/payment-links); null otherwise', example: null }),
     created_at: timestamp.meta({ description: 'When it was initiated' }),
   })
   .strict()
@@ -99,6 +100,7 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
     voucher_code: p.voucherCode,
     voucher_redeemed: p.voucherRedeemed,
     refunded_cents: p.refundedCents,
+    payment_link_id: p.paymentLinkId,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -54,6 +54,8 @@ export interface Payment {
   cancelUrl: string | null;
   failureUrl: string | null;
   webhookUrl: string | null;
+  /** The payment link it was made through (CONTRACT §11); null otherwise. */
+  paymentLinkId: string | null;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;

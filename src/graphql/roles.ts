@@ -21,6 +21,8 @@ import type { GraphQLContext } from './builder.ts';
  */
 export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   initiatePayment: 'payments.create',
+  createPaymentLink: 'payments.create',
+  updatePaymentLink: 'payments.create',
   refundPayment: 'refunds.create',
   createPayout: 'payouts.create',
   issueApiKey: 'keys.manage',

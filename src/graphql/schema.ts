@@ -9,6 +9,7 @@ import './types/merchant.ts';
 import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
+import './types/payment-link.ts';
 import './types/customer-messages.ts';
 import './types/refund.ts';
 import './types/events.ts';

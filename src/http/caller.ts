@@ -102,6 +102,11 @@ export const GATES = {
   qrImage: { credentials: ['qrSignature'], refused: 'answered', budget: 'always' },
   /** Provider notifications: `POST /providers/{name}/webhook` (and `/callback`, its first address). */
   providerNotification: { credentials: ['providerSignature'], refused: 'answered', budget: 'always' },
+  /**
+   * A payment link's page, its form and its QR image (CONTRACT §11): the link's address is public
+   * (the merchant shares it), so there is nothing to prove; each request is counted all the same.
+   */
+  linkPage: { credentials: [], refused: 'answered', budget: 'always' },
   /** The hosted page's favicon: nothing to prove. */
   pageAsset: { credentials: [], refused: 'answered', budget: 'always' },
   /** The dashboard's sign-in and invite forms (POST): nothing to prove yet, and always counted (CONTRACT §10). */

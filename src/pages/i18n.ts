@@ -49,6 +49,13 @@ const en = {
   paidWaiting: 'If you have paid, this page shows it as soon as the payment provider confirms.',
   chooseMethod: 'How would you like to pay?',
   methodInstantEft: 'instant EFT from your bank (Ozow)',
+  linkClosedTitle: 'This link is closed',
+  linkClosed: '{merchant} no longer takes payments through this link.',
+  linkNotFound: 'This payment link does not exist.',
+  amountLabel: 'Amount (rand)',
+  amountRange: 'Enter an amount from {min} to {max}.',
+  amountOutside: 'The amount must be from {min} to {max}.',
+  payLink: 'Pay',
 };
 export type MessageKey = keyof typeof en;
 
@@ -91,6 +98,13 @@ const af: Record<MessageKey, string> = {
   paidWaiting: 'As jy betaal het, wys hierdie bladsy dit sodra die betaalverskaffer dit bevestig.',
   chooseMethod: 'Hoe wil jy betaal?',
   methodInstantEft: 'kits-EFT van jou bank (Ozow)',
+  linkClosedTitle: 'Hierdie skakel is gesluit',
+  linkClosed: '{merchant} neem nie meer betalings deur hierdie skakel nie.',
+  linkNotFound: 'Hierdie betaalskakel bestaan nie.',
+  amountLabel: 'Bedrag (rand)',
+  amountRange: 'Tik \'n bedrag van {min} tot {max}.',
+  amountOutside: 'Die bedrag moet van {min} tot {max} wees.',
+  payLink: 'Betaal',
 };
 
 const zu: Record<MessageKey, string> = {
@@ -132,6 +146,13 @@ const zu: Record<MessageKey, string> = {
   paidWaiting: 'Uma usukhokhile, leli khasi lizokubonisa lokho ngokushesha lapho umhlinzeki wenkokhelo eqinisekisa.',
   chooseMethod: 'Ungathanda ukukhokha kanjani?',
   methodInstantEft: 'i-EFT esheshayo evela ebhange lakho (Ozow)',
+  linkClosedTitle: 'Lesi sixhumanisi sivaliwe',
+  linkClosed: 'U-{merchant} akasazamukeli izinkokhelo ngalesi sixhumanisi.',
+  linkNotFound: 'Lesi sixhumanisi senkokhelo asikho.',
+  amountLabel: 'Inani (ngama-rand)',
+  amountRange: 'Faka inani kusukela ku-{min} kuya ku-{max}.',
+  amountOutside: 'Inani kufanele libe kusukela ku-{min} kuya ku-{max}.',
+  payLink: 'Khokha',
 };
 
 const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
+import { linkPage } from './link-page.ts';
 import { paymentPage } from './payment-page.ts';
 import { providerWebhooks } from './provider-webhooks.ts';
 import { qrRoutes } from './qr.ts';
@@ -16,6 +17,7 @@ import { qrRoutes } from './qr.ts';
  */
 export async function pages(app: FastifyInstance, opts: { services: Services; config: Config }) {
   await app.register(paymentPage, opts);
+  await app.register(linkPage, opts);
   await app.register(qrRoutes, opts);
   await app.register(providerWebhooks, opts);
 }

@@ -21,6 +21,9 @@ button{width:100%;min-height:3.25rem;font:inherit;font-weight:600;border-radius:
 button.primary{background:#047857;border-color:#047857;color:#fff}
 button.secondary{min-height:2.75rem;border-color:transparent;background:transparent;color:#374151;font-weight:500;text-decoration:underline}
 button.warn{color:#b91c1c;border-color:#fca5a5}
+label.amount{display:block;font-weight:600;margin:1rem 0 .25rem}
+input.amount{box-sizing:border-box;width:100%;min-height:3.25rem;font:inherit;font-size:1.25rem;padding:0 .75rem;border:1px solid #9ca3af;border-radius:.75rem;margin-bottom:.75rem}
+p.problem{color:#b91c1c;font-weight:600}
 a{color:#065f46}
 a.button{display:flex;align-items:center;justify-content:center;min-height:3.25rem;border-radius:.75rem;font-weight:600;text-decoration:none;margin:1rem 0 .75rem;background:#047857;color:#fff}
 a.button.secondary{background:#fff;color:#111827;border:1px solid #d1d5db}

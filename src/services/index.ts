@@ -8,6 +8,7 @@ import type { JobService } from './jobs.ts';
 import type { KeyService } from './keys.ts';
 import type { MerchantService } from './merchants.ts';
 import type { PaymentFlow } from './payment-flow.ts';
+import type { PaymentLinkService } from './links.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentProvider } from '../outside/providers/port.ts';
 import type { PaymentService } from './payments.ts';
@@ -40,6 +41,8 @@ export interface Services {
   paymentFlow: PaymentFlow;
   /** The hosted page's address, its signed QR links and form tokens. */
   paymentLinks: PaymentLinks;
+  /** Payment links a merchant shares (CONTRACT §11), and the payments customers make through them. */
+  links: PaymentLinkService;
   /** Every payment provider of this environment, by name (a notification is verified by its own). */
   providers: ReadonlyMap<string, PaymentProvider>;
   /** Money back: refunds of captured payments, and their outcomes. */

@@ -12,14 +12,39 @@ import { isUuid } from '../domain/ids.ts';
 export class PaymentLinks {
   private readonly qrKey: Buffer;
   private readonly formKey: Buffer;
+  private readonly linkQrKey: Buffer;
 
   constructor(private readonly config: Pick<Config, 'publicBaseUrl' | 'qrUrlTtlMs' | 'serviceSecret'>) {
     this.qrKey = deriveKey(config.serviceSecret, 'qr-url');
     this.formKey = deriveKey(config.serviceSecret, 'payment-page-form');
+    this.linkQrKey = deriveKey(config.serviceSecret, 'payment-link-qr-url');
   }
 
   paymentUrl(id: string) {
     return `${this.config.publicBaseUrl}/pay/${id}`;
+  }
+
+  /** A payment link's public page (CONTRACT §11). */
+  linkUrl(linkId: string) {
+    return `${this.config.publicBaseUrl}/l/${linkId}`;
+  }
+
+  /**
+   * A payment link's signed QR image, `{base}/l/{id}/qr.png?expires=…&signature=…`, valid for
+   * QR_URL_TTL_MS from now (a link lives longer than a payment: each answer signs afresh).
+   */
+  linkQrImageUrl(linkId: string): string {
+    const expires = Math.floor((Date.now() + this.config.qrUrlTtlMs) / 1000);
+    return `${this.config.publicBaseUrl}/l/${linkId}/qr.png?expires=${expires}&signature=${hmacHex(this.linkQrKey, qrMessage(linkId, expires))}`;
+  }
+
+  /** Checks a link's QR image address; FORBIDDEN for a bad, tampered or expired one. Returns the link's URL. */
+  verifyLinkQr(linkId: string, expires: unknown, signature: unknown): string {
+    const forbidden = () => new AppError('FORBIDDEN', 'invalid or expired QR code link');
+    if (!isUuid(linkId) || typeof expires !== 'string' || !/^\d{1,12}$/.test(expires)) throw forbidden();
+    if (!hmacMatches(this.linkQrKey, qrMessage(linkId.toLowerCase(), Number(expires)), signature)) throw forbidden();
+    if (Number(expires) * 1000 <= Date.now()) throw forbidden();
+    return this.linkUrl(linkId.toLowerCase());
   }
 
   /**

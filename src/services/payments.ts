@@ -8,7 +8,9 @@ import { AppError, type FieldProblem } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type Payment, type PaymentInitiation, type PaymentLinks as Links, paymentNotFound, type PaymentStatus, type RedirectWarning } from '../domain/payment.ts';
 import { paymentSearch } from '../domain/payment-search.ts';
+import { outsideLimitsMessage } from '../domain/merchant.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
+import type { PaymentLink } from '../domain/payment-link.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
@@ -99,6 +101,17 @@ export class PaymentService {
   }
 
   /**
+   * A payment made through a payment link (CONTRACT §11), for the link's merchant: the link's
+   * description, redeemed at capture like any payment the merchant makes without saying
+   * otherwise, under an order id of its own. The caller (PaymentLinkService) found the link open.
+   */
+  async initThroughLink(link: Pick<PaymentLink, 'id' | 'merchantId' | 'description'>, amountCents: number): Promise<Payment> {
+    const params = withDefaults({ amount: amountCents, currency: 'ZAR', merchantOrderId: `link-${link.id}-${randomUUID()}`, description: link.description });
+    const made = await this.insertOrReplay(this.deps.db, link.merchantId, params, requestDigest(keyringOf(this.deps), params), link.id);
+    return made.payment;
+  }
+
+  /**
    * In `prd` every address a payment is given must be https (spec "Versioning" 3), and its own
    * `webhookUrl` passes exactly the rules of the merchant's (CONTRACT §6): refused here, not
    * found out later when every delivery is blocked at connect time and nobody hears of it.
@@ -116,7 +129,7 @@ export class PaymentService {
     }
   }
 
-  private async insertOrReplay(db: DbOrTx, merchantId: string, input: ReturnType<typeof withDefaults>, hash: string) {
+  private async insertOrReplay(db: DbOrTx, merchantId: string, input: ReturnType<typeof withDefaults>, hash: string, paymentLinkId: string | null = null) {
     const outcome = await store.insertPayment(db, {
       id: randomUUID(),
       merchantId,
@@ -132,8 +145,13 @@ export class PaymentService {
       customerPhone: input.customerInfo?.phone ?? null,
       description: input.description ?? null,
       paramsHash: hash,
+      paymentLinkId,
     });
     if (!outcome) throw new AppError('NOT_FOUND', 'merchant not found');
+    if ('outsideLimits' in outcome) {
+      const message = outsideLimitsMessage(outcome.outsideLimits);
+      throw new AppError('INVALID_AMOUNT', `amount: ${message}`, { fields: [{ path: ['amount'], message }] });
+    }
     if ('feeNotCovered' in outcome) {
       const message = `must cover the fee of ${outcome.feeNotCovered} cents`;
       throw new AppError('INVALID_AMOUNT', `amount: ${message}`, { fields: [{ path: ['amount'], message }] });

@@ -1,5 +1,5 @@
 import { requireMerchant } from '../../domain/actor.ts';
-import type { Merchant } from '../../domain/merchant.ts';
+import type { Merchant, PaymentLimits } from '../../domain/merchant.ts';
 import { createMerchantInput, merchantSettingsInput, updateMerchantInput } from '../../domain/merchant.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
@@ -16,6 +16,22 @@ export const PaymentMethodEnum = builder.enumType('PaymentMethod', {
 
 export const MerchantRef = builder.loadableObjectRef<Merchant, string>('Merchant', {
   load: async (ids, ctx) => (await ctx.services.merchants.getMany(actorOf(ctx), ids)).map((m) => m ?? new Error('merchant not found')),
+});
+
+const PaymentLimitsRef = builder.objectRef<PaymentLimits>('PaymentLimits').implement({
+  description: 'The amounts a merchant takes, in cents (INVALID_AMOUNT outside them); the account manager sets them (CLI `zarpay merchant limits`).',
+  fields: (t) => ({
+    minCents: t.expose('minCents', { type: 'Money', description: 'The smallest payment the merchant takes (REST min_cents).' }),
+    maxCents: t.expose('maxCents', { type: 'Money', description: 'The largest payment the merchant takes (REST max_cents).' }),
+  }),
+});
+
+const PaymentLimitsInput = builder.inputType('PaymentLimitsInput', {
+  description: 'A merchant\'s payment limits, both bounds: 100 to 10000000 cents each, minCents not above maxCents.',
+  fields: (t) => ({
+    minCents: t.field({ type: 'Money', required: true, description: 'The smallest payment, in cents.' }),
+    maxCents: t.field({ type: 'Money', required: true, description: 'The largest payment, in cents.' }),
+  }),
 });
 
 MerchantRef.implement({
@@ -40,6 +56,11 @@ MerchantRef.implement({
       nullable: true,
       description: 'The ways to pay its hosted page offers, within those the service runs (REST payment_methods); null: every one the service has.',
       resolve: (m) => m.paymentMethods,
+    }),
+    paymentLimits: t.field({
+      type: PaymentLimitsRef,
+      description: 'The amounts the merchant takes (REST payment_limits); 5500 to 300000 cents unless the account manager set others.',
+      resolve: (m) => m.paymentLimits,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the merchant was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its settings last changed.' }),
@@ -89,6 +110,7 @@ const MerchantInput = builder.inputType('MerchantInput', {
     autoTopup: t.boolean({ description: 'Credit captured payments (net of fees) to the payout balance.' }),
     redirectDomains: t.stringList({ description: 'Replaces the allow-listed redirect domains (at most 50).' }),
     addRedirectDomains: t.stringList({ description: 'Adds to the allow-listed redirect domains (update only).' }),
+    paymentLimits: t.field({ type: PaymentLimitsInput, description: 'The merchant\'s payment limits (update only; CLI `zarpay merchant limits`).' }),
     supportContact: t.string({
       description: 'Where customers get help: an e-mail address, a phone number or an http(s) page (at most 200 characters). Null or "" clears it.',
     }),

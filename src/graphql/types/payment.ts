@@ -39,7 +39,7 @@ PaymentRef.implement({
       nullable: true,
       description: 'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.',
     }),
-    amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, 5500 to 300000.' }),
+    amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, within the merchant\'s payment limits when it was made.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
     feeCents: t.expose('feeCents', { type: 'Money', description: 'The platform fee, fixed at initiation.' }),
     netAmountCents: t.expose('netAmountCents', {
@@ -77,7 +77,7 @@ const InitiatePaymentInput = builder.inputType('InitiatePaymentInput', {
   description: 'A new payment (REST `POST /api/v1/payments/init` body, camelCase).',
   fields: (t) => ({
     intentType: t.field({ type: IntentTypeEnum, description: 'Default PURCHASE_AND_REDEEM.' }),
-    amount: t.field({ type: 'Money', required: true, description: 'Cents, 5500 to 300000 (INVALID_AMOUNT otherwise).' }),
+    amount: t.field({ type: 'Money', required: true, description: 'Cents, within the merchant\'s payment limits (Merchant.paymentLimits; INVALID_AMOUNT otherwise).' }),
     currency: t.string({ required: true, description: 'Must be `ZAR` (INVALID_CURRENCY otherwise).' }),
     merchantOrderId: t.string({ required: true, description: 'Unique per merchant, at most 255 characters: the same input replays; another is DUPLICATE_ORDER_ID.' }),
     includeQr: t.boolean({ description: 'Also return a QR code of the page. Default false.' }),

@@ -35,7 +35,7 @@ import { PeopleService } from './services/people.ts';
 import { personEmailTask } from './tasks/person-email.ts';
 import { PayoutService } from './services/payouts.ts';
 import { PayeeService } from './services/payees.ts';
-import { StepUp } from './services/step-up.ts';
+import { secondFactorCheck, StepUp } from './services/step-up.ts';
 import type { PaymentProvider } from './outside/providers/port.ts';
 import { createProviders } from './outside/providers/registry.ts';
 import { counterStoreFor, RateLimitService } from './services/rate-limits.ts';
@@ -154,8 +154,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const payments = new PaymentService(deps, paymentLinks);
   const rateLimits = new RateLimitService(deps, ports.counters);
   const refunds = new RefundService(deps);
-  // A second factor joins the step-up here: a StepUpCheck in the list (services/step-up.ts).
-  const payees = new PayeeService(deps, new StepUp(deps, []));
+  // The step-up asks for the person's second factor, when they have one, after the password.
+  const payees = new PayeeService(deps, new StepUp(deps, [secondFactorCheck(people)]));
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),

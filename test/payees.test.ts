@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/domain/second-factor.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, expectLedgerOk, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 
@@ -124,6 +125,25 @@ describe('adding a payee', () => {
     const limited = await as(victim, CREATE, payeeInput());
     expect(codeOf(limited)).toBe('RATE_LIMIT_EXCEEDED');
     expect(await payeeCount(other.id)).toBe(0);
+  });
+  it('a person with a second factor gives its code too: none or a wrong one adds nothing, naming the code; a recovery code does', async () => {
+    const keeper = await join('OWNER');
+    const begun = await as(keeper, 'mutation { beginSecondFactorSetup { secret } }');
+    const secret = begun.body.data.beginSecondFactorSetup.secret;
+    const confirmed = await as(keeper, 'mutation($c: String!) { confirmSecondFactorSetup(code: $c) { recoveryCodes } }', { c: totpCode(secret) });
+    const [recovery] = confirmed.body.data.confirmSecondFactorSetup.recoveryCodes;
+    const before = await payeeCount();
+    const input = (extra: Record<string, unknown>) => payeeInput({ name: `Second factor ${randomUUID()}`, paymentDetails: { ...account, accountNumber: '1002003099' }, ...extra });
+    const missing = await as(keeper, CREATE, input({}));
+    expect(missing.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', details: [{ field: 'input.code' }] } });
+    const wrong = await as(keeper, CREATE, input({ code: totpCode(secret) === '000000' ? '111111' : '000000' }));
+    expect(wrong.body.errors?.[0]).toMatchObject({ extensions: { code: 'FORBIDDEN', details: [{ field: 'input.code' }] } });
+    expect(await payeeCount()).toBe(before);
+    // The password alone, right, is not enough for this person; with the recovery code it is.
+    const added = await as(keeper, CREATE, input({ code: recovery }));
+    expect(added.body.errors).toBeUndefined();
+    expect(added.body.data.createPayee.payee.accountNumberMasked).toMatch(/3099$/);
+    expect(await payeeCount()).toBe(before + 1);
   });
 });
 

@@ -1456,6 +1456,18 @@ export type introspection = {
         "fields": null,
         "inputFields": [
           {
+            "name": "code",
+            "description": "For a person with a second factor: the 6 digits their authenticator app shows now, or one of their recovery codes (FORBIDDEN on `code` when missing or wrong).",
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "name",
             "description": "Your own name for it, 1 to 100 characters.",
             "type": {

@@ -80,6 +80,10 @@ export const AUDIT_WORDS: Readonly<Record<string, Words>> = {
   'person.second_factor_enabled': () => 'set up a second factor',
   'person.second_factor_removed': () => 'removed their second factor',
   'person.recovery_code_used': (f) => `used a recovery code (${Number(f.detail.recovery_codes_left ?? 0)} left)`,
+  'payee.create': (f) => `saved the payee ${str(f.detail.name)} (${str(f.detail.bank)} ${str(f.detail.account_number_masked)})`,
+  'payee.remove': (f) => `removed the payee ${str(f.detail.name)}`,
+  'payout.return': (f) => `${payout('recorded the bank\'s return of')(f, String)}${str(f.detail.return_reason) ? `: ${str(f.detail.return_reason)}` : ''}`,
+  'person.step_up_failed': () => 'gave a wrong password where it was asked again',
   'merchant.second_factor_required': (f) => (f.detail.required ? 'demanded a second factor of everyone' : 'stopped demanding a second factor'),
   // The dashboard's mutations, by their GraphQL names.
   'dashboard.createPayout': payout('created'),
@@ -101,6 +105,10 @@ export const AUDIT_WORDS: Readonly<Record<string, Words>> = {
   'dashboard.beginSecondFactorSetup': () => 'started setting up a second factor',
   'dashboard.confirmSecondFactorSetup': () => 'confirmed their second factor',
   'dashboard.removeSecondFactor': () => 'removed their second factor',
+  'dashboard.createPaymentLink': () => 'created a payment link',
+  'dashboard.updatePaymentLink': () => 'switched a payment link on or off',
+  'dashboard.createPayee': () => 'saved a payee',
+  'dashboard.removePayee': () => 'removed a payee',
 };
 
 /** The entry as a sentence; an action without words (recorded by a newer version) still reads. */

@@ -35,6 +35,8 @@ export const payeeNotFound = () => new AppError('NOT_FOUND', 'payee not found');
 /** What proves, once more, that the person at the keyboard is the one signed in (services/step-up.ts). */
 export const stepUpInput = z.strictObject({
   password: z.string().min(1, 'is required: enter your password again').max(1024, 'must be at most 1024 characters'),
+  /** The person's second factor, when they have one: the authenticator app's code or a recovery code. */
+  code: z.string().max(64, 'must be at most 64 characters').optional(),
 });
 export type StepUpInput = z.output<typeof stepUpInput>;
 
@@ -44,6 +46,7 @@ export const createPayeeInput = z
     name: nonBlank(100).meta({ description: 'The merchant\'s own name for the payee', example: 'Kettle Parts (supplier)' }),
     paymentDetails: withCode(eftDetailsInput, 'INVALID_PAYMENT_DETAILS', 'inside'),
     password: stepUpInput.shape.password,
+    code: stepUpInput.shape.code,
   })
   .meta({ id: 'CreatePayeeRequest' });
 export type CreatePayeeInput = z.output<typeof createPayeeInput>;

@@ -42,7 +42,7 @@ export class PayeeService {
     const caller = requireMerchant(actor);
     const { merchant } = caller;
     authorize(actor, 'payees.manage');
-    await this.stepUp.verify(caller, { password: input.password }, 'payee.create');
+    await this.stepUp.verify(caller, { password: input.password, ...(input.code !== undefined && { code: input.code }) }, 'payee.create');
     const keyring = keyringOf(this.deps);
     const details: EftDetails = input.paymentDetails;
     const id = randomUUID();

@@ -288,6 +288,11 @@ export class PeopleService {
     });
   }
 
+  /** Whether the person has a second factor set up. */
+  hasSecondFactor(personId: string): Promise<boolean> {
+    return this.factors.enabled(personId.toLowerCase());
+  }
+
   /**
    * Checks a signed-in person's second factor again, for a step-up before something that matters
    * (adding a payee, say): `totp` or `recovery_code` when the code is right (a recovery code is

@@ -4,7 +4,7 @@ import { actorLabel, type MerchantActor } from '../domain/actor.ts';
 import { AppError, fieldError } from '../domain/errors.ts';
 import { SIGN_IN_ACCOUNT_FAILURES, SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS, verifyPassword } from '../domain/people.ts';
 import type { StepUpInput } from '../domain/payee.ts';
-import { SignInThrottled } from './people.ts';
+import { type PeopleService, SignInThrottled } from './people.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /**
@@ -70,3 +70,22 @@ export class StepUp {
 }
 
 const wrongPassword = () => fieldError('FORBIDDEN', ['password'], 'is not your password: enter the password you sign in with');
+
+/**
+ * The second factor at a step-up: passes a person without one; for a person with one, their
+ * authenticator's code or a recovery code must be given and right (FORBIDDEN on `code`
+ * otherwise). A wrong code counts toward the account's lock, as at sign-in (PeopleService).
+ */
+export function secondFactorCheck(people: Pick<PeopleService, 'verifySecondFactor' | 'hasSecondFactor'>): StepUpCheck {
+  return async (person, proof) => {
+    if (!(await people.hasSecondFactor(person.personId))) return true;
+    if (!proof.code) throw fieldError('FORBIDDEN', ['code'], 'is required: you have a second factor, so enter the code your authenticator app shows now');
+    try {
+      await people.verifySecondFactor(person.personId, proof.code, STEP_UP_ADDRESS);
+      return true;
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'UNAUTHORIZED') throw fieldError('FORBIDDEN', ['code'], 'is not right: type the 6 digits your authenticator app shows now, or one of your recovery codes');
+      throw e;
+    }
+  };
+}

@@ -251,7 +251,7 @@ export function Payees(props: { owner: boolean }) {
 }
 
 function NewPayee(props: { banks: readonly Bank[]; done: () => void }) {
-  const [f, setF] = useState({ name: '', bank: '', accountNumber: '', accountHolder: '', password: '' });
+  const [f, setF] = useState({ name: '', bank: '', accountNumber: '', accountHolder: '', password: '', code: '' });
   const [added, setAdded] = useState<string | null>(null);
   const set = (k: keyof typeof f) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
   const bank = props.banks.find((b) => b.id === f.bank);
@@ -260,11 +260,12 @@ function NewPayee(props: { banks: readonly Bank[]; done: () => void }) {
       input: {
         name: f.name,
         password: f.password,
+        ...(f.code.trim() !== '' && { code: f.code.trim() }),
         paymentDetails: { bankName: bank?.name ?? '', branchCode: bank?.universalBranchCode ?? '', accountNumber: f.accountNumber, accountHolder: f.accountHolder },
       },
     });
     setAdded(`${r.createPayee.payee.name} saved.`);
-    setF({ name: '', bank: '', accountNumber: '', accountHolder: '', password: '' });
+    setF({ name: '', bank: '', accountNumber: '', accountHolder: '', password: '', code: '' });
     props.done();
   });
   const input = (k: keyof typeof f, field: string, text: string, extra: Record<string, unknown> = {}) => (
@@ -286,10 +287,11 @@ function NewPayee(props: { banks: readonly Bank[]; done: () => void }) {
         {input('accountNumber', 'accountNumber', 'Account number', { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payee-account' })}
         {input('accountHolder', 'accountHolder', 'Account holder', { required: true, 'data-testid': 'payee-holder' })}
         {input('password', 'password', 'Your password, again (a new account to pay needs it)', { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payee-password' })}
+        {input('code', 'code', 'Your authenticator code (only if you set up a second factor)', { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payee-code' })}
         <button type="submit" data-testid="payee-create" disabled={a.busy}>
           Save payee
         </button>
-        <Failure error={a.error} shownBeside={['name', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'password']} />
+        <Failure error={a.error} shownBeside={['name', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'password', 'code']} />
         {added && <p role="status">{added}</p>}
       </form>
     </details>

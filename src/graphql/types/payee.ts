@@ -36,6 +36,7 @@ const CreatePayeeInput = builder.inputType('CreatePayeeInput', {
     name: t.string({ required: true, description: 'Your own name for it, 1 to 100 characters.' }),
     paymentDetails: t.field({ type: PaymentDetailsInput, required: true, description: 'The bank account (INVALID_PAYMENT_DETAILS when a field is wrong).' }),
     password: t.string({ required: true, description: 'The password you sign in with, entered again (FORBIDDEN on `password` when wrong; five wrong ones in 15 minutes: RATE_LIMIT_EXCEEDED).' }),
+    code: t.string({ required: false, description: 'For a person with a second factor: the 6 digits their authenticator app shows now, or one of their recovery codes (FORBIDDEN on `code` when missing or wrong).' }),
   }),
 });
 

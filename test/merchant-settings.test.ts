@@ -48,6 +48,7 @@ describe('GET and PATCH /api/v1/merchant', () => {
       support_email: null,
       support_phone: null,
       payment_methods: null,
+      payment_limits: { min_cents: 5500, max_cents: 300000 },
     });
   });
 

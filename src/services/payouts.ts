@@ -133,7 +133,7 @@ export class PayoutService {
   private async account(actor: Actor, input: CreatePayoutInput): Promise<{ details: EftDetails; bank: string; payeeId: string | null }> {
     if (input.paymentDetails && input.payeeId) throw fieldError('VALIDATION_FAILED', ['payeeId'], 'give either paymentDetails or payeeId, not both');
     if (input.payeeId) return this.payees.detailsFor(actor, input.payeeId);
-    if (!input.paymentDetails) throw fieldError('INVALID_PAYMENT_DETAILS', ['paymentDetails'], 'is required (or payeeId, a saved payee)');
+    if (!input.paymentDetails) throw fieldError('VALIDATION_FAILED', ['paymentDetails'], 'is required');
     // The input's schema refused a code not on the list, so the bank is known here.
     return { details: input.paymentDetails, bank: bankForBranchCode(input.paymentDetails.branchCode)!.id, payeeId: null };
   }

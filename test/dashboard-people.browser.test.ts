@@ -32,7 +32,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`a person's sign-in in headless Chromium 
   });
 
   it('invite → TOTP set up → isiZulu → sign out → deep link → password and TOTP code → back on the deep link, still isiZulu', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.route('**/*', (route) => (route.request().url().startsWith(t.url) || route.request().url().startsWith('data:') ? route.continue() : route.abort()));
     const page = await context.newPage();
     const d = await op(t, 'mutation($m: UUID, $e: String!) { invitePerson(merchantId: $m, email: $e, role: OWNER) { inviteUrl } }', { m: shop.id, e: 'thandi@umama.example' });

@@ -183,7 +183,7 @@ describe('paying a payee', () => {
     expect(both.body.error.details).toEqual([{ field: 'payee_id', message: 'give either paymentDetails or payeeId, not both' }]);
     const neither = await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: { amount_cents: 1_000, currency: 'ZAR', payout_method: 'eft' } });
     expect(neither.status).toBe(400);
-    expect(neither.body.error.code).toBe('INVALID_PAYMENT_DETAILS');
+    expect(neither.body.error.code).toBe('VALIDATION_FAILED');
     const before = (await http(t, 'GET', '/api/v1/payouts/balance', { key: m.key })).body.data.reserved_cents;
     const unknown = await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: { amount_cents: 1_000, currency: 'ZAR', payout_method: 'eft', payee_id: randomUUID() } });
     expect(unknown.status).toBe(404);

@@ -204,10 +204,11 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
                     </button>
                   </div>
                 )}
-                <Failure error={refund.error} />
-                {done && <p role="status">{done}</p>}
               </form>
             )}
+            {/* Outside the form: a refund of all that was left takes the form away, not its answer. */}
+            <Failure error={refund.error} />
+            {done && <p role="status">{done}</p>}
           </>
           );
         }}

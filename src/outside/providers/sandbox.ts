@@ -197,8 +197,15 @@ export class SandboxProvider implements PaymentProvider, ProviderSimulator {
           redirect: 'manual',
           signal: AbortSignal.any([job.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
         });
+        if (res.ok) {
+          // zarpay answers which payment the notification was about. None: it does not know the
+          // checkout yet (the notification came before zarpay recorded the attempt's reference,
+          // on a busy machine), so, like a provider whose notification was not taken, send it again.
+          const answer = (await res.json().catch(() => null)) as { data?: { payment_id?: string | null } } | null;
+          if (answer?.data?.payment_id) return;
+          throw new Error('zarpay did not know the sandbox checkout yet; its notification is sent again');
+        }
         await res.arrayBuffer();
-        if (res.ok) return;
         // A 4xx other than 429 will not get better by retrying (a bad signature, an unknown attempt).
         if (res.status < 500 && res.status !== 429) throw new GiveUp(`sandbox notification answered ${res.status}`);
         throw new Error(`sandbox notification answered ${res.status}`);

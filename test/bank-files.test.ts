@@ -336,6 +336,39 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(imported.json).toMatchObject({ completed: 0, failed: 0, unmatched: 400, kind: 'camt.053' });
   });
 
+  it('refuses a report that breaks its version\'s schema, naming the line, and changes nothing', async () => {
+    const id = await createPayout(4_400);
+    await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    const good = camt054('FNB-NTF-SCHEMA', [{ endToEndId: e2e(id), amount: '44.00', bankRef: 'FNB-SCHEMA-1' }]);
+    // Booked as the reader expects, but with an element the schema does not allow where it stands.
+    const broken = good.replace('<Sts>BOOK</Sts>', '<Sts>BOOK</Sts>\n        <Note>paid</Note>');
+    const line = broken.split('\n').findIndex((l) => l.includes('<Note>')) + 1;
+    const file = join(dir, 'camt054-schema.xml');
+    writeFileSync(file, broken);
+    const before = await balance();
+    const reports = async () => Number((await sql<{ n: string }>`select count(*) as n from bank_reports`.execute(t.database.db)).rows[0]!.n);
+    const count = await reports();
+
+    const cli = await zarpay(['payout', 'batch', 'import', file], env);
+    expect(cli.code).not.toBe(0);
+    expect(cli.json).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(`not valid against the camt.054.001.02 schema, nothing was applied: line ${line}: Element 'Note': This element is not expected.`) });
+    const viaGraphQL = await gql(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: broken } }, { operator: true });
+    expect(viaGraphQL.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringContaining(`line ${line}:`) });
+    // A version whose schema is not shipped is refused, naming the ones that are.
+    const v06 = good.replace('camt.054.001.02', 'camt.054.001.06');
+    const unknown = await gql(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: v06 } }, { operator: true });
+    expect(unknown.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringMatching(/camt\.054\.001\.06 cannot be checked against its schema.*camt\.054\.001\.02, camt\.054\.001\.04, camt\.054\.001\.08/) });
+
+    expect((await payout(id)).status).toBe('processing');
+    expect(await balance()).toEqual(before);
+    expect(await reports()).toBe(count);
+    // The same bookings, valid: completed.
+    expect(await schemaErrors(good, 'camt.054.001.02')).toEqual([]);
+    const ok = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: good } });
+    expect(ok.importBankReport.completed).toBe(1);
+  });
+
   it('is the operator\'s alone', async () => {
     const res = await http(t, 'POST', '/graphql', { key: shop.key, body: { query: '{ payoutBatches { totalCount } }' } });
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');

@@ -15,6 +15,7 @@ import type { EftDetails } from '../domain/payout-input.ts';
 import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
+import { isShipped, SHIPPED_SCHEMAS, schemaErrors } from '../outside/bank/schemas.ts';
 import { executionDate } from '../domain/za-business-days.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { movePayoutIn, returnPayoutIn } from './payouts.ts';
@@ -185,6 +186,7 @@ export class PayoutBatchService {
   async import(actor: Actor, content: string): Promise<BankReportImport> {
     requireOperator(actor);
     const report = parseBankReport(content);
+    await checkSchema(content, report.message);
     let record = await batches.openBankReport(this.deps.db, {
       id: randomUUID(),
       fileSha256: sha256(content),
@@ -289,6 +291,31 @@ export class PayoutBatchService {
       }
     });
   }
+}
+
+/** How many of a file's schema errors a refusal names: the first few say what is wrong. */
+const SCHEMA_ERRORS_SHOWN = 3;
+
+/**
+ * Refuses, before anything is applied, a report that breaks the published schema of its own
+ * message version (shipped in src/outside/bank/schemas), naming the lines; and a version whose
+ * schema is not shipped (the schemas' README says which and why).
+ */
+async function checkSchema(content: string, message: string): Promise<void> {
+  if (!isShipped(message)) {
+    const shipped = SHIPPED_SCHEMAS.filter((m) => m.startsWith(message.slice(0, 'camt.05x'.length)));
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `content: ${message} cannot be checked against its schema, which zarpay does not ship: nothing was applied; ask the bank for the report as ${shipped.join(', ')}`,
+    );
+  }
+  const errors = await schemaErrors(content, message, SCHEMA_ERRORS_SHOWN + 1);
+  if (errors.length === 0) return;
+  const shown = errors.slice(0, SCHEMA_ERRORS_SHOWN).map((e) => (e.line === null ? e.message : `line ${e.line}: ${e.message}`));
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `content: not valid against the ${message} schema, nothing was applied: ${shown.join('; ')}${errors.length > SCHEMA_ERRORS_SHOWN ? '; and more' : ''}`,
+  );
 }
 
 /**

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { validateXML } from 'xmllint-wasm';
+import { type SchemaMessage, schemaErrors as shippedSchemaErrors } from '../../src/outside/bank/schemas.ts';
 
 /**
  * The bank's side in tests: camt.054 notifications and camt.053 statements shaped like the ones
@@ -10,15 +8,9 @@ import { validateXML } from 'xmllint-wasm';
  * carrying the ISO return reason), and the schema check of every file either way.
  */
 
-const XSD_DIR = join(import.meta.dirname, '../fixtures/iso20022');
-
-/** Validates `xml` against one of the shipped ISO 20022 schemas; the errors when it is not valid. */
-export async function schemaErrors(xml: string, message: 'pain.001.001.03' | 'camt.054.001.02' | 'camt.053.001.02'): Promise<string[]> {
-  const result = await validateXML({
-    xml: [{ fileName: 'document.xml', contents: xml }],
-    schema: [{ fileName: `${message}.xsd`, contents: readFileSync(join(XSD_DIR, `${message}.xsd`), 'utf8') }],
-  });
-  return result.valid ? [] : result.errors.map((e) => e.rawMessage);
+/** Validates `xml` against one of the shipped ISO 20022 schemas (src/outside/bank/schemas); the errors when it is not valid. */
+export async function schemaErrors(xml: string, message: SchemaMessage): Promise<string[]> {
+  return (await shippedSchemaErrors(xml, message)).map((e) => `line ${e.line}: ${e.message}`);
 }
 
 export interface Entry {

@@ -45,6 +45,8 @@ export interface ReportLine {
 
 export interface BankReport {
   kind: ReportKind;
+  /** The message and its version, as its namespace names it (`camt.054.001.02`): the schema it is checked against. */
+  message: string;
   messageId: string;
   lines: ReportLine[];
 }
@@ -124,7 +126,7 @@ export function parseBankReport(xml: string): BankReport {
       }
     }
   }
-  return { kind, messageId, lines };
+  return { kind, message: ns.slice(ns.lastIndexOf(':') + 1), messageId, lines };
 }
 
 function line(position: number, entry: Node, tx: Node, only: boolean): Omit<ReportLine, 'entry' | 'batchRefs'> {

@@ -10,6 +10,7 @@ import { bulkSms, type SmsGateway } from './outside/sms.ts';
 import { httpTransport, type WebhookTransport } from './outside/webhook-http.ts';
 import { AuditService } from './services/audit.ts';
 import { BalanceService } from './services/balances.ts';
+import { bankReportTask } from './tasks/bank-reports.ts';
 import { customerEmailTask } from './tasks/customer-email.ts';
 import { CustomerMessageService } from './services/customer-messages.ts';
 import { customerSmsTask } from './tasks/customer-sms.ts';
@@ -157,8 +158,11 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   // The step-up asks for the person's second factor, when they have one, after the password.
   const payees = new PayeeService(deps, new StepUp(deps, [secondFactorCheck(people)]));
 
+  const payoutBatches = new PayoutBatchService(deps);
+
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
+    bankReportTask(payoutBatches),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
     refundRequestTask(deps, providers.all, refunds, reportError),
@@ -186,7 +190,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     refunds,
     payouts: new PayoutService(deps, payees),
     payees,
-    payoutBatches: new PayoutBatchService(deps),
+    payoutBatches,
     balances: new BalanceService(deps),
     statements: new StatementService(deps),
     events,

@@ -60,6 +60,16 @@ const approve = (id: string) => op(t, 'mutation($id: UUID!) { approvePayout(id: 
 const payout = async (id: string) => (await http(t, 'GET', `/api/v1/payouts/${id}`, { key: shop.key })).body.data;
 const balance = async () => (await http(t, 'GET', '/api/v1/payouts/balance', { key: shop.key })).body.data;
 const webhookTypes = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { id: string; status: string } });
+/** Imports a report over GraphQL and waits for its job to apply it (`bankReport` says `applied`): the fields asked for. */
+const imported = async (fields: string, input: Record<string, unknown>) => {
+  const started = (await op(t, `mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { reportId status ${fields} } }`, { i: input })).importBankReport;
+  let r = started;
+  if (r.status !== 'applied') {
+    await eventually(async () => (r = (await op(t, `query($id: UUID!) { bankReport(id: $id) { reportId status ${fields} } }`, { id: started.reportId })).bankReport).status === 'applied');
+  }
+  const { reportId, status, ...asked } = r;
+  return { ...asked, ...(/\breportId\b/.test(fields) ? { reportId } : {}), ...(/\bstatus\b/.test(fields) ? { status } : {}) };
+};
 
 describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
   it('refuses a branch code no bank uses, naming the field, and shows a bank name that names another bank', async () => {
@@ -190,10 +200,8 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
       { endToEndId: e2e(paid[2]!), amount: '75.00', bankRef: 'FNB20261125000000125', returned: { code: 'AC04' } },
     ]);
     expect(await schemaErrors(statement, 'camt.053.001.02')).toEqual([]);
-    const viaGraphQL = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { kind completed failed unchanged unmatched alreadyImported } }', {
-      i: { contentBase64: Buffer.from(statement).toString('base64') },
-    });
-    expect(viaGraphQL.importBankReport).toEqual({ kind: 'camt.053', completed: 0, failed: 0, unchanged: 2, unmatched: 0, alreadyImported: false });
+    const viaGraphQL = await imported('kind completed failed unchanged unmatched alreadyImported', { contentBase64: Buffer.from(statement).toString('base64') });
+    expect(viaGraphQL).toEqual({ kind: 'camt.053', completed: 0, failed: 0, unchanged: 2, unmatched: 0, alreadyImported: false });
     expect(await balance()).toMatchObject({ balance_cents: 963_950, reserved_cents: 3_500 });
   });
 
@@ -211,7 +219,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
       { endToEndId: e2e(id), amount: '50.00', bankRef: 'FNB-X-3', status: 'PDNG' },
     ]);
     expect(await schemaErrors(report, 'camt.054.001.02')).toEqual([]);
-    const { importBankReport: r } = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed unmatched entries { outcome detail } } }', { i: { content: report } });
+    const r = await imported('completed unmatched entries { outcome detail }', { content: report });
     expect(r.completed).toBe(0);
     expect(r.unmatched).toBe(3);
     expect(r.entries.map((e: { detail: string }) => e.detail)).toEqual([
@@ -230,7 +238,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     await approve(id);
     await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
     const importReport = async (xml: string) =>
-      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed failed returned unchanged unmatched alreadyImported entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+      (await imported('completed failed returned unchanged unmatched alreadyImported entries { outcome detail }', { content: xml }));
     expect((await importReport(camt054('FNB-NTF-RET-0', [{ endToEndId: e2e(id), amount: '60.00', bankRef: 'FNB-RET-BOOK' }]))).completed).toBe(1);
     const before = await balance();
     expect(await payout(id)).toMatchObject({ status: 'completed', returned_at: null, return_reason: null });
@@ -296,7 +304,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
 <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>ICDT</Cd><SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn></BkTxCd>
 <NtryDtls><Btch><MsgId>${msgId}</MsgId><PmtInfId>${msgId}</PmtInfId><NbOfTxs>3</NbOfTxs></Btch></NtryDtls></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>`;
     const importReport = async (xml: string) =>
-      (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed unchanged unmatched entries { outcome detail } } }', { i: { content: xml } })).importBankReport;
+      (await imported('completed unchanged unmatched entries { outcome detail }', { content: xml }));
     // A wrong total: nothing moves, and the difference is stated.
     const wrong = bulk('65.00', 'FNB-BULK-WRONG');
     expect(await schemaErrors(wrong, 'camt.054.001.02')).toEqual([]);
@@ -365,8 +373,7 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(await reports()).toBe(count);
     // The same bookings, valid: completed.
     expect(await schemaErrors(good, 'camt.054.001.02')).toEqual([]);
-    const ok = await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: good } });
-    expect(ok.importBankReport.completed).toBe(1);
+    expect((await imported('completed', { content: good })).completed).toBe(1);
   });
 
   it('is the operator\'s alone', async () => {
@@ -376,12 +383,6 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect(imp.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
-
-/**
- * kill -9 in the middle of an import: each payout is moved or not, never half, and importing the
- * same file again finishes it. A row lock held by the test stops the import at the fourth payout,
- * so the process dies there every time, not whenever it happens to.
- */
 
 describe('payout batch files and the data key', () => {
   // Last on this app: after it, the bank details are sealed under a key the running app lacks.
@@ -441,7 +442,12 @@ describe('payout batch files and the data key', () => {
   });
 });
 
-describe.skipIf(!usingPostgres)('a bank report import across kill -9 (needs PostgreSQL: set DATABASE_URL)', { timeout: 120_000 }, () => {
+/**
+ * kill -9 in the middle of an import: the job applies a report in steps, each whole or not at
+ * all, and the next process finishes it. A row lock held by the test stops the job at the step
+ * with the held payout, so the process dies there every time, not whenever it happens to.
+ */
+describe.skipIf(!usingPostgres)('a bank report import across kill -9 (needs PostgreSQL: set DATABASE_URL)', { timeout: 240_000 }, () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   const running: ServiceProcess[] = [];
   const service = async () => {
@@ -477,58 +483,86 @@ describe.skipIf(!usingPostgres)('a bank report import across kill -9 (needs Post
     await db?.drop();
   });
 
-  it('leaves every payout moved or not, and a second import finishes the rest', async () => {
+  it('a job applies a big report in steps; killed in the middle, the next process finishes it, every payout completed once', async () => {
     const first = await service();
     const created = await operator(first, 'mutation { createMerchant(input: { name: "Crash Payouts", payoutFeeCents: 100 }) { merchant { id } fullKey } }');
     const merchantId = created.createMerchant.merchant.id as string;
     const key = created.createMerchant.fullKey as string;
-    await operator(first, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 100000) { balance { balanceCents } } }', { m: merchantId });
+    await operator(first, 'mutation($m: UUID!) { creditBalance(merchantId: $m, amountCents: 10000000) { balance { balanceCents } } }', { m: merchantId });
+    const PAYOUTS = 100;
     const ids: string[] = [];
-    for (let i = 1; i <= 6; i++) {
-      const res = await call(first, '/api/v1/payouts', payoutBody(1_000 * i), key);
+    for (let i = 1; i <= PAYOUTS; i++) {
+      const res = await call(first, '/api/v1/payouts', payoutBody(1_000 + i), key);
       ids.push(res.data.id);
       await operator(first, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id: res.data.id });
     }
     const exported = await operator(first, 'mutation { exportPayoutBatch { batch { payouts { id } } } }');
-    // The report lists the payouts in the file's order.
     const order = (exported.exportPayoutBatch.batch.payouts as { id: string }[]).map((p) => p.id);
-    expect([...order].sort()).toEqual([...ids].sort());
-    const amounts = new Map(ids.map((id, i) => [id, `${(i + 1) * 10}.00`]));
-    const report = camt054('FNB-NTF-CRASH', order.map((id, i) => ({ endToEndId: e2e(id), amount: amounts.get(id)!, bankRef: `FNB-CRASH-${i + 1}` })));
+    const amounts = new Map(ids.map((id, i) => [id, 1_000 + i + 1]));
+    // A day's statement: each payout's booking among eleven entries that are not ours (a salary run).
+    const entries = order.flatMap((id, i) => [
+      { endToEndId: e2e(id), amount: (amounts.get(id)! / 100).toFixed(2), bankRef: `FNB-CRASH-${i}` },
+      ...Array.from({ length: 11 }, (_, j) => ({ endToEndId: `SALARY-${i}-${j}`, amount: `${j + 1}.00`, bankRef: `FNB-SAL-${i}-${j}` })),
+    ]);
+    const report = camt053('FNB-STM-CRASH', entries);
+    expect(await schemaErrors(report, 'camt.053.001.02')).toEqual([]);
+    const file = join(dir, 'camt053-crash.xml');
+    writeFileSync(file, report);
+    const entryCount = async () => Number((await sql<{ n: string }>`select count(*) as n from bank_report_entries`.execute(db.handle.db)).rows[0]!.n);
 
-    // Hold the fourth payout: the import stops there, its first three moves committed.
+    // Hold the payout half-way down the file: the job's steps before it commit, the step with it waits there.
+    const held = PAYOUTS / 2;
+    const heldStep = Math.floor((held * 12) / 50) * 50;
     const holder = new pg.Client({ connectionString: db.url });
     await holder.connect();
     await holder.query('begin');
-    await holder.query('select id from payouts where id = $1 for update', [order[3]]);
-    const importing = call(first, '/graphql', { query: 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', variables: { i: { content: report } } }).catch(() => 'killed');
-    await eventually(async () => Number((await sql<{ n: string }>`select count(*) as n from bank_report_entries`.execute(db.handle.db)).rows[0]!.n) === 3);
+    await holder.query('select id from payouts where id = $1 for update', [order[held]]);
+    const cli = zarpay(['payout', 'batch', 'import', file], { ZARPAY_URL: first.url, OPERATOR_TOKEN });
+    await eventually(async () => (await entryCount()) === heldStep, 60_000);
+    const [waiting] = (await sql<{ next_position: number; finished_at: Date | null; sealed: boolean }>`select next_position, finished_at, content_sealed is not null as sealed from bank_reports`.execute(db.handle.db)).rows;
+    expect(waiting).toEqual({ next_position: heldStep, finished_at: null, sealed: true });
     await first.kill9();
-    expect(await importing).toBe('killed');
+    // The CLI was waiting for the job; its service is gone.
+    expect((await cli).code).not.toBe(0);
     await holder.query('rollback');
     await holder.end();
 
+    // Each step is whole or not at all: the payouts before the held step completed, the rest still processing.
     const after = await statuses(order);
-    expect(order.map((id) => after[id])).toEqual(['completed', 'completed', 'completed', 'processing', 'processing', 'processing']);
-    const [unfinished] = (await sql<{ finished_at: Date | null }>`select finished_at from bank_reports`.execute(db.handle.db)).rows;
-    expect(unfinished!.finished_at).toBeNull();
+    const before = order.filter((_, i) => i * 12 < heldStep);
+    expect(before.length).toBeGreaterThan(0);
+    expect(order.map((id) => after[id])).toEqual(order.map((id) => (before.includes(id) ? 'completed' : 'processing')));
+    expect(await entryCount()).toBe(heldStep);
+    const [job] = (await sql<{ status: string }>`select status from jobs where queue = 'payout.bank_report'`.execute(db.handle.db)).rows;
+    expect(job).toEqual({ status: 'queued' });
 
+    // The next process takes the job over once the dead one's claim runs out, and finishes it.
     const second = await service();
-    expect((await operator(second, '{ ledgerVerification }')).ledgerVerification).toMatchObject({ ok: true });
-    const rerun = await operator(second, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed failed unmatched alreadyImported } }', { i: { content: report } });
-    expect(rerun.importBankReport).toEqual({ completed: 6, failed: 0, unmatched: 0, alreadyImported: false });
-    expect(Object.values(await statuses(order))).toEqual(Array(6).fill('completed'));
-    const completedEvents = await sql<{ payout_id: string }>`select payout_id from events where type = 'payout.completed'`.execute(db.handle.db);
+    const env2 = { ZARPAY_URL: second.url, OPERATOR_TOKEN };
+    await eventually(async () => (await sql<{ finished_at: Date | null }>`select finished_at from bank_reports`.execute(db.handle.db)).rows[0]!.finished_at !== null, 90_000);
+    expect(Object.values(await statuses(order))).toEqual(Array(PAYOUTS).fill('completed'));
+    const completedEvents = await sql<{ payout_id: string; n: string }>`select payout_id, count(*) as n from events where type = 'payout.completed' group by payout_id`.execute(db.handle.db);
     expect(completedEvents.rows.map((r) => r.payout_id).sort()).toEqual([...ids].sort());
+    expect(completedEvents.rows.every((r) => Number(r.n) === 1)).toBe(true);
     const settled = await sql<{ n: string }>`select count(*) as n from ledger_transactions where kind = 'payout_settle'`.execute(db.handle.db);
-    expect(Number(settled.rows[0]!.n)).toBe(6);
-    expect((await operator(second, '{ ledgerVerification }')).ledgerVerification).toMatchObject({ ok: true });
-    // 100 000 − Σ (amount + 100 fee) over 1 000 … 6 000 = 100 000 − 21 600.
+    expect(Number(settled.rows[0]!.n)).toBe(PAYOUTS);
+    expect(await entryCount()).toBe(entries.length);
+    const [finished] = (await sql<{ sealed: boolean }>`select content_sealed is not null as sealed from bank_reports`.execute(db.handle.db)).rows;
+    expect(finished).toEqual({ sealed: false });
+    const verify = await zarpay(['ledger', 'verify'], env2);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.json).toMatchObject({ ok: true, problems: [] });
+    // 10 000 000 − Σ (amount + 100 fee).
+    const spent = [...amounts.values()].reduce((sum, a) => sum + a + 100, 0);
     const balance = await fetch(`${second.url}/api/v1/payouts/balance`, { headers: { 'x-api-key': key } }).then((r) => r.json() as Promise<any>);
-    expect(balance.data).toMatchObject({ balance_cents: 78_400, reserved_cents: 0 });
+    expect(balance.data).toMatchObject({ balance_cents: 10_000_000 - spent, reserved_cents: 0 });
 
-    const third = await operator(second, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed alreadyImported } }', { i: { content: report } });
-    expect(third.importBankReport).toEqual({ completed: 0, alreadyImported: true });
+    // The same file again: applied already, nothing changes.
+    const again = await zarpay(['payout', 'batch', 'import', file], env2);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ completed: 0, already_imported: true });
+    const audited = await sql<{ actor: string }>`select actor from audit_log where action = 'bank_report.import'`.execute(db.handle.db);
+    expect(audited.rows).toEqual([{ actor: expect.stringMatching(/^operator/) }]);
   });
 });
 

@@ -8,6 +8,7 @@ import { type Actor, paymentScope } from '../src/domain/actor.ts';
 import { encodePosition } from '../src/domain/event-position.ts';
 import { GRAPHIQL_ASSETS } from '../src/graphql/graphiql.ts';
 import { schema } from '../src/graphql/schema.ts';
+import { camt054 } from './support/bank-reports.ts';
 import { startApp } from './support/app.ts';
 import { createMerchant, credit, gql, type HttpResult, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { newPayment, paymentBody, press } from './support/payments.ts';
@@ -32,11 +33,12 @@ let a: TestMerchant;
 let b: TestMerchant;
 const MISSING = '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e';
 /** `refunded`: a captured payment with a refund; `refund`: that refund. */
-type Resource = 'merchant' | 'payout' | 'payment' | 'event' | 'refunded' | 'refund' | 'link';
+/** `report`: a bank report whose one entry names the merchant's payout (the operator's alone). */
+type Resource = 'merchant' | 'payout' | 'payment' | 'event' | 'refunded' | 'refund' | 'link' | 'report';
 type Whose = 'a' | 'b';
 const ids: Record<Whose, Record<Resource, string>> = {
-  a: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '' },
-  b: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '' },
+  a: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '', report: '' },
+  b: { merchant: '', payout: '', payment: '', event: '', refunded: '', refund: '', link: '', report: '' },
 };
 /** Ids that appear in an answer only if it shows that merchant's data. */
 const markers: Record<Whose, string[]> = { a: [], b: [] };
@@ -75,7 +77,10 @@ beforeAll(async () => {
     );
     markers[whose].push(payee.body.data.createPayee.payee.id);
     const link = (await http(t, 'POST', '/api/v1/payment-links', { key: m.key, body: { description: `Scope link ${whose}` } })).body.data.link_id;
-    ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund, link };
+    const report = camt054(`SCOPE-${whose}`, [{ endToEndId: payout.replaceAll('-', ''), amount: '11.11', bankRef: `SCOPE-${whose}` }]);
+    const reportId = (await op(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { reportId } }', { i: { content: report } })).importBankReport.reportId as string;
+    await eventually(async () => (await op(t, 'query($id: UUID!) { bankReport(id: $id) { status } }', { id: reportId })).bankReport.status === 'applied');
+    ids[whose] = { merchant: m.id, payout, payment, event: event.id, refunded, refund, link, report: reportId };
     markers[whose].push(m.id, payout, payment, event.id, secret, refunded, refund, kid, link);
   }
   const bRef = (await http(t, 'POST', '/api/v1/payouts', { key: b.key, body: payoutBody(100, { merchant_reference: taken.reference }) })).body.data.id;
@@ -171,6 +176,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.payment': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { id merchantId } }' },
   'Query.payments': { who: 'both', names: 'many', doc: 'query($m: UUID) { payments(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.payout': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { id merchantId } }' },
+  'Query.bankReport': { who: 'operator', id: { of: 'report' }, doc: 'query($id: UUID!) { bankReport(id: $id) { reportId entries { payoutId } } }' },
   'Query.payoutBatches': { who: 'operator', doc: '{ payoutBatches { totalCount batches { id payouts { merchantId } } } }' },
   'Query.payouts': { who: 'both', names: 'many', doc: 'query($m: UUID) { payouts(merchantId: $m, first: 100) { totalCount edges { node { id merchantId } } } }' },
   'Query.refund': { who: 'both', id: { of: 'refund', missing: 'REFUND_NOT_FOUND' }, doc: 'query($id: UUID!) { refund(id: $id) { id merchantId } }' },

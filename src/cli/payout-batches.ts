@@ -13,6 +13,26 @@ import { op, print } from './output.ts';
  */
 
 const BATCH = 'id messageId fileSha256 payoutCount totalCents createdBy createdAt';
+const REPORT = `reportId kind messageId status error entryCount appliedCount alreadyImported completed failed returned unchanged unmatched
+  entries { position payoutId outcome reference amountCents currency detail }`;
+
+/** How long between two looks at a report being applied: soon at first, then at most every 2 s. */
+const pollDelay = (n: number) => Math.min(2_000, 100 * 2 ** n);
+
+/** The report once its job has applied it; a job that gave up is the command's error. */
+async function applied(report: { reportId: string; status: string; error: string | null }): Promise<any> {
+  let r = report;
+  for (let n = 0; r.status === 'applying'; n++) {
+    await new Promise((done) => setTimeout(done, pollDelay(n)));
+    const now = (await op('query($id: UUID!) { bankReport(id: $id) { reportId status error } }', { id: r.reportId })).bankReport;
+    if (!now) throw new CliError('NOT_FOUND', `bank report ${r.reportId} is gone`);
+    r = now;
+  }
+  if (r.status === 'failed') {
+    throw new CliError('INTERNAL_ERROR', `bank report ${r.reportId}: applying it failed (${r.error ?? 'no reason given'}); what it applied stands, and importing the file again goes on from there`);
+  }
+  return r === report ? r : (await op(`query($id: UUID!) { bankReport(id: $id) { ${REPORT} } }`, { id: r.reportId })).bankReport;
+}
 
 /** Refuses before anything is exported: a file the operator already has is never overwritten. */
 function outPath(given: string | undefined, fallback: string): string {
@@ -85,14 +105,13 @@ export function payoutBatchCommands(payout: Command) {
         throw new CliError('VALIDATION_FAILED', `<file>: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       }
       const data = await op(
-        `mutation($i: ImportBankReportInput!) { importBankReport(input: $i) {
-          reportId kind messageId alreadyImported completed failed returned unchanged unmatched
-          entries { position payoutId outcome reference amountCents currency detail } } }`,
+        `mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { ${REPORT} } }`,
         // Gzipped: a request body is at most 64 KiB, and bank XML shrinks about tenfold.
         { i: { contentGzipBase64: gzipSync(content).toString('base64') } },
         { i: '<file>' },
       );
-      const r = data.importBankReport;
+      // The service's job applies it: wait for the job, as the import used to be waited for.
+      const r = await applied(data.importBankReport);
       print({
         completed: r.completed,
         failed: r.failed,

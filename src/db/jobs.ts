@@ -329,6 +329,27 @@ const retryStatement = statement<{ id: number }, JobRow>(
   returning ${JOB_COLUMNS}`,
 );
 
+const requeueStatement = statement<{ queue: string; key: string }, JobRow>(
+  'queue again a failed job by key',
+  `
+  update jobs set status = 'queued', run_at = now(), attempts = 0, locked_by = null, locked_until = null, updated_at = now()
+   where queue = :queue::text and key = :key::text and status = 'failed'
+  returning ${JOB_COLUMNS}`,
+);
+
+/** Queues again, due now with its tries counted afresh, the job of this queue and key when it has failed for good; false otherwise. */
+export async function requeueFailed(db: DbOrTx, queue: string, key: string): Promise<boolean> {
+  return (await requeueStatement.run(db, { queue, key })).length > 0;
+}
+
+const byKeyStatement = statement<{ queue: string; key: string }, JobRow>('a job by queue and key', `select ${JOB_COLUMNS} from jobs where queue = :queue::text and key = :key::text`);
+
+/** The job of this queue and key; null when there is none (never queued, or done). */
+export async function findJobByKey(db: DbOrTx, queue: string, key: string): Promise<Job | null> {
+  const [row] = await byKeyStatement.run(db, { queue, key });
+  return row ? toJob(row) : null;
+}
+
 const findStatement = statement<{ id: number }, JobRow>('a job by id', `select ${JOB_COLUMNS} from jobs where id = :id::bigint`);
 
 /** Queues a failed job again, due now, with its tries counted afresh; null when there is no such failed job. */

@@ -157,6 +157,8 @@ export interface BankReportRecord {
   importedBy: string;
   startedAt: Date;
   finishedAt: Date | null;
+  /** Every entry before this one is applied (the job's progress). */
+  nextPosition: number;
 }
 
 type ReportRow = {
@@ -168,8 +170,9 @@ type ReportRow = {
   imported_by: string;
   started_at: Date;
   finished_at: Date | null;
+  next_position: number;
 };
-const REPORT_COLUMNS = 'id, file_sha256, kind, message_id, entry_count, imported_by, started_at, finished_at';
+const REPORT_COLUMNS = 'id, file_sha256, kind, message_id, entry_count, imported_by, started_at, finished_at, next_position';
 const toReport = (r: ReportRow): BankReportRecord => ({
   id: r.id,
   fileSha256: r.file_sha256,
@@ -179,14 +182,17 @@ const toReport = (r: ReportRow): BankReportRecord => ({
   importedBy: r.imported_by,
   startedAt: r.started_at,
   finishedAt: r.finished_at,
+  nextPosition: r.next_position,
 });
 
-const openReport = statement<{ id: string; fileSha256: string; kind: string; messageId: string; entryCount: number; importedBy: string }, ReportRow>(
+type NewReport = { id: string; fileSha256: string; kind: string; message: string; messageId: string; entryCount: number; importedBy: string };
+
+const openReport = statement<NewReport, ReportRow>(
   'record a bank report, or find it by its hash',
   `
   with created as (
-    insert into bank_reports (id, file_sha256, kind, message_id, entry_count, imported_by)
-    values (:id::uuid, :fileSha256::text, :kind::text, :messageId::text, :entryCount::int, :importedBy::text)
+    insert into bank_reports (id, file_sha256, kind, message, message_id, entry_count, imported_by)
+    values (:id::uuid, :fileSha256::text, :kind::text, :message::text, :messageId::text, :entryCount::int, :importedBy::text)
     on conflict (file_sha256) do nothing
     returning ${REPORT_COLUMNS}
   )
@@ -196,10 +202,7 @@ const openReport = statement<{ id: string; fileSha256: string; kind: string; mes
 );
 
 /** The report of these bytes: recorded now, or as an earlier import of the same file recorded it. */
-export async function openBankReport(
-  db: DbOrTx,
-  r: { id: string; fileSha256: string; kind: string; messageId: string; entryCount: number; importedBy: string },
-): Promise<BankReportRecord> {
+export async function openBankReport(db: DbOrTx, r: NewReport): Promise<BankReportRecord> {
   // An import of the same file committing meanwhile is not in this statement's snapshot: look again.
   const [row] = await openReport.run(db, r);
   if (row) return toReport(row);
@@ -243,12 +246,59 @@ export async function reportEntries(db: DbOrTx, reportId: string): Promise<Entry
 
 const finishStatement = statement<{ id: string }, ReportRow>(
   'a bank report is imported in full',
-  `update bank_reports set finished_at = coalesce(finished_at, now()) where id = :id::uuid returning ${REPORT_COLUMNS}`,
+  `update bank_reports set finished_at = coalesce(finished_at, now()), next_position = entry_count, content_sealed = null
+    where id = :id::uuid returning ${REPORT_COLUMNS}`,
 );
 
+/** The report is applied in full: its sealed bytes, no longer needed, are dropped. */
 export async function finishBankReport(db: DbOrTx, id: string): Promise<BankReportRecord> {
   const [row] = await finishStatement.run(db, { id });
   return toReport(row!);
+}
+
+const storeContentStatement = statement<{ id: string; sealed: Buffer }, { id: string }>(
+  'keep a bank report\'s bytes, sealed, until it is applied',
+  `update bank_reports set content_sealed = :sealed::bytea where id = :id::uuid and finished_at is null returning id`,
+);
+
+/** Keeps the report's bytes (sealed) for the job that applies it; a report applied in full keeps none. */
+export async function storeReportContent(tx: Tx, id: string, sealed: Buffer): Promise<void> {
+  await storeContentStatement.run(tx, { id, sealed });
+}
+
+const findReportStatement = statement<{ id: string }, ReportRow & { content_sealed: Buffer | null }>(
+  'a bank report with its sealed bytes',
+  `select ${REPORT_COLUMNS}, content_sealed from bank_reports where id = :id::uuid`,
+);
+
+/** A report, with its sealed bytes while it is being applied. */
+export async function findBankReport(db: DbOrTx, id: string): Promise<{ report: BankReportRecord; sealed: Buffer | null } | undefined> {
+  const [row] = await findReportStatement.run(db, { id });
+  return row && { report: toReport(row), sealed: row.content_sealed };
+}
+
+const advanceStatement = statement<{ id: string; from: number; to: number }, { id: string }>(
+  'a bank report\'s job went past more entries',
+  `update bank_reports set next_position = :to::int where id = :id::uuid and next_position = :from::int returning id`,
+);
+
+/**
+ * Records, in the transaction of the step that applied them, that the entries from `from` up to
+ * `to` are applied; false when another run moved the report on meanwhile (the caller rolls back).
+ */
+export async function advanceBankReport(tx: Tx, id: string, from: number, to: number): Promise<boolean> {
+  return (await advanceStatement.run(tx, { id, from, to })).length > 0;
+}
+
+const lockReportStatement = statement<{ id: string }, { next_position: number }>(
+  'lock a bank report for a step of its job',
+  `select next_position from bank_reports where id = :id::uuid for update`,
+);
+
+/** Locks the report for one step: two runs of its job never apply the same entries at once. */
+export async function lockBankReport(tx: Tx, id: string): Promise<number | undefined> {
+  const [row] = await lockReportStatement.run(tx, { id });
+  return row?.next_position;
 }
 
 const lockForImport = statement<{ id: string; merchantId: string | null }, { status: string; amount_cents: number; currency: string; external_transfer_id: string | null; returned: boolean }>(

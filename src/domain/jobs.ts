@@ -25,6 +25,8 @@ export const QUEUE = {
   purge: 'maintenance.purge',
   /** An e-mail to one of a merchant's people about their own account (a sign-in lock). */
   personEmail: 'person.email',
+  /** Apply a stored bank report (camt.054/053) to the payouts it names, in bounded steps (issue 34). */
+  bankReport: 'payout.bank_report',
   /** Delete ended windows of the PostgreSQL rate-limit counters (every minute). */
   rateLimitSweep: 'maintenance.rate_limit_sweep',
 } as const;

@@ -15,7 +15,7 @@ const IV = 12;
 const TAG = 16;
 
 /** What a sealed value is: part of the associated data, so one kind never opens as another. */
-export type SealPurpose = 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'totp-secret' | 'payee-details';
+export type SealPurpose = 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'totp-secret' | 'payee-details' | 'bank-report';
 
 /**
  * What a keyed digest is of: a sealed value, or a request's canonical hash (`request`). A

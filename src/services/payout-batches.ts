@@ -5,9 +5,11 @@ import type { Tx } from '../db/index.ts';
 import * as batches from '../db/payout-batches.ts';
 import type { EntryRecord, PayoutBatch } from '../domain/payout-batch.ts';
 import * as payouts from '../db/payouts.ts';
-import { type Actor, actorLabel, type MerchantScope, requireOperator, scope } from '../domain/actor.ts';
+import { type Actor, actorLabel, type MerchantScope, OPERATOR, requireOperator, scope } from '../domain/actor.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
+import { QUEUE } from '../domain/jobs.ts';
+import { enqueue, findJobByKey, requeueFailed } from '../db/jobs.ts';
 import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
 import { decimalAmount } from '../domain/iso20022/money-text.ts';
 import { buildPain001, type CreditTransfer, payoutIdOf } from '../domain/iso20022/pain001.ts';
@@ -33,6 +35,13 @@ export interface BankReportImport {
   reportId: string;
   kind: string;
   messageId: string;
+  /** `applying` (its job is under way), `applied` (every entry), `failed` (its job gave up: `error` says why). */
+  status: 'applying' | 'applied' | 'failed';
+  /** Why its job last failed, while it is not applied. */
+  error: string | null;
+  /** Entries in the report, and how many of them are applied so far. */
+  entryCount: number;
+  appliedCount: number;
   /** The same file was imported in full before: nothing was changed now. */
   alreadyImported: boolean;
   completed: number;
@@ -46,6 +55,11 @@ export interface BankReportImport {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/**
+ * Entries a step of a report's job applies in one transaction: few enough that the payouts it
+ * locks are held for a moment, many enough that a day's statement is not a commit per entry.
+ */
+const ENTRIES_PER_STEP = 50;
 const johannesburgDay = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(at);
 
 /**
@@ -179,50 +193,118 @@ export class PayoutBatchService {
   }
 
   /**
-   * Reads the bank's report and applies each entry in a transaction of its own, which also
-   * records the entry: killed halfway, each payout is moved or not, and importing the same file
-   * again applies the rest. A file imported in full before changes nothing.
+   * Reads the bank's report, checks it against its version's schema, and stores it (sealed) with
+   * a `payout.bank_report` job that applies it (`applyStep`), all before anything is applied: the
+   * answer says how far it has come (`status`), and `report` says it again until it is `applied`.
+   * The same file again is the same report: applied in full before, it changes nothing
+   * (`alreadyImported`); cut short, its job is queued again and goes on where it stopped.
    */
   async import(actor: Actor, content: string): Promise<BankReportImport> {
     requireOperator(actor);
     const report = parseBankReport(content);
     await checkSchema(content, report.message);
-    let record = await batches.openBankReport(this.deps.db, {
-      id: randomUUID(),
-      fileSha256: sha256(content),
-      kind: report.kind,
-      messageId: report.messageId,
-      entryCount: report.lines.length,
-      importedBy: actorLabel(actor),
+    const keyring = keyringOf(this.deps);
+    const opened = await withEvents(this.deps, async (tx) => {
+      const record = await batches.openBankReport(tx, {
+        id: randomUUID(),
+        fileSha256: sha256(content),
+        kind: report.kind,
+        message: report.message,
+        messageId: report.messageId,
+        entryCount: report.lines.length,
+        importedBy: actorLabel(actor),
+      });
+      if (record.finishedAt !== null) return record;
+      // Sealed again each time: a report cut short under a data key since retired goes on under today's.
+      await batches.storeReportContent(tx, record.id, keyring.seal('bank-report', record.id, content));
+      const payload = { report: record.id, operator: actor.kind === 'operator' ? (actor.name ?? null) : null };
+      if (!(await enqueue(tx, { queue: QUEUE.bankReport, key: record.id, payload }))) await requeueFailed(tx, QUEUE.bankReport, record.id);
+      return record;
     });
-    const alreadyImported = record.finishedAt !== null;
-    if (!alreadyImported) {
-      const done = new Set((await batches.reportEntries(this.deps.db, record.id)).map((e) => e.position));
-      for (const line of report.lines) if (!done.has(line.position)) await this.apply(actor, record.id, line);
-      record = await batches.finishBankReport(this.deps.db, record.id);
+    if (opened.finishedAt !== null) {
+      return { ...(await this.summary(opened)), alreadyImported: true, completed: 0, failed: 0, returned: 0, unmatched: 0, unchanged: opened.entryCount };
     }
+    return this.summary(opened);
+  }
+
+  /** A report as its job has applied it so far (CLI `zarpay payout batch import` waits on this); null when there is none. */
+  async report(actor: Actor, id: string): Promise<BankReportImport | null> {
+    requireOperator(actor);
+    const found = isUuid(id) ? await batches.findBankReport(this.deps.db, id.toLowerCase()) : undefined;
+    return found ? this.summary(found.report) : null;
+  }
+
+  private async summary(record: batches.BankReportRecord): Promise<BankReportImport> {
     const entries = await batches.reportEntries(this.deps.db, record.id);
     const count = (outcome: string) => entries.filter((e) => e.outcome === outcome).length;
-    const result: BankReportImport = {
+    const job = record.finishedAt === null ? await findJobByKey(this.deps.db, QUEUE.bankReport, record.id) : null;
+    return {
       reportId: record.id,
       kind: record.kind,
       messageId: record.messageId,
-      alreadyImported,
-      completed: alreadyImported ? 0 : count('completed'),
-      failed: alreadyImported ? 0 : count('failed'),
-      returned: alreadyImported ? 0 : count('returned'),
-      unchanged: alreadyImported ? entries.length : count('unchanged'),
-      unmatched: alreadyImported ? 0 : count('unmatched'),
+      status: record.finishedAt !== null ? 'applied' : job?.status === 'failed' ? 'failed' : 'applying',
+      error: job?.lastError ?? null,
+      entryCount: record.entryCount,
+      appliedCount: entries.length,
+      alreadyImported: false,
+      completed: count('completed'),
+      failed: count('failed'),
+      returned: count('returned'),
+      unchanged: count('unchanged'),
+      unmatched: count('unmatched'),
       entries,
     };
-    if (!alreadyImported) {
-      await recordAudit(this.deps.db, {
-        actor: actorLabel(actor),
-        action: 'bank_report.import',
-        detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: result.completed, failed: result.failed, returned: result.returned, unchanged: result.unchanged, unmatched: result.unmatched },
-      });
+  }
+
+  /**
+   * One step of a report's job: the next `ENTRIES_PER_STEP` entries applied in one transaction,
+   * with each entry's record and the report's progress, so a crash loses the step and nothing
+   * else, and the job run again starts after the last step that committed. `true` once every
+   * entry is applied: the report is then finished (its bytes dropped) and the import audited.
+   */
+  async applyStep(reportId: string, operatorName: string | null): Promise<boolean> {
+    const actor: Actor = operatorName ? { kind: 'operator', name: operatorName } : OPERATOR;
+    const found = await batches.findBankReport(this.deps.db, reportId);
+    if (!found || found.report.finishedAt !== null) return true;
+    const lines = this.linesOf(found.report, found.sealed);
+    const done = await withEvents(this.deps, async (tx) => {
+      const from = await batches.lockBankReport(tx, reportId);
+      if (from === undefined) return true;
+      const to = Math.min(lines.length, from + ENTRIES_PER_STEP);
+      for (const line of lines.slice(from, to)) await this.apply(tx, actor, reportId, line);
+      await batches.advanceBankReport(tx, reportId, from, to);
+      return to >= lines.length;
+    });
+    if (done) await this.finish(found.report);
+    return done;
+  }
+
+  private parsed: { id: string; lines: ReportLine[] } | undefined;
+
+  /** The report's lines, read from its sealed bytes once per report (a job takes many steps). */
+  private linesOf(report: batches.BankReportRecord, sealed: Buffer | null): ReportLine[] {
+    if (this.parsed?.id === report.id) return this.parsed.lines;
+    const keyring = keyringOf(this.deps);
+    if (sealed === null) throw new AppError('CONFLICT', `bank report ${report.id} has no stored file: import the file again (zarpay payout batch import FILE)`);
+    const content = openOrNull(keyring, 'bank-report', report.id, sealed);
+    if (content === null) {
+      throw new AppError('CONFLICT', `bank report ${report.id} will not open under the data keys of this service (it names key ${kidOrUnknown(keyring, sealed)}): import the file again`);
     }
-    return result;
+    const lines = parseBankReport(content).lines;
+    this.parsed = { id: report.id, lines };
+    return lines;
+  }
+
+  private async finish(started: batches.BankReportRecord): Promise<void> {
+    this.parsed = undefined;
+    const record = await batches.finishBankReport(this.deps.db, started.id);
+    if (started.finishedAt !== null) return;
+    const s = await this.summary(record);
+    await recordAudit(this.deps.db, {
+      actor: record.importedBy,
+      action: 'bank_report.import',
+      detail: { report_id: record.id, kind: record.kind, message_id: record.messageId, file_sha256: record.fileSha256, completed: s.completed, failed: s.failed, returned: s.returned, unchanged: s.unchanged, unmatched: s.unmatched },
+    });
   }
 
   /**
@@ -230,66 +312,62 @@ export class PayoutBatchService {
    * entry's references and its total as the amount completes every processing payout of the batch,
    * in one transaction with the entry's record; a total that differs completes none and says by how much.
    */
-  private async applyBatch(actor: Actor, reportId: string, line: ReportLine): Promise<void> {
-    await withEvents(this.deps, async (tx) => {
-      const batch = await batches.findBatchByMessageId(tx, line.batchRefs);
-      const entry: EntryRecord = { position: line.position, payoutId: null, outcome: 'unmatched', reference: line.reference, amountCents: line.amountCents, currency: line.currency, detail: null };
-      const ids = batch ? ((await batches.batchPayoutIds(tx, [batch.id])).get(batch.id) ?? []) : [];
-      const locked = [];
-      for (const id of ids) locked.push({ id, payout: await batches.lockPayoutForEntry(tx, scope(actor), id) });
-      const processing = locked.filter((p) => p.payout?.status === 'processing');
-      if (!batch) entry.detail = `no exported batch has the MsgId or PmtInfId ${line.batchRefs.join(' or ')}`;
-      else if (line.status !== 'BOOK') entry.detail = `batch ${batch.messageId}: not booked (status ${line.status || 'missing'})`;
-      else if (line.returned || line.creditDebit !== 'DBIT') entry.detail = `batch ${batch.messageId}: booked as a credit, not as the batch's debit`;
-      else if (line.amountCents === null || line.currency !== 'ZAR') entry.detail = `batch ${batch.messageId}: the entry gives no amount in ZAR`;
-      else if (line.amountCents !== batch.totalCents) {
-        entry.detail = `batch ${batch.messageId}: amount ZAR ${decimalAmount(line.amountCents)} differs from the batch's total ZAR ${decimalAmount(batch.totalCents)} by ZAR ${decimalAmount(Math.abs(line.amountCents - batch.totalCents))}`;
-      } else if (processing.length === 0) {
-        entry.outcome = 'unchanged';
-        entry.detail = `batch ${batch.messageId}: no payout of it is processing`;
-      } else {
-        entry.outcome = 'completed';
-        entry.detail = `batch ${batch.messageId}: ${processing.length} of ${ids.length} payouts completed`;
-      }
-      if (!(await batches.recordEntry(tx, reportId, entry))) return;
-      if (entry.outcome !== 'completed') return;
-      const reference = line.reference ?? batch!.messageId;
-      for (const p of processing) {
-        await movePayoutIn(tx, actor, p.id, 'complete', { externalTransferId: reference, audit: { bank_report_id: reportId, bank_report_entry: line.position, batch_id: batch!.id } });
-      }
-    });
+  private async applyBatch(tx: Tx, actor: Actor, reportId: string, line: ReportLine): Promise<void> {
+    const batch = await batches.findBatchByMessageId(tx, line.batchRefs);
+    const entry: EntryRecord = { position: line.position, payoutId: null, outcome: 'unmatched', reference: line.reference, amountCents: line.amountCents, currency: line.currency, detail: null };
+    const ids = batch ? ((await batches.batchPayoutIds(tx, [batch.id])).get(batch.id) ?? []) : [];
+    const locked = [];
+    for (const id of ids) locked.push({ id, payout: await batches.lockPayoutForEntry(tx, scope(actor), id) });
+    const processing = locked.filter((p) => p.payout?.status === 'processing');
+    if (!batch) entry.detail = `no exported batch has the MsgId or PmtInfId ${line.batchRefs.join(' or ')}`;
+    else if (line.status !== 'BOOK') entry.detail = `batch ${batch.messageId}: not booked (status ${line.status || 'missing'})`;
+    else if (line.returned || line.creditDebit !== 'DBIT') entry.detail = `batch ${batch.messageId}: booked as a credit, not as the batch's debit`;
+    else if (line.amountCents === null || line.currency !== 'ZAR') entry.detail = `batch ${batch.messageId}: the entry gives no amount in ZAR`;
+    else if (line.amountCents !== batch.totalCents) {
+      entry.detail = `batch ${batch.messageId}: amount ZAR ${decimalAmount(line.amountCents)} differs from the batch's total ZAR ${decimalAmount(batch.totalCents)} by ZAR ${decimalAmount(Math.abs(line.amountCents - batch.totalCents))}`;
+    } else if (processing.length === 0) {
+      entry.outcome = 'unchanged';
+      entry.detail = `batch ${batch.messageId}: no payout of it is processing`;
+    } else {
+      entry.outcome = 'completed';
+      entry.detail = `batch ${batch.messageId}: ${processing.length} of ${ids.length} payouts completed`;
+    }
+    if (!(await batches.recordEntry(tx, reportId, entry))) return;
+    if (entry.outcome !== 'completed') return;
+    const reference = line.reference ?? batch!.messageId;
+    for (const p of processing) {
+      await movePayoutIn(tx, actor, p.id, 'complete', { externalTransferId: reference, audit: { bank_report_id: reportId, bank_report_entry: line.position, batch_id: batch!.id } });
+    }
   }
 
-  /** One entry: decided under the payout's lock, recorded, and the payout moved, in one transaction. */
-  private async apply(actor: Actor, reportId: string, reportLine: ReportLine): Promise<void> {
-    if (reportLine.batchRefs.length > 0) return this.applyBatch(actor, reportId, reportLine);
-    await withEvents(this.deps, async (tx) => {
-      const line = await withSharedAmount(tx, reportLine);
-      const payout = line.payoutId ? await batches.lockPayoutForEntry(tx, scope(actor), line.payoutId) : undefined;
-      const entry: EntryRecord = {
-        position: line.position,
-        payoutId: payout ? line.payoutId : null,
-        outcome: 'unmatched',
-        reference: line.reference,
-        amountCents: line.amountCents,
-        currency: line.currency,
-        detail: null,
-      };
-      const decision = decide(line, payout);
-      entry.outcome = decision.outcome;
-      entry.detail = decision.detail;
-      // Recorded before the move: an import of the same file beside this one that recorded the
-      // entry first means this transaction moves nothing.
-      if (!(await batches.recordEntry(tx, reportId, entry))) return;
-      const audit = { bank_report_id: reportId, bank_report_entry: line.position };
-      if (decision.outcome === 'completed') {
-        await movePayoutIn(tx, actor, line.payoutId!, 'complete', { externalTransferId: decision.reference, audit });
-      } else if (decision.outcome === 'failed') {
-        await movePayoutIn(tx, actor, line.payoutId!, 'fail', { failureReason: decision.detail, audit });
-      } else if (decision.outcome === 'returned') {
-        await returnPayoutIn(tx, actor, line.payoutId!, decision.detail, audit);
-      }
-    });
+  /** One entry: decided under the payout's lock, recorded, and the payout moved, in the step's transaction. */
+  private async apply(tx: Tx, actor: Actor, reportId: string, reportLine: ReportLine): Promise<void> {
+    if (reportLine.batchRefs.length > 0) return this.applyBatch(tx, actor, reportId, reportLine);
+    const line = await withSharedAmount(tx, reportLine);
+    const payout = line.payoutId ? await batches.lockPayoutForEntry(tx, scope(actor), line.payoutId) : undefined;
+    const entry: EntryRecord = {
+      position: line.position,
+      payoutId: payout ? line.payoutId : null,
+      outcome: 'unmatched',
+      reference: line.reference,
+      amountCents: line.amountCents,
+      currency: line.currency,
+      detail: null,
+    };
+    const decision = decide(line, payout);
+    entry.outcome = decision.outcome;
+    entry.detail = decision.detail;
+    // Recorded before the move: an import of the same file beside this one that recorded the
+    // entry first means this transaction moves nothing.
+    if (!(await batches.recordEntry(tx, reportId, entry))) return;
+    const audit = { bank_report_id: reportId, bank_report_entry: line.position };
+    if (decision.outcome === 'completed') {
+      await movePayoutIn(tx, actor, line.payoutId!, 'complete', { externalTransferId: decision.reference, audit });
+    } else if (decision.outcome === 'failed') {
+      await movePayoutIn(tx, actor, line.payoutId!, 'fail', { failureReason: decision.detail, audit });
+    } else if (decision.outcome === 'returned') {
+      await returnPayoutIn(tx, actor, line.payoutId!, decision.detail, audit);
+    }
   }
 }
 

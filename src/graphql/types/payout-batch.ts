@@ -52,7 +52,14 @@ const BankReportImportRef = builder.objectRef<BankReportImport>('BankReportImpor
     reportId: t.expose('reportId', { type: 'UUID', description: 'The report, known by the SHA-256 of its bytes.' }),
     kind: t.exposeString('kind', { description: '`camt.054` or `camt.053`.' }),
     messageId: t.exposeString('messageId', { description: 'The report\'s GrpHdr/MsgId.' }),
-    alreadyImported: t.exposeBoolean('alreadyImported', { description: 'The same file was imported before: nothing changed now.' }),
+    status: t.exposeString('status', {
+      description:
+        '`applying` (its job `payout.bank_report` is applying it: ask `bankReport(id)` again), `applied` (every entry; the counts are final), `failed` (its job gave up: `error` says why; import the file again to go on).',
+    }),
+    error: t.exposeString('error', { nullable: true, description: 'Why its job last failed, while the report is not applied.' }),
+    entryCount: t.exposeInt('entryCount', { description: 'Transactions in the report.' }),
+    appliedCount: t.exposeInt('appliedCount', { description: 'Transactions applied so far (entryCount once applied).' }),
+    alreadyImported: t.exposeBoolean('alreadyImported', { description: 'The same file was applied in full before: nothing changed now.' }),
     completed: t.exposeInt('completed', { description: 'Payouts completed by this import.' }),
     failed: t.exposeInt('failed', { description: 'Payouts failed by this import (returned by the bank).' }),
     returned: t.exposeInt('returned', { description: 'Completed payouts the bank gave back by this import: still completed, returnedAt set, their amounts back in the balance (fees stay).' }),
@@ -113,6 +120,17 @@ builder.queryFields((t) => ({
   }),
 }));
 
+builder.queryFields((t) => ({
+  bankReport: t.field({
+    type: BankReportImportRef,
+    nullable: true,
+    description: 'An imported bank report as its job has applied it so far, null when there is none (operator only; CLI `zarpay payout batch import` waits on it). Errors: FORBIDDEN for a merchant.',
+    authScopes: { operator: true },
+    args: { id: t.arg({ type: 'UUID', required: true, description: 'The report id (importBankReport\'s reportId).' }) },
+    resolve: (_r, a, ctx) => ctx.services.payoutBatches.report(actorOf(ctx), a.id),
+  }),
+}));
+
 builder.mutationFields((t) => ({
   exportPayoutBatch: t.field({
     type: ExportPayoutBatchPayload,
@@ -132,7 +150,7 @@ builder.mutationFields((t) => ({
   importBankReport: t.field({
     type: BankReportImportRef,
     description:
-      'Reads the bank\'s camt.054 or camt.053 report: completes the booked payouts, fails the returned ones, reports the rest; the same file twice changes nothing (operator only; CLI `zarpay payout batch import`). Errors: VALIDATION_FAILED for content that is not such a report, FORBIDDEN for a merchant.',
+      'Reads the bank\'s camt.054 or camt.053 report, checks it against the published schema of its version, and stores it with a job that applies it: completes the booked payouts, fails the returned ones, reports the rest. It answers at once with status `applying`; ask `bankReport(reportId)` until it is `applied`. The same file twice changes nothing (operator only; CLI `zarpay payout batch import`). Errors: VALIDATION_FAILED for content that is not such a report, breaks its schema (naming the lines) or is of a version whose schema is not shipped, FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { input: t.arg({ type: ImportBankReportInput, required: true, description: 'The report.', validate: validated(importInput) }) },
     resolve: (_r, { input }, ctx) => {

@@ -376,6 +376,42 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     expect((await imported('completed', { content: good })).completed).toBe(1);
   });
 
+  it('records a return by hand as a report does: once, audited, and a report of it afterwards changes nothing (CONTRACT §11)', async () => {
+    const id = await createPayout(7_700, {}, { merchant_reference: 'HAND-1' });
+    await approve(id);
+    await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+    // Not completed yet: nothing to give back.
+    const early = await zarpay(['payout', 'return', id, '--reason', 'AC04 closed account'], env);
+    expect(early.code).not.toBe(0);
+    expect(early.json).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', message: expect.stringMatching(/cannot return a payout that is processing/) });
+    expect((await imported('completed', { content: camt054('FNB-NTF-HAND-0', [{ endToEndId: e2e(id), amount: '77.00', bankRef: 'FNB-HAND-BOOK' }]) })).completed).toBe(1);
+    const before = await balance();
+
+    const returned = await zarpay(['payout', 'return', id, '--reason', 'AC04 closed account (letter from the bank)'], env);
+    expect(returned.code, returned.stderr).toBe(0);
+    expect(returned.json).toMatchObject({ id, status: 'completed', external_transfer_id: 'FNB-HAND-BOOK', return_reason: 'AC04 closed account (letter from the bank)', returned_at: expect.any(String) });
+    const after = await balance();
+    expect(after.balance_cents - before.balance_cents).toBe(7_700);
+    expect(after.totals.returned_cents - before.totals.returned_cents).toBe(7_700);
+
+    // Twice: refused, nothing moves; the bank's report of the same return afterwards: unchanged.
+    const twice = await zarpay(['payout', 'return', id, '--reason', 'again'], env);
+    expect(twice.json).toMatchObject({ code: 'INVALID_STATUS_TRANSITION', message: expect.stringMatching(/returned already/) });
+    const report = camt054('FNB-NTF-HAND-1', [{ endToEndId: e2e(id), amount: '77.00', bankRef: 'FNB-HAND-BACK', returned: { code: 'AC04' } }]);
+    expect(await imported('returned unchanged entries { detail }', { content: report })).toMatchObject({ returned: 0, unchanged: 1, entries: [{ detail: 'already returned' }] });
+    expect(await balance()).toEqual(after);
+    const merchantTries = await gql(t, 'mutation($id: UUID!) { returnPayout(id: $id, reason: "x") { payout { id } } }', { id }, { key: shop.key });
+    expect(merchantTries.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    const audit = await zarpay(['audit', '--payout', id], env);
+    expect(audit.json.filter((e: { action: string }) => e.action === 'payout.return')).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ by_hand: true, return_reason: 'AC04 closed account (letter from the bank)', amount_cents: 7_700 }) }),
+    ]);
+    await eventually(async () => webhookTypes().some((e) => e.type === 'payout.returned' && e.data.id === id));
+    expect(webhookTypes().filter((e) => e.type === 'payout.returned' && e.data.id === id)).toHaveLength(1);
+    expect((await zarpay(['ledger', 'verify'], env)).json).toMatchObject({ ok: true, problems: [] });
+  });
+
   it('is the operator\'s alone', async () => {
     const res = await http(t, 'POST', '/graphql', { key: shop.key, body: { query: '{ payoutBatches { totalCount } }' } });
     expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');

@@ -117,7 +117,7 @@ export function buildProgram(): Command {
 
   statementCommands(program);
 
-  const payout = program.command('payout').description('the payout approval queue: list, show, approve, reject, process, complete, fail, cancel; bank files (batch)');
+  const payout = program.command('payout').description('the payout approval queue: list, show, approve, reject, process, complete, fail, cancel, return; bank files (batch)');
   const move = (name: string, what: string, field: string, extra: (cmd: Command) => Command, vars: (opts: any) => Record<string, unknown>, argDefs: string) =>
     extra(payout.command(name).description(what).argument('<payout-id>', 'the payout', uuid('<payout-id>'))).action(async (id, opts) => {
       const data = await op(
@@ -141,6 +141,14 @@ export function buildProgram(): Command {
   );
   move('fail', 'mark a processing payout as failed at the bank: its reserve returns', 'failPayout', (c) => c.requiredOption('--reason <reason>', 'what the bank said'), (o) => ({ reason: o.reason }), ', $reason: String!');
   move('cancel', 'cancel a pending or approved payout: its reserve returns', 'cancelPayout', none, () => ({}), '');
+  move(
+    'return',
+    'record the bank\'s return of a completed payout (an unpaid reported outside a bank report): it stays completed, its amount comes back to the balance, the fee stays',
+    'returnPayout',
+    (c) => c.requiredOption('--reason <reason>', 'what the bank said, e.g. "AC04 closed account"'),
+    (o) => ({ reason: o.reason }),
+    ', $reason: String!',
+  );
   payout
     .command('bank-account')
     .description('the full bank account of a payout, to make the transfer by hand (audited, with the reason)')

@@ -59,6 +59,7 @@ export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   rejectPayout: 'operator',
   resolveRefund: 'operator',
   retryJob: 'operator',
+  returnPayout: 'operator',
   revealPayoutBankAccount: 'operator',
   settlePayment: 'operator',
   settleRefund: 'operator',

@@ -261,6 +261,25 @@ export class PayoutService {
     return this.move(actor, id, 'fail', { failureReason: reason });
   }
 
+  /**
+   * The bank's return of a completed payout, recorded by hand (CONTRACT §11: an "unpaid" the
+   * bank reported on paper, by e-mail, or in a report that will not import): the same as a
+   * report's return (`returnPayoutIn`): it stays completed, gains `returned_at` and
+   * `return_reason`, its amount comes back to the balance (the fee stays), `payout.returned`, and
+   * the audit entry. A payout returned already is refused: its amount came back once.
+   */
+  async recordReturn(actor: Actor, id: string, reason: string): Promise<Payout> {
+    requireOperator(actor);
+    if (!isUuid(id)) throw payoutNotFound();
+    return withEvents(this.deps, async (tx) => {
+      const { payout, returned } = await returnPayoutIn(tx, actor, id.toLowerCase(), reason, { by_hand: true });
+      if (!returned) {
+        throw new AppError('INVALID_STATUS_TRANSITION', `payout ${payout.id} was returned already (${payout.returnReason ?? 'no reason given'}): its amount came back then`);
+      }
+      return payout;
+    });
+  }
+
   /** One operator move, in a transaction of its own (see `movePayoutIn`). */
   private move(actor: Actor, id: string, action: PayoutAction, extra: PayoutMoveExtra): Promise<Payout> {
     requireOperator(actor);

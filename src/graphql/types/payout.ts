@@ -186,6 +186,13 @@ builder.mutationFields((t) => {
       args: { id, reason },
       resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.fail(actorOf(ctx), a.id, a.reason) }),
     }),
+    returnPayout: t.field({
+      ...op,
+      description:
+        'Records by hand the bank\'s return of a completed payout (CONTRACT §11), as an imported report\'s return does: it stays completed and gains returnedAt and returnReason, its amount comes back to the balance (the fee stays), and payout.returned is emitted (operator only; CLI `zarpay payout return`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION for a payout not completed or returned already, VALIDATION_FAILED for a reason out of bounds, FORBIDDEN for a merchant.',
+      args: { id, reason },
+      resolve: async (_r, a, ctx) => ({ payout: await ctx.services.payouts.recordReturn(actorOf(ctx), a.id, a.reason) }),
+    }),
     cancelPayout: t.field({
       ...op,
       description: 'Cancels a pending payout: it becomes rejected with the reason "cancelled by account manager" and its reservation is released (operator only; CLI `zarpay payout cancel`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN for a merchant.',

@@ -162,7 +162,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
-    bankReportTask(payoutBatches),
+    bankReportTask(payoutBatches, reportError),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
     refundRequestTask(deps, providers.all, refunds, reportError),

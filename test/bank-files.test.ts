@@ -13,6 +13,7 @@ import { createKeyring } from '../src/domain/sealing.ts';
 import { DataKeyService } from '../src/services/data-keys.ts';
 import { createServices } from '../src/runtime.ts';
 import { PayoutBatchService } from '../src/services/payout-batches.ts';
+import { bankReportTask } from '../src/tasks/bank-reports.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -603,6 +604,36 @@ describe.skipIf(!usingPostgres)('a bank report import across kill -9 (needs Post
 });
 
 describe('bank file rules', () => {
+  it('a report\'s job goes on after an error, counting its own failures, and gives up after the last delay', async () => {
+    const errors: string[] = [];
+    let failing = 0;
+    let steps = 0;
+    const task = bankReportTask(
+      {
+        applyStep: async () => {
+          if (failing > 0) {
+            failing--;
+            throw new Error('connection reset');
+          }
+          return ++steps >= 3;
+        },
+      },
+      (m) => errors.push(m),
+    );
+    const job = (payload: Record<string, unknown>) =>
+      ({ id: 1, key: 'r', merchantId: null, payload: { report: 'r', ...payload }, attempt: 40, createdAt: new Date(), signal: new AbortController().signal, itemFailed: () => {} }) as any;
+    // Many runs into a long report (attempt 40), one error: tried again, not failed for good.
+    failing = 1;
+    expect(await task.run(job({}))).toEqual({ kind: 'later', inMs: 1_000, payload: { report: 'r', failures: 1 } });
+    expect(errors).toEqual([expect.stringMatching(/applying report r failed \(1 in a row\), tried again in 1 s/)]);
+    // It works again: the report is applied and the job done.
+    expect(await task.run(job({ failures: 1 }))).toBeUndefined();
+    expect(steps).toBe(3);
+    // Failing again and again: given up after the last delay, with the error.
+    failing = 1;
+    await expect(task.run(job({ failures: 4 }))).rejects.toMatchObject({ name: 'GiveUp', message: expect.stringMatching(/failed 5 times in a row: connection reset/) });
+  });
+
   it('wants the debtor settings together, with a known branch code', () => {
     expect(() => loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir, PAYOUT_DEBTOR_NAME: 'X' })).toThrow(/PAYOUT_DEBTOR_ACCOUNT, PAYOUT_DEBTOR_BRANCH_CODE/);
     expect(() => loadConfig({ SERVICE_ENV: 'tst', DATA_DIR: dir, ...DEBTOR, PAYOUT_DEBTOR_BRANCH_CODE: '123456' })).toThrow(/PAYOUT_DEBTOR_BRANCH_CODE must be a South African universal branch code/);

@@ -181,6 +181,7 @@ describe('GraphQL mutations under generated input', () => {
     ['completePayout', 'mutation($id: UUID!, $x: String) { completePayout(id: $id, externalTransferId: $x) { payout { id } } }', { id: NOWHERE, x: 'T-1' }],
     ['failPayout', 'mutation($id: UUID!, $r: String!) { failPayout(id: $id, reason: $r) { payout { id } } }', { id: NOWHERE, r: 'no' }],
     ['cancelPayout', 'mutation($id: UUID!) { cancelPayout(id: $id) { payout { id } } }', { id: NOWHERE }],
+    ['returnPayout', 'mutation($id: UUID!, $r: String!) { returnPayout(id: $id, reason: $r) { payout { id } } }', { id: NOWHERE, r: 'AC04' }],
     ['creditBalance', 'mutation($m: UUID!, $c: Money!) { creditBalance(merchantId: $m, amountCents: $c) { balance { balanceCents } } }', { m: NOWHERE, c: 100 }],
     ['issueApiKey', 'mutation($m: UUID!) { issueApiKey(merchantId: $m) { fullKey } }', { m: NOWHERE }],
     ['revokeApiKey', 'mutation($k: String!) { revokeApiKey(kid: $k) { apiKey { id } } }', { k: 'aaaaaaaaaaaa' }],

@@ -277,6 +277,14 @@ export async function findBankReport(db: DbOrTx, id: string): Promise<{ report: 
   return row && { report: toReport(row), sealed: row.content_sealed };
 }
 
+const reportRecordStatement = statement<{ id: string }, ReportRow>('a bank report', `select ${REPORT_COLUMNS} from bank_reports where id = :id::uuid`);
+
+/** A report without its bytes (a report can be megabytes: read them once, not at every step). */
+export async function findBankReportRecord(db: DbOrTx, id: string): Promise<BankReportRecord | undefined> {
+  const [row] = await reportRecordStatement.run(db, { id });
+  return row && toReport(row);
+}
+
 const advanceStatement = statement<{ id: string; from: number; to: number }, { id: string }>(
   'a bank report\'s job went past more entries',
   `update bank_reports set next_position = :to::int where id = :id::uuid and next_position = :from::int returning id`,

@@ -264,9 +264,9 @@ export class PayoutBatchService {
    */
   async applyStep(reportId: string, operatorName: string | null): Promise<boolean> {
     const actor: Actor = operatorName ? { kind: 'operator', name: operatorName } : OPERATOR;
-    const found = await batches.findBankReport(this.deps.db, reportId);
-    if (!found || found.report.finishedAt !== null) return true;
-    const lines = this.linesOf(found.report, found.sealed);
+    const report = await batches.findBankReportRecord(this.deps.db, reportId);
+    if (!report || report.finishedAt !== null) return true;
+    const lines = await this.linesOf(report);
     const done = await withEvents(this.deps, async (tx) => {
       const from = await batches.lockBankReport(tx, reportId);
       if (from === undefined) return true;
@@ -275,17 +275,18 @@ export class PayoutBatchService {
       await batches.advanceBankReport(tx, reportId, from, to);
       return to >= lines.length;
     });
-    if (done) await this.finish(found.report);
+    if (done) await this.finish(report);
     return done;
   }
 
   private parsed: { id: string; lines: ReportLine[] } | undefined;
 
   /** The report's lines, read from its sealed bytes once per report (a job takes many steps). */
-  private linesOf(report: batches.BankReportRecord, sealed: Buffer | null): ReportLine[] {
+  private async linesOf(report: batches.BankReportRecord): Promise<ReportLine[]> {
     if (this.parsed?.id === report.id) return this.parsed.lines;
-    const keyring = keyringOf(this.deps);
+    const sealed = (await batches.findBankReport(this.deps.db, report.id))?.sealed ?? null;
     if (sealed === null) throw new AppError('CONFLICT', `bank report ${report.id} has no stored file: import the file again (zarpay payout batch import FILE)`);
+    const keyring = keyringOf(this.deps);
     const content = openOrNull(keyring, 'bank-report', report.id, sealed);
     if (content === null) {
       throw new AppError('CONFLICT', `bank report ${report.id} will not open under the data keys of this service (it names key ${kidOrUnknown(keyring, sealed)}): import the file again`);

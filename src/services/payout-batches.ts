@@ -230,8 +230,8 @@ export class PayoutBatchService {
   /** A report as its job has applied it so far (CLI `zarpay payout batch import` waits on this); null when there is none. */
   async report(actor: Actor, id: string): Promise<BankReportImport | null> {
     requireOperator(actor);
-    const found = isUuid(id) ? await batches.findBankReport(this.deps.db, id.toLowerCase()) : undefined;
-    return found ? this.summary(found.report) : null;
+    const found = isUuid(id) ? await batches.findBankReportRecord(this.deps.db, id.toLowerCase()) : undefined;
+    return found ? this.summary(found) : null;
   }
 
   private async summary(record: batches.BankReportRecord): Promise<BankReportImport> {

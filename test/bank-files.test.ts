@@ -18,7 +18,7 @@ import { OPERATOR } from '../src/domain/actor.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { borrowed, freshDatabase, startApp, type TestApp, usingPostgres } from './support/app.ts';
-import { camt053, camt054, schemaErrors } from './support/bank-reports.ts';
+import { camt053, camt054, inVersion, schemaErrors } from './support/bank-reports.ts';
 import { createMerchant, credit, eftDetails, gql, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { zarpay } from './support/processes.ts';
 import { OPERATOR_TOKEN, type ServiceProcess, spawnService } from './support/process.ts';
@@ -375,6 +375,33 @@ describe('payout bank files (issue 25)', { timeout: 120_000 }, () => {
     // The same bookings, valid: completed.
     expect(await schemaErrors(good, 'camt.054.001.02')).toEqual([]);
     expect((await imported('completed', { content: good })).completed).toBe(1);
+  });
+
+  it('checks each version against its own schema: every shipped version completes, an .08 report in .02\'s shape is refused', async () => {
+    const versions = [
+      ['camt.053', '03'],
+      ['camt.053', '04'],
+      ['camt.053', '08'],
+      ['camt.054', '04'],
+      ['camt.054', '08'],
+    ] as const;
+    for (const [kind, version] of versions) {
+      const id = await createPayout(1_200);
+      await approve(id);
+      await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
+      const entry = { endToEndId: e2e(id), amount: '12.00', bankRef: `FNB-V${version}-${kind}` };
+      const xml = inVersion((kind === 'camt.053' ? camt053 : camt054)(`FNB-${kind}-${version}`, [entry]), version);
+      if (version === '08') {
+        // Valid as .02 writes an entry's status, not as .08 does: refused, nothing moves.
+        const old = xml.replace('<Sts><Cd>BOOK</Cd></Sts>', '<Sts>BOOK</Sts>');
+        const line = old.split('\n').findIndex((l) => l.includes('<Sts>BOOK</Sts>')) + 1;
+        const refused = await gql(t, 'mutation($i: ImportBankReportInput!) { importBankReport(input: $i) { completed } }', { i: { content: old } }, { operator: true });
+        expect(refused.body.errors?.[0]).toMatchObject({ extensions: { code: 'VALIDATION_FAILED' }, message: expect.stringContaining(`${kind}.001.08 schema, nothing was applied: line ${line}: Element 'Sts'`) });
+        expect((await payout(id)).status).toBe('processing');
+      }
+      expect(await imported('kind completed', { content: xml }), `${kind}.001.${version}`).toEqual({ kind, completed: 1 });
+      expect((await payout(id)).status).toBe('completed');
+    }
   });
 
   it('records a return by hand as a report does: once, audited, and a report of it afterwards changes nothing (CONTRACT §11)', async () => {

@@ -94,3 +94,28 @@ export function camt053(messageId: string, entries: readonly Entry[], day = '202
 </Document>
 `;
 }
+
+/**
+ * The same report in a later version of its message (camt.053.001.03, .04, .08; camt.054.001.04,
+ * .08), as a bank on that version writes it: the servicer's BIC as `BICFI` (from .03), a
+ * transaction's own amount and direction before its amount details (.03 and .04 require them),
+ * an entry's status as a code in a choice (`Sts/Cd`, .08).
+ */
+export function inVersion(xml: string, version: '03' | '04' | '08'): string {
+  let out = xml.replace(/(camt\.05[34])\.001\.02/, `$1.001.${version}`).replaceAll('<BIC>', '<BICFI>').replaceAll('</BIC>', '</BICFI>');
+  if (version === '08') out = out.replaceAll(/<Sts>(\w+)<\/Sts>/g, '<Sts><Cd>$1</Cd></Sts>');
+  if (version === '03' || version === '04') {
+    out = out
+      .split('<Ntry>')
+      .map((entry, i) => {
+        if (i === 0) return entry;
+        const direction = /<CdtDbtInd>(\w+)<\/CdtDbtInd>/.exec(entry)?.[1] ?? 'DBIT';
+        return entry.replaceAll(
+          /<\/Refs>\s*<AmtDtls><TxAmt>(<Amt Ccy="\w+">[\d.]+<\/Amt>)<\/TxAmt><\/AmtDtls>/g,
+          `</Refs>$1<CdtDbtInd>${direction}</CdtDbtInd><AmtDtls><TxAmt>$1</TxAmt></AmtDtls>`,
+        );
+      })
+      .join('<Ntry>');
+  }
+  return out;
+}

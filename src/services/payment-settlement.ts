@@ -44,6 +44,12 @@ export class PaymentSettlement {
     const found = await attempts.findAttempt(this.deps.db, s, attemptId);
     if (!found) throw new Error(`attempt ${attemptId} does not exist, or is not ${actorLabel(who)}'s to settle`);
     if (answer.status === 'pending') return { settled: 'unchanged', paymentId: found.payment_id };
+    if (answer.status === 'succeeded' && (answer.amountCents !== undefined || answer.currency !== undefined)) {
+      // A status answer that names another amount or currency is a mismatch, as a notification's is.
+      const payment = await this.load(this.deps.db, s, found.payment_id);
+      const differs = (answer.amountCents !== undefined && answer.amountCents !== payment.amountCents) || (answer.currency !== undefined && answer.currency !== payment.currency);
+      if (differs) return this.mismatch(attemptId, answer, { amountCents: payment.amountCents, currency: payment.currency }, who);
+    }
     const settled = await withEvents(this.deps, async (tx) => {
       const payment = (await store.lockPayment(tx, s, found.payment_id))!;
       // Read again under the payment's lock: a racing answer may have moved the attempt meanwhile.

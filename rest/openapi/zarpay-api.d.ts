@@ -557,8 +557,8 @@ export interface components {
             description: string | null;
             /** @enum {string} */
             status: "created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled";
-            /** @description Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first). Null otherwise */
-            failure_reason: "expired" | null;
+            /** @description Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first); `link_paid_already` (made through a single-use payment link that another payment paid first: what the customer paid goes back). Null otherwise */
+            failure_reason: ("expired" | "link_paid_already") | null;
             /**
              * Format: int64
              * @description Amount in cents

@@ -37,7 +37,8 @@ PaymentRef.implement({
     status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
     failureReason: t.exposeString('failureReason', {
       nullable: true,
-      description: 'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.',
+      description:
+        'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); `link_paid_already` (made through a single-use payment link another payment paid first: what the customer paid goes back); null otherwise.',
     }),
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, within the merchant\'s payment limits when it was made.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),

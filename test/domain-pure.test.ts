@@ -2,7 +2,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checksum, displayMask, generateKey, hashSecret, newKid, parseKey, secretMatches, toBase62 } from '../src/domain/api-key.ts';
+import { captureLegs, creditLegs, type Leg, payoutReturnLegs, type Posting, projectionDelta, refundReserveLegs, refundSettleLegs, releaseLegs, settleLegs } from '../src/domain/ledger.ts';
 import { formatRand, parseRand, paymentFee } from '../src/domain/money.ts';
+import { EXPIRED, isTerminal, LINK_PAID_ALREADY, netAmountIn, PAYMENT_STATUSES, paymentNotFound } from '../src/domain/payment.ts';
+import { CANCELLED_REASON, PAYOUT_EVENT_FOR, PAYOUT_MOVES, payoutNotFound, planPayoutMove, UNREADABLE_BANK_ACCOUNT } from '../src/domain/payout.ts';
+import { redirectAllowed } from '../src/domain/redirect.ts';
 import { createRefundInput, refundJson, type Refund } from '../src/domain/refund.ts';
 import { deriveKey, formMessage, hmacHex, hmacMatches, qrMessage } from '../src/domain/signing.ts';
 import { generateWebhookSecret, newWebhookKid, signatureHeader, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSecretKey } from '../src/domain/webhook-signature.ts';
@@ -257,5 +261,99 @@ describe('refunds', () => {
     expect(ok).not.toHaveProperty('failure_reason');
     expect(ok.completed_at).toBe('2026-11-25T11:00:00.000Z');
     expect(refundJson({ ...base, completedAt: done })).not.toHaveProperty('completed_at');
+  });
+});
+
+describe('payouts', () => {
+  it('moves exactly as the specification says, with these balance effects', () => {
+    expect(PAYOUT_MOVES).toEqual({
+      approve: { from: ['pending'], to: 'approved', effect: 'none' },
+      reject: { from: ['pending', 'approved'], to: 'rejected', effect: 'release' },
+      start_transfer: { from: ['approved'], to: 'processing', effect: 'none' },
+      complete: { from: ['processing'], to: 'completed', effect: 'deduct' },
+      fail: { from: ['processing'], to: 'failed', effect: 'release' },
+    });
+    expect(PAYOUT_EVENT_FOR).toEqual({
+      pending: 'payout.created', approved: 'payout.approved', processing: 'payout.processing', completed: 'payout.completed', failed: 'payout.failed', rejected: 'payout.rejected',
+    });
+    expect(CANCELLED_REASON).toBe('cancelled by account manager');
+  });
+
+  it('says which move was refused, from what, and where it is allowed from', () => {
+    expect(() => planPayoutMove('completed', 'start_transfer')).toThrow('cannot start transfer a payout that is completed (allowed from: approved)');
+    expect(() => planPayoutMove('processing', 'reject')).toThrow('cannot reject a payout that is processing (allowed from: pending, approved)');
+    expect(() => planPayoutMove('approved', 'reject', ['pending'])).toThrow('(allowed from: pending)');
+    expect(planPayoutMove('pending', 'reject', ['pending'])).toBe(PAYOUT_MOVES.reject);
+    expect(payoutNotFound()).toMatchObject({ code: 'PAYOUT_NOT_FOUND', message: 'payout not found' });
+    expect(UNREADABLE_BANK_ACCOUNT).toEqual({ bankName: 'unreadable', branchCode: 'unreadable', accountHolder: 'unreadable', accountNumberMasked: 'unreadable', bank: null, bankNameMismatch: false, unreadable: true });
+  });
+});
+
+describe('the ledger', () => {
+  it('writes each kind of posting with these legs, which sum to zero', () => {
+    const cases: [Leg[], Leg[]][] = [
+      [releaseLegs(500), [{ account: 'merchant_reserved', amountCents: -500 }, { account: 'merchant_available', amountCents: 500 }]],
+      [settleLegs(1000, 150), [{ account: 'merchant_reserved', amountCents: -1150 }, { account: 'bank_transfers', amountCents: 1000 }, { account: 'fees', amountCents: 150 }]],
+      [settleLegs(1000, 0), [{ account: 'merchant_reserved', amountCents: -1000 }, { account: 'bank_transfers', amountCents: 1000 }]],
+      [payoutReturnLegs(700), [{ account: 'bank_returns', amountCents: -700 }, { account: 'merchant_available', amountCents: 700 }]],
+      [captureLegs(12_345, 309), [{ account: 'funding', amountCents: -12_345 }, { account: 'merchant_available', amountCents: 12_036 }, { account: 'fees', amountCents: 309 }]],
+      [captureLegs(100, 0), [{ account: 'funding', amountCents: -100 }, { account: 'merchant_available', amountCents: 100 }]],
+      [captureLegs(100, 100), [{ account: 'funding', amountCents: -100 }, { account: 'fees', amountCents: 100 }]],
+      [creditLegs(900), [{ account: 'funding', amountCents: -900 }, { account: 'merchant_available', amountCents: 900 }]],
+      [refundReserveLegs(250), [{ account: 'merchant_available', amountCents: -250 }, { account: 'merchant_reserved', amountCents: 250 }]],
+      [refundSettleLegs(250), [{ account: 'merchant_reserved', amountCents: -250 }, { account: 'refunds', amountCents: 250 }]],
+    ];
+    for (const [legs, expected] of cases) {
+      expect(legs).toEqual(expected);
+      expect(legs.reduce((n, l) => n + l.amountCents, 0)).toBe(0);
+    }
+  });
+
+  it('projects a posting onto the balance columns, and refuses one that does not balance', () => {
+    // -0 and 0 add up the same in a balance column: compared as numbers.
+    const projected = (p: Posting) => Object.fromEntries(Object.entries(projectionDelta(p)).map(([k, v]) => [k, v + 0]));
+    expect(projected({ merchantId: 'm', kind: 'payment_capture', legs: captureLegs(12_345, 309) } as Posting)).toEqual({
+      balance: 12_036, reserved: 0, gross: 12_345, fees: 309, withdrawals: 0, refunds: 0, returned: 0, requiredAvailable: 0,
+    });
+    expect(projected({ merchantId: 'm', kind: 'payout_reserve', legs: [{ account: 'merchant_available', amountCents: -1150 }, { account: 'merchant_reserved', amountCents: 1150 }] } as Posting)).toEqual({
+      balance: 0, reserved: 1150, gross: 0, fees: 0, withdrawals: 0, refunds: 0, returned: 0, requiredAvailable: 1150,
+    });
+    expect(projectionDelta({ merchantId: 'm', kind: 'payout_settle', legs: settleLegs(1000, 150) } as Posting)).toMatchObject({ balance: -1150, reserved: -1150, withdrawals: 1000, fees: 150, requiredAvailable: 0 });
+    expect(projectionDelta({ merchantId: 'm', kind: 'refund_settle', legs: refundSettleLegs(250) } as Posting)).toMatchObject({ balance: -250, refunds: 250 });
+    expect(projectionDelta({ merchantId: 'm', kind: 'payout_return', legs: payoutReturnLegs(700) } as Posting)).toMatchObject({ balance: 700, returned: 700 });
+    const legs = (a: number, b: number): Leg[] => [{ account: 'funding', amountCents: a }, { account: 'merchant_available', amountCents: b }];
+    expect(() => projectionDelta({ merchantId: 'm', kind: 'credit', legs: legs(-100, 99) } as Posting)).toThrow('unbalanced ledger posting credit: legs sum to -1');
+    expect(() => projectionDelta({ merchantId: 'm', kind: 'credit', legs: [...legs(-100, 100), { account: 'fees', amountCents: 0 }] } as Posting)).toThrow(/unbalanced/);
+    expect(() => projectionDelta({ merchantId: 'm', kind: 'credit', legs: legs(-0.5, 0.5) } as Posting)).toThrow(/unbalanced/);
+  });
+});
+
+describe('payments', () => {
+  it('knows its ending states, and has a net amount unless it failed or was cancelled', () => {
+    expect(PAYMENT_STATUSES.filter(isTerminal)).toEqual(['captured', 'failed', 'cancelled']);
+    expect(netAmountIn('captured', 100)).toBe(100);
+    expect(netAmountIn('created', 100)).toBe(100);
+    expect(netAmountIn('failed', 100)).toBeNull();
+    expect(netAmountIn('cancelled', 100)).toBeNull();
+    expect(EXPIRED).toBe('expired');
+    expect(LINK_PAID_ALREADY).toBe('link_paid_already');
+    expect(paymentNotFound()).toMatchObject({ code: 'PAYMENT_NOT_FOUND', message: 'payment not found' });
+  });
+
+  it('redirects only to an allow-listed host, without credentials, https on 443 in production', () => {
+    const shop = ['Shop.example.com'];
+    expect(redirectAllowed(null, shop, false)).toBe(false);
+    expect(redirectAllowed('', shop, false)).toBe(false);
+    expect(redirectAllowed('not a url', shop, false)).toBe(false);
+    expect(redirectAllowed('https://shop.example.com/thanks', shop, true)).toBe(true);
+    expect(redirectAllowed('https://SHOP.example.com:443/thanks', shop, true)).toBe(true);
+    expect(redirectAllowed('https://shop.example.com:8443/thanks', shop, true)).toBe(false);
+    expect(redirectAllowed('http://shop.example.com/thanks', shop, true)).toBe(false);
+    expect(redirectAllowed('http://shop.example.com:8080/thanks', shop, false)).toBe(true);
+    expect(redirectAllowed('ftp://shop.example.com/thanks', shop, false)).toBe(false);
+    expect(redirectAllowed('https://user@shop.example.com/', shop, false)).toBe(false);
+    expect(redirectAllowed('https://:pw@shop.example.com/', shop, false)).toBe(false);
+    expect(redirectAllowed('https://evil.example.com/', shop, false)).toBe(false);
+    expect(redirectAllowed('https://shop.example.com.evil.io/', shop, false)).toBe(false);
   });
 });

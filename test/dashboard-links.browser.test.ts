@@ -153,6 +153,25 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     await context.close();
   }, 60_000);
 
+  it("an unpaid payment's page shows its payment_url and QR code to share; once paid, no longer", async () => {
+    const payment = await newPayment(t, shop, { description: 'Birthday cake' });
+    const context = await newContext(390, 844);
+    const page = await join(context, 'counter@spaza.example', 'OWNER');
+    await page.goto(`${t.url}/dashboard/payments/${payment.payment_id}`);
+    await page.getByTestId('payment-share').waitFor();
+    expect(await page.getByTestId('payment-link-url').textContent()).toBe(payment.payment_url);
+    await eventually(() => page.getByTestId('payment-link-qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
+    const share = new URL((await page.getByTestId('payment-link-whatsapp').getAttribute('href'))!);
+    expect(share.searchParams.get('text')).toBe(`Pay Birthday cake: ${payment.payment_url}`);
+    await expectAccessible(page, 'an unpaid payment');
+
+    await op(t, 'mutation($id: UUID!) { settlePayment(id: $id, outcome: CAPTURED) { payment { status } } }', { id: payment.payment_id });
+    await page.reload();
+    await page.getByText('captured').first().waitFor();
+    expect(await page.getByTestId('payment-share').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   it('a viewer sees the links but no link controls', async () => {
     const context = await newContext(390, 844);
     const page = await join(context, 'viewer@spaza.example', 'VIEWER');

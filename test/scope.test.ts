@@ -202,6 +202,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Merchant.paymentLimits': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { id paymentLimits { minCents } } } }' },
   'Payment.paymentLink': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId paymentLink { id } } }' },
   'PaymentLink.qrCode': { who: 'both', id: { of: 'link', missing: 'NOT_FOUND' }, doc: 'query($id: UUID!) { paymentLink(id: $id) { merchantId qrCode { content } } }' },
+  'Payment.qrCode': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId qrCode { content } } }' },
   'Payment.latestAttempt': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId latestAttempt { provider } } }' },
   'Payment.customer': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId customer { email } } }' },
   'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },

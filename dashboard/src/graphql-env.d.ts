@@ -5677,6 +5677,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "qrCode",
+            "description": "A QR code of paymentUrl, to show or print while the payment is unpaid (its image link is signed and valid until createdAt + QR_URL_TTL_MS).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentQrCode",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "refundedCents",
             "description": "The sum of the payment's succeeded refunds, in cents (the status stays CAPTURED).",
             "args": [],

@@ -192,6 +192,11 @@ export class PaymentService {
     return { paymentUrl, qrCode: payment.includeQr ? { content: paymentUrl, imageUrl: this.addresses.qrImageUrl(payment) } : null };
   }
 
+  /** The payment page's QR code, whether or not the payment asked for one at initiation (the dashboard shows it). */
+  qrCode(payment: Pick<Payment, 'id' | 'createdAt'>) {
+    return { content: this.addresses.paymentUrl(payment.id), imageUrl: this.addresses.qrImageUrl(payment) };
+  }
+
   /** One payment; outside the actor's scope, unknown or malformed: 404 PAYMENT_NOT_FOUND. */
   async get(actor: Actor, id: string): Promise<Payment> {
     const payment = isUuid(id) ? await store.findPayment(this.deps.db, scope(actor), id.toLowerCase()) : undefined;

@@ -4,9 +4,10 @@ import { ApiError, graphql, request } from '../graphql.ts';
 import { type Me, useAction, useLive, usePages, useQuery } from '../hooks.ts';
 import { Share } from '../share.tsx';
 import { Failure, FieldProblem, nextCursor, Pager, rand, Status, Table } from '../ui.tsx';
+import { PaymentRequest } from './payment-request.tsx';
 
 /**
- * Payment links (CONTRACT §11): an owner makes one (a fixed or an open amount) and gets its URL,
+ * Payment links and requests (CONTRACT §11): an owner makes a link (a fixed or an open amount) and gets its URL,
  * QR code and a WhatsApp share link; the list shows what each link took, live, and switches links
  * off and on. A viewer sees the list only (the API refuses the rest anyway).
  */
@@ -46,6 +47,7 @@ export function Links(props: { me: Me }) {
     <section aria-labelledby="h-links">
       <h1 id="h-links">Payment links</h1>
       {owner && <NewLink done={q.reload} />}
+      {owner && <PaymentRequest />}
       <Status q={q}>
         {({ paymentLinks }) => (
           <>

@@ -62,7 +62,7 @@ PaymentRef.implement({
   }),
 });
 
-const QrCodeRef = builder.simpleObject('PaymentQrCode', {
+export const QrCodeRef = builder.simpleObject('PaymentQrCode', {
   description: 'A QR code of the payment page.',
   fields: (t) => ({
     content: t.string({ description: 'The URL the QR code encodes: paymentUrl.' }),

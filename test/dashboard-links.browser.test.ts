@@ -172,6 +172,33 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     await context.close();
   }, 60_000);
 
+  it("a payment request: the owner types R 450,00, a description and the customer's e-mail; the e-mail arrives with the payment's URL", async () => {
+    const context = await newContext(390, 844);
+    const page = await join(context, 'requests@spaza.example', 'OWNER');
+    await go(page, 'Links', 'Payment links');
+    await page.getByText('Request a payment by e-mail').click();
+    await page.getByTestId('payment-request-amount').fill('450,00');
+    await page.getByTestId('payment-request-description').fill('Catering, 12 December');
+    await page.getByTestId('payment-request-email').fill('naledi@example.co.za');
+    await page.getByTestId('payment-request-create').click();
+    const url = (await page.getByTestId('payment-request-url').textContent())!;
+    expect(url).toMatch(new RegExp(`^${t.url}/pay/[0-9a-f-]{36}$`));
+    expect(await page.getByTestId('payment-request-sent').textContent()).toContain('R\u00a0450.00');
+    await expectAccessible(page, 'links with a request sent');
+    const mail = await eventually(async () => smtp.received.find((m) => m.to === 'naledi@example.co.za'), 15_000);
+    expect(mail.subject).toBe('Spaza Lerato asks you to pay R 450.00');
+    expect(mail.text).toContain(`Pay here: ${url}`);
+
+    // A wrong address is said beside its field, and nothing is sent.
+    await page.getByTestId('payment-request-amount').fill('450');
+    await page.getByTestId('payment-request-description').fill('Catering');
+    await page.getByTestId('payment-request-email').fill('naledi@');
+    await page.getByTestId('payment-request-email').evaluate((el: HTMLInputElement) => (el.type = 'text'));
+    await page.getByTestId('payment-request-create').click();
+    await page.getByTestId('error-customerEmail').waitFor();
+    await context.close();
+  }, 60_000);
+
   it('a viewer sees the links but no link controls', async () => {
     const context = await newContext(390, 844);
     const page = await join(context, 'viewer@spaza.example', 'VIEWER');

@@ -7,10 +7,15 @@ import { useState } from 'preact/hooks';
  * `{testid}-url`, `{testid}-qr`, `{testid}-whatsapp`.
  */
 export function Share(props: { url: string; qrImageUrl: string; text: string; testid: string; title: string }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<string>('');
+  // The clipboard needs a secure page (https, or localhost); elsewhere the person selects the text.
   const copy = async () => {
-    await navigator.clipboard?.writeText(props.url).catch(() => {});
-    setCopied(true);
+    try {
+      await navigator.clipboard.writeText(props.url);
+      setCopied(' Copied.');
+    } catch {
+      setCopied(' Could not copy here: select the address and copy it.');
+    }
   };
   return (
     <div class="share">
@@ -19,7 +24,7 @@ export function Share(props: { url: string; qrImageUrl: string; text: string; te
         <button type="button" class="small" onClick={() => void copy()}>
           Copy
         </button>
-        <span role="status">{copied ? ' Copied.' : ''}</span>
+        <span role="status">{copied}</span>
       </p>
       <img data-testid={`${props.testid}-qr`} src={ownOrigin(props.qrImageUrl)} alt={`QR code of ${props.title}`} width={200} height={200} />
       <p>

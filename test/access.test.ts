@@ -86,6 +86,8 @@ const probes: Record<Action, { graphql: (c: Caller) => Promise<string | undefine
     graphql: async (c) =>
       codeOf(await call(c, 'mutation($i: RequestPaymentInput!) { requestPayment(input: $i) { payment { id } } }', { i: { amountCents: 12_345, description: 'Probe', customerEmail: 'probe@example.com' } })),
     allowed: 'VALIDATION_FAILED',
+    rest: async (key) => (await http(t, 'POST', '/api/v1/payment-requests', { key, body: { amount_cents: 12_345, description: 'Probe', customer_email: 'probe@example.com' } })).status,
+    restAllowed: 400,
   },
   'refunds.create': {
     // An unknown payment: a caller who may refund hears that it is not found; nothing moves.

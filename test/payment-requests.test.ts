@@ -70,6 +70,23 @@ describe('requestPayment', () => {
     expect(mailsTo('thandi@example.co.za')).toHaveLength(1);
   });
 
+  it('REST POST /api/v1/payment-requests: 201 and the e-mail, 200 for a replay, 400 VALIDATION_FAILED in the envelope for a bad address', async () => {
+    const body = { amount_cents: 12_050, description: 'Tiling, bathroom', customer_email: 'rest@example.co.za', merchant_order_id: 'INV-REST-1' };
+    const made = await http(t, 'POST', '/api/v1/payment-requests', { key: shop.key, body });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ status: 'created', customer_email: 'rest@example.co.za', email_queued: true });
+    const [mail] = await eventually(async () => (mailsTo('rest@example.co.za').length ? mailsTo('rest@example.co.za') : null), 10_000);
+    expect(mail!.text).toContain(`Pay here: ${made.body.data.payment_url}`);
+    const again = await http(t, 'POST', '/api/v1/payment-requests', { key: shop.key, body });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ payment_id: made.body.data.payment_id, email_queued: false });
+    const bad = await http(t, 'POST', '/api/v1/payment-requests', { key: shop.key, body: { ...body, merchant_order_id: 'INV-REST-2', customer_email: 'rest@' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'customer_email' }] });
+    const payment = (await http(t, 'GET', `/api/v1/payments/${made.body.data.payment_id}`, { key: shop.key })).body.data;
+    expect(payment).toMatchObject({ amount: 12_050, merchant_order_id: 'INV-REST-1', description: 'Tiling, bathroom' });
+  });
+
   it('a server that refuses for now gets the request again later', async () => {
     smtp.refuse(1);
     const res = await gql(t, REQUEST, { i: { amountCents: 9_900, description: 'Call-out fee', customerEmail: 'retry@example.co.za' } }, { key: shop.key });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLATFORM_MAX_CENTS } from './merchant.ts';
+import { type Payment, PAYMENT_STATUSES } from './payment.ts';
 import { nonBlank, optional, withCode } from './validation.ts';
 
 /**
@@ -29,3 +30,36 @@ export const requestPaymentInput = z
   })
   .meta({ id: 'PaymentRequestRequest' });
 export type RequestPaymentInput = z.output<typeof requestPaymentInput>;
+
+/** `POST /api/v1/payment-requests` answers this: the payment, where it is paid, and whether the e-mail is on its way. */
+export const paymentRequestJsonSchema = z
+  .object({
+    payment_id: z.uuid().meta({ example: '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11' }),
+    status: z.enum(PAYMENT_STATUSES).meta({ description: '`created` for a new request; a replay gives the payment as it is now' }),
+    payment_url: z.url().meta({ description: 'The hosted payment page the e-mail links to: {PUBLIC_BASE_URL}/pay/{payment_id}' }),
+    qr_code: z
+      .object({
+        content: z.url().meta({ description: 'The URL encoded in the QR code, equal to payment_url' }),
+        image_url: z.url().meta({ description: 'Signed PNG URL (swap .png for .svg); expires QR_URL_TTL_MS after the payment was made' }),
+      })
+      .strict(),
+    customer_email: z.email().meta({ description: 'Where the request went', example: 'thandi@example.co.za' }),
+    email_queued: z.boolean().meta({ description: 'true: the e-mail is on its way (retried until the mail server takes it); false: a replay of an earlier request (the same merchant_order_id and input), nothing sent again' }),
+  })
+  .strict()
+  .meta({ id: 'PaymentRequest' });
+
+/** The answer's `data`, from what the request made and the address it went to. */
+export function paymentRequestJson(
+  r: { payment: Pick<Payment, 'id' | 'status'>; links: { paymentUrl: string; qrCode: { content: string; imageUrl: string } }; created: boolean },
+  customerEmail: string,
+): z.input<typeof paymentRequestJsonSchema> {
+  return {
+    payment_id: r.payment.id,
+    status: r.payment.status,
+    payment_url: r.links.paymentUrl,
+    qr_code: { content: r.links.qrCode.content, image_url: r.links.qrCode.imageUrl },
+    customer_email: customerEmail,
+    email_queued: r.created,
+  };
+}

@@ -3,10 +3,10 @@ import { actorOf, builder } from '../builder.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { PaymentRef, QrCodeRef } from './payment.ts';
 
-/** One-off payment requests (CONTRACT §11): GraphQL only for now (the dashboard's form). */
+/** One-off payment requests (CONTRACT §11): the twin of REST `POST /api/v1/payment-requests`. */
 
 const RequestPaymentInput = builder.inputType('RequestPaymentInput', {
-  description: 'A payment request to e-mail a customer.',
+  description: 'A payment request to e-mail a customer (REST `POST /api/v1/payment-requests`, camelCase).',
   fields: (t) => ({
     amountCents: t.field({ type: 'Money', required: true, description: 'Cents, within the merchant\'s payment limits (INVALID_AMOUNT otherwise).' }),
     description: t.string({ required: true, description: 'What the customer pays for, in the e-mail and on the payment page (1 to 200 characters).' }),
@@ -29,7 +29,7 @@ builder.mutationFields((t) => ({
   requestPayment: t.field({
     type: PaymentRequestPayload,
     description:
-      'Makes a payment and e-mails the customer its page (merchant only). By e-mail only: an SMS never carries a link. Rate limit: payment init. Errors: VALIDATION_FAILED (also when e-mail is off: SMTP_URL not set), INVALID_AMOUNT (outside the merchant\'s payment limits), DUPLICATE_ORDER_ID, FORBIDDEN for the operator and for roles other than owner.',
+      'Makes a payment and e-mails the customer its page (merchant only; REST `POST /api/v1/payment-requests`). By e-mail only: an SMS never carries a link. Rate limit: payment init. Errors: VALIDATION_FAILED (also when e-mail is off: SMTP_URL not set), INVALID_AMOUNT (outside the merchant\'s payment limits), DUPLICATE_ORDER_ID, FORBIDDEN for the operator and for roles other than owner.',
     authScopes: { merchant: true },
     args: { input: t.arg({ type: RequestPaymentInput, required: true, description: 'The request.', validate: validated(requestPaymentInput) }) },
     resolve: async (_r, { input }, ctx) => {

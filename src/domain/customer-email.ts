@@ -62,7 +62,6 @@ export function paymentRequestEmail(f: PaymentRequestFacts): RenderedEmail {
     `Pay here: ${f.paymentUrl}`,
     '',
     `Order: ${oneLine(f.merchantOrderId)}`,
-    `The page is ${merchant}'s payment page on zarpay: check that its address is the one above before you pay.`,
     `If you were not expecting this request, do not pay it: contact ${merchant}.`,
   ];
   return { subject: oneLine(`${merchant} asks you to pay ${amount}`).slice(0, 200), text: lines.join('\n') + '\n' };

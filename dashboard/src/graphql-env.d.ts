@@ -4193,7 +4193,7 @@ export type introspection = {
           },
           {
             "name": "requestPayment",
-            "description": "Makes a payment and e-mails the customer its page (merchant only). By e-mail only: an SMS never carries a link. Rate limit: payment init. Errors: VALIDATION_FAILED (also when e-mail is off: SMTP_URL not set), INVALID_AMOUNT (outside the merchant's payment limits), DUPLICATE_ORDER_ID, FORBIDDEN for the operator and for roles other than owner.",
+            "description": "Makes a payment and e-mails the customer its page (merchant only; REST `POST /api/v1/payment-requests`). By e-mail only: an SMS never carries a link. Rate limit: payment init. Errors: VALIDATION_FAILED (also when e-mail is off: SMTP_URL not set), INVALID_AMOUNT (outside the merchant's payment limits), DUPLICATE_ORDER_ID, FORBIDDEN for the operator and for roles other than owner.",
             "args": [
               {
                 "name": "input",
@@ -9969,7 +9969,7 @@ export type introspection = {
       {
         "kind": "INPUT_OBJECT",
         "name": "RequestPaymentInput",
-        "description": "A payment request to e-mail a customer.",
+        "description": "A payment request to e-mail a customer (REST `POST /api/v1/payment-requests`, camelCase).",
         "specifiedByURL": null,
         "isOneOf": false,
         "fields": null,

@@ -25,6 +25,8 @@ export const QUEUE = {
   purge: 'maintenance.purge',
   /** An e-mail to one of a merchant's people about their own account (a sign-in lock). */
   personEmail: 'person.email',
+  /** A one-off payment request: the payment's page e-mailed to the customer (CONTRACT §11). */
+  paymentRequestEmail: 'payment.request_email',
   /** Delete ended windows of the PostgreSQL rate-limit counters (every minute). */
   rateLimitSweep: 'maintenance.rate_limit_sweep',
 } as const;

@@ -41,6 +41,7 @@ const EXPECTED: Record<string, { roles: Role[]; credentials: ('session' | 'key')
   read: { roles: ['owner', 'developer', 'viewer'], credentials: ['session', 'key'] },
   'audit.read': { roles: ['owner'], credentials: ['session', 'key'] },
   'payments.create': { roles: ['owner'], credentials: ['session', 'key'] },
+  'payments.request': { roles: ['owner'], credentials: ['session', 'key'] },
   'refunds.create': { roles: ['owner'], credentials: ['session', 'key'] },
   'payouts.create': { roles: ['owner'], credentials: ['session', 'key'] },
   'keys.manage': { roles: ['owner', 'developer'], credentials: ['session', 'key'] },

@@ -5551,7 +5551,7 @@ export type introspection = {
           },
           {
             "name": "failureReason",
-            "description": "Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.",
+            "description": "Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); `link_paid_already` (made through a single-use payment link another payment paid first: what the customer paid goes back); null otherwise.",
             "args": [],
             "type": {
               "kind": "SCALAR",

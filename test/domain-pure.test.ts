@@ -113,6 +113,7 @@ describe('money', () => {
     const cases: [string, number][] = [
       ['100,50', 10_050], ['100.50', 10_050], ['R 100,50', 10_050], ['r100.5', 10_050], ['R1 180,16', 118_016], ['1 180.16', 118_016],
       ['1\u00a0180,16', 118_016], ['1\u202f000', 100_000], ['0,01', 1], ['55', 5_500], ['  7 ', 700], ['1 000 000', 100_000_000],
+      ['1  000', 100_000], ['12 345,50', 1_234_550], ['123 456', 12_345_600], ['5,5', 550],
     ];
     for (const [text, cents] of cases) expect(parseRand(text), text).toBe(cents);
     for (const bad of ['', 'R', '-5', '1,234', '10.', '.5', '1 00', '12 3456', 'abc', '1e3', 'R -1', '1.2.3', '100 R', '99999999999999999']) {
@@ -181,7 +182,7 @@ describe('signatures', () => {
     expect(hmacMatches(key, 'm', mac)).toBe(true);
     expect(hmacMatches(key, 'm', mac.toUpperCase())).toBe(true);
     expect(hmacMatches(key, 'n', mac)).toBe(false);
-    for (const bad of [undefined, 123, '', mac.slice(1), `${mac}0`, `${mac.slice(1)}g`]) expect(hmacMatches(key, 'm', bad), String(bad)).toBe(false);
+    for (const bad of [undefined, 123, '', mac.slice(1), `${mac}0`, `${mac.slice(1)}g`, { toString: () => mac }]) expect(hmacMatches(key, 'm', bad), String(bad)).toBe(false);
     expect(qrMessage('p', 12)).toBe('qr:p:12');
     expect(formMessage('p')).toBe('pay-form:p');
   });
@@ -192,7 +193,7 @@ describe('signatures', () => {
     const key = webhookSecretKey(secret);
     expect(key).toHaveLength(32);
     expect(key).toEqual(Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64'));
-    for (const bad of ['whsec_', `whsk_${secret.slice(6)}`, secret.slice(0, -1), `${secret}A`, `whsec_${'-'.repeat(43)}`]) expect(() => webhookSecretKey(bad), bad).toThrow();
+    for (const bad of ['whsec_', `whsk_${secret.slice(6)}`, secret.slice(0, -1), `${secret}A`, `whsec_${'-'.repeat(43)}`]) expect(() => webhookSecretKey(bad), bad).toThrow('not a whsec_ secret');
     const sig = signWebhook(key, 'msg_1', 1_700_000_000, '{"a":1}');
     expect(sig).toBe(`v1,${createHmac('sha256', key).update('msg_1.1700000000.{"a":1}').digest('base64')}`);
     const other = randomBytes(32);
@@ -239,6 +240,7 @@ describe('refunds', () => {
     expect(createRefundInput.parse({ amountCents: 1, reason: 'r', merchantReference: 'm' })).toEqual({ amountCents: 1, reason: 'r', merchantReference: 'm' });
     const problem = (input: unknown) => createRefundInput.safeParse(input).error?.issues[0]?.message;
     expect(problem({ amountCents: null })).toBe('must not be null: leave it out to refund all that is still refundable');
+    expect(problem({ amountCents: '100' })).not.toMatch(/null/);
     expect(problem({ amountCents: 0 })).toBe('must be at least 1');
     expect(problem({ amountCents: 1.5 })).toBe('must be a whole number of cents');
     expect(problem({ reason: 'x'.repeat(201) })).toBe('must be at most 200 characters');
@@ -350,6 +352,8 @@ describe('payments', () => {
     expect(redirectAllowed('https://shop.example.com:8443/thanks', shop, true)).toBe(false);
     expect(redirectAllowed('http://shop.example.com/thanks', shop, true)).toBe(false);
     expect(redirectAllowed('http://shop.example.com:8080/thanks', shop, false)).toBe(true);
+    expect(redirectAllowed('https://shop.example.com:8443/thanks', shop, false)).toBe(true);
+    expect(redirectAllowed('https://pay.example.org/', ['shop.example.com', 'pay.example.org'], true)).toBe(true);
     expect(redirectAllowed('ftp://shop.example.com/thanks', shop, false)).toBe(false);
     expect(redirectAllowed('https://user@shop.example.com/', shop, false)).toBe(false);
     expect(redirectAllowed('https://:pw@shop.example.com/', shop, false)).toBe(false);

@@ -14,6 +14,7 @@ import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { payeeRoutes } from './payees.ts';
 import { paymentLinkRoutes } from './payment-links.ts';
+import { paymentRequestRoutes } from './payment-requests.ts';
 import { refundRoutes } from './refunds.ts';
 import { statementRoutes } from './statements.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -101,6 +102,7 @@ async function restApi(app: FastifyInstance, opts: { services: Services; served:
   paymentRoutes(app, services);
   refundRoutes(app, services);
   paymentLinkRoutes(app, services);
+  paymentRequestRoutes(app, services);
   merchantRoutes(app, services);
   statementRoutes(app, services);
   webhookRoutes(app, services);

@@ -30,10 +30,12 @@ import { PaymentFlow } from './services/payment-flow.ts';
 import { PaymentLinks } from './services/payment-links.ts';
 import { PaymentSettlement } from './services/payment-settlement.ts';
 import { PaymentLinkService } from './services/links.ts';
+import { PaymentRequestService } from './services/payment-requests.ts';
 import { PaymentService } from './services/payments.ts';
 import { PayoutBatchService } from './services/payout-batches.ts';
 import { PeopleService } from './services/people.ts';
 import { personEmailTask } from './tasks/person-email.ts';
+import { paymentRequestEmailTask } from './tasks/payment-request-email.ts';
 import { PayoutService } from './services/payouts.ts';
 import { PayeeService } from './services/payees.ts';
 import { secondFactorCheck, StepUp } from './services/step-up.ts';
@@ -111,7 +113,7 @@ export function serviceQueues(config: Config): Queue[] {
 
 /** What `zarpay dispatcher` and `zarpay reconciler` work, beside the service or instead of it. */
 export const WORKER_QUEUES: Record<'dispatcher' | 'reconciler', readonly Queue[]> = {
-  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms, QUEUE.personEmail],
+  dispatcher: [QUEUE.webhook, QUEUE.customerEmail, QUEUE.customerSms, QUEUE.personEmail, QUEUE.paymentRequestEmail],
   reconciler: [QUEUE.reconcile, QUEUE.refundOwed, QUEUE.refund, QUEUE.expire],
 };
 
@@ -170,7 +172,9 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     purgeTask(payments),
     ...providers.tasks,
   ];
-  if (ports.mail && config.smtp) tasks.push(customerEmailTask(deps, config.smtp, ports.mail), personEmailTask(deps, config.smtp, ports.mail));
+  if (ports.mail && config.smtp) {
+    tasks.push(customerEmailTask(deps, config.smtp, ports.mail), personEmailTask(deps, config.smtp, ports.mail), paymentRequestEmailTask(deps, config.smtp, ports.mail, paymentLinks));
+  }
   if (ports.sms && config.sms) tasks.push(customerSmsTask(deps, ports.sms));
   if (rateLimits.needsSweeping) tasks.push(rateLimitSweepTask(rateLimits));
   runner = new JobRunner({ db: database.db, tasks, onError: reportError });
@@ -186,6 +190,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     paymentFlow: new PaymentFlow(deps, providers.all, providers.methods, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),
     paymentLinks,
     links: new PaymentLinkService(deps, paymentLinks, payments, rateLimits),
+    paymentRequests: new PaymentRequestService(deps, payments),
     providers: providers.all,
     refunds,
     payouts: new PayoutService(deps, payees),

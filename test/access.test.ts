@@ -81,6 +81,14 @@ const probes: Record<Action, { graphql: (c: Caller) => Promise<string | undefine
     rest: async (key) => (await http(t, 'POST', '/api/v1/payments/init', { key, body: { amount: 12_345, currency: 'ZAR', merchant_order_id: randomUUID() } })).status,
     restAllowed: 200,
   },
+  'payments.request': {
+    // E-mail is off in this app: a caller who may send requests hears that, and nothing is made.
+    graphql: async (c) =>
+      codeOf(await call(c, 'mutation($i: RequestPaymentInput!) { requestPayment(input: $i) { payment { id } } }', { i: { amountCents: 12_345, description: 'Probe', customerEmail: 'probe@example.com' } })),
+    allowed: 'VALIDATION_FAILED',
+    rest: async (key) => (await http(t, 'POST', '/api/v1/payment-requests', { key, body: { amount_cents: 12_345, description: 'Probe', customer_email: 'probe@example.com' } })).status,
+    restAllowed: 400,
+  },
   'refunds.create': {
     // An unknown payment: a caller who may refund hears that it is not found; nothing moves.
     graphql: async (c) => codeOf(await call(c, 'mutation($i: RefundPaymentInput!) { refundPayment(input: $i) { refund { id } } }', { i: { paymentId: randomUUID() } })),

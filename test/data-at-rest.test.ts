@@ -9,6 +9,7 @@ import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { OPERATOR } from '../src/domain/actor.ts';
 import { payloadHash } from '../src/domain/canonical.ts';
 import { createPayoutInput } from '../src/domain/payout-input.ts';
+import { startFactor } from '../src/db/person-security.ts';
 import { createKeyring } from '../src/domain/sealing.ts';
 import { createServices } from '../src/runtime.ts';
 import { borrowed, startApp, type TestApp } from './support/app.ts';
@@ -148,10 +149,15 @@ describe('the data key', () => {
     const actor = await first.keys.authenticate(m.key);
     const { payout } = await first.payouts.create(actor, { amountCents: 1_000, currency: 'ZAR', payoutMethod: 'eft', paymentDetails: { accountNumber: '12312312399', branchCode: '250655', accountHolder: 'Rotating Holder', bankName: 'FNB' } });
     expect(first.keyring.currentKid).toBe('k1');
+    // A person's TOTP secret, sealed under k1 as setting up the second factor seals it.
+    const { person } = await first.people.invite(OPERATOR, m.id, `totp-${randomUUID()}@rotating.example`, 'owner');
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    await startFactor(t.database.db, person.id, first.keyring.seal('totp-secret', person.id, secret));
 
     const both = servicesWith(`k2:${k2},k1:${k1}`);
     const before = await both.dataKeys.inventory(OPERATOR);
     expect(before.payoutDetails.k1).toBe(1);
+    expect(before.totpSecrets.k1).toBe(1);
     // force: the test's running app lacks k2 (a rollout's refusal is test/data-key-rollout.test.ts).
     const rotated = await both.dataKeys.rotate(OPERATOR, { force: true });
     expect(rotated.kid).toBe('k2');
@@ -159,11 +165,14 @@ describe('the data key', () => {
     const after = await both.dataKeys.inventory(OPERATOR);
     expect(Object.keys(after.payoutDetails)).toEqual(['k2']);
     expect(Object.keys(after.voucherCodes).every((kid) => kid === 'k2')).toBe(true);
+    expect(Object.keys(after.totpSecrets)).toEqual(['k2']);
     // Idempotent: nothing left to do.
     expect(await both.dataKeys.rotate(OPERATOR, { force: true })).toMatchObject({ payoutDetails: 0, voucherCodes: 0 });
 
     const onlyNew = servicesWith(`k2:${k2}`);
     expect((await onlyNew.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ accountHolder: 'Rotating Holder', accountNumberMasked: '****2399', unreadable: false });
+    const [factor] = (await sql<{ secret_sealed: Buffer }>`select secret_sealed from person_second_factors where person_id = ${person.id}::uuid`.execute(t.database.db)).rows;
+    expect(onlyNew.keyring.open('totp-secret', person.id, factor!.secret_sealed)).toBe(secret);
     const onlyOld = servicesWith(`k1:${k1}`);
     // Without k2 the details are shown as unreadable, never a failed view.
     expect((await onlyOld.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ unreadable: true, accountNumberMasked: 'unreadable' });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACCESS, ACTIONS, authorize, lesserRole, may, refusal, roleCovers, roleOf } from '../src/domain/access.ts';
 import { OPERATOR, type MerchantActor } from '../src/domain/actor.ts';
@@ -32,11 +33,41 @@ describe('access: the role ladder', () => {
   });
 });
 
+/**
+ * The table as the team decided it (CONTRACT, docs/access.md), written out rather than read from
+ * ACCESS, so that a change to any row is a change this file must agree to.
+ */
+const EXPECTED: Record<string, { roles: Role[]; credentials: ('session' | 'key')[] }> = {
+  read: { roles: ['owner', 'developer', 'viewer'], credentials: ['session', 'key'] },
+  'audit.read': { roles: ['owner'], credentials: ['session', 'key'] },
+  'payments.create': { roles: ['owner'], credentials: ['session', 'key'] },
+  'payments.request': { roles: ['owner'], credentials: ['session', 'key'] },
+  'refunds.create': { roles: ['owner'], credentials: ['session', 'key'] },
+  'payouts.create': { roles: ['owner'], credentials: ['session', 'key'] },
+  'keys.manage': { roles: ['owner', 'developer'], credentials: ['session', 'key'] },
+  'webhooks.manage': { roles: ['owner', 'developer'], credentials: ['session', 'key'] },
+  'settings.update': { roles: ['owner'], credentials: ['session', 'key'] },
+  'people.manage': { roles: ['owner'], credentials: ['session'] },
+  'profile.update': { roles: ['owner', 'developer', 'viewer'], credentials: ['session'] },
+  'payees.manage': { roles: ['owner'], credentials: ['session'] },
+};
+
+describe('access: the table', () => {
+  it('has exactly the decided rows, each said in words in docs/access.md', () => {
+    expect([...ACTIONS].sort()).toEqual(Object.keys(EXPECTED).sort());
+    const doc = readFileSync(new URL('../docs/access.md', import.meta.url), 'utf8');
+    for (const action of ACTIONS) {
+      expect(ACCESS[action].covers.length, action).toBeGreaterThan(10);
+      expect(doc, action).toContain(ACCESS[action].covers);
+    }
+  });
+});
+
 describe('access: every row of the table, for each role and credential', () => {
   for (const action of ACTIONS) {
     for (const role of ROLES) {
       for (const [credential, actor] of [['session', signedIn(role)], ['key', withKey(role)]] as const) {
-        const rule = ACCESS[action];
+        const rule = EXPECTED[action] ?? { roles: [], credentials: [] };
         const allowed = rule.roles.includes(role) && rule.credentials.includes(credential);
         it(`${action}: a ${role} with a ${credential} ${allowed ? 'may' : 'may not'}`, () => {
           expect(may(actor, action)).toBe(allowed);

@@ -8,7 +8,8 @@ let shop: TestMerchant;
 let checker: ReturnType<typeof openApiChecker>;
 
 beforeAll(async () => {
-  t = await startApp();
+  // E-mail on (a closed port: a payment request is made, its e-mail waits for a retry), so a request answers 201.
+  t = await startApp({ SMTP_URL: 'smtp://127.0.0.1:9' });
   shop = await createMerchant(t, { payoutFeeCents: 200 });
   await credit(t, shop.id, 20_000);
   const doc = await http(t, 'GET', '/api/v1/openapi.json');
@@ -169,6 +170,15 @@ describe('the OpenAPI document', () => {
     await call('PATCH', linkDoc, `${links}/${crypto.randomUUID()}`, { key: shop.key, body: { active: false } });
     await call('PATCH', linkDoc, linkUrl, { body: { active: false } });
     await call('PATCH', linkDoc, linkUrl, { key: revoked.key, body: { active: false } });
+    const requests = '/api/v1/payment-requests';
+    const asked = { amount_cents: 6_000, description: 'OpenAPI request', customer_email: 'customer@example.co.za', merchant_order_id: 'OA-REQ-1' };
+    await call('POST', requests, requests, { key: shop.key, body: asked });
+    await call('POST', requests, requests, { key: shop.key, body: asked });
+    await call('POST', requests, requests, { key: shop.key, body: { ...asked, amount_cents: 6_001 } });
+    await call('POST', requests, requests, { key: shop.key, body: { ...asked, customer_email: 'nope' } });
+    await call('POST', requests, requests, { key: shop.key, body: { ...asked, note: 'x'.repeat(70_000) } });
+    await call('POST', requests, requests, { body: asked });
+    await call('POST', requests, requests, { key: revoked.key, body: asked });
     await call('PATCH', settings, settings, { key: shop.key, body: { support_phone: 'x'.repeat(70_000) } });
     await call('PATCH', settings, settings, { body: {} });
     await call('PATCH', settings, settings, { key: revoked.key, body: {} });
@@ -206,6 +216,7 @@ describe('the OpenAPI document', () => {
       ['GET', links, links, services.links, 'list', {}],
       ['GET', linkDoc, linkUrl, services.links, 'get', {}],
       ['PATCH', linkDoc, linkUrl, services.links, 'update', { body: { active: true } }],
+      ['POST', requests, requests, services.paymentRequests, 'send', { body: { ...asked, merchant_order_id: 'OA-REQ-2' } }],
     ] as const) {
       failOnce(target as any, fn, new Error('unexpected'));
       await call(method, path, url, { key: shop.key, ...opts });
@@ -252,6 +263,7 @@ describe('the OpenAPI document', () => {
         ['GET', links, links, undefined],
         ['GET', linkDoc, `${links}/${crypto.randomUUID()}`, undefined],
         ['PATCH', linkDoc, `${links}/${crypto.randomUUID()}`, { active: false }],
+        ['POST', requests, requests, asked],
         ['GET', statements, range, undefined],
         ['GET', settings, settings, undefined],
         ['PATCH', settings, settings, {}],

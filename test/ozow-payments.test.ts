@@ -188,6 +188,17 @@ describe('paying by instant EFT', () => {
     expect((await getPayment(t, shop, id)).body.data.latest_attempt.provider).toBe('yoco');
   });
 
+  it('a status answer naming another amount captures nothing and is reported, as a notification would', async () => {
+    const { id, tx } = await payByBank({ amount: 20_000 });
+    ozow.pay(tx.reference);
+    ozow.reportAmount(tx.reference, '10.00');
+    await older();
+    await reconcile();
+    expect((await getPayment(t, shop, id)).body.data.status).toBe('failed');
+    expect(await auditOf(id)).toContain('payment.notification_mismatch');
+    expect(await postingsOf(id)).toEqual([]);
+  });
+
   it('a wrong hash or site code captures nothing; a hashed notification of another amount captures nothing, is reported, and the money goes back', async () => {
     const { id, tx } = await payByBank({ amount: 20_000 });
     ozow.pay(tx.reference);
@@ -253,6 +264,33 @@ describe('refunds through Ozow', () => {
     // Released: the rest can still be refunded.
     const rest = await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 25_000 } });
     expect(rest.status).toBe(201);
+    await expectLedgerOk(t);
+  });
+
+  it('a refund whose answer was lost is looked for at Ozow before another is sent: one refund, never two, and never an earlier one', async () => {
+    const { id, tx } = await payByBank({ amount: 20_000 });
+    ozow.pay(tx.reference);
+    await ozow.notify(tx.reference, { to: webhook() });
+    const first = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 5_000 } })).body.data;
+    await runRefunds();
+    const refundRow = (rid: string) => t.database.db.selectFrom('refunds').select(['provider_refund_ref', 'submitted_at']).where('id', '=', rid).executeTakeFirstOrThrow();
+    expect((await refundRow(first.refund_id)).provider_refund_ref).toBe(ozow.transaction(tx.reference).refunds[0]!.refundId);
+
+    // The same amount again: Ozow makes it, but its answer is lost on the way back.
+    const second = (await http(t, 'POST', `/api/v1/payments/${id}/refunds`, { key: shop.key, body: { amount_cents: 5_000 } })).body.data;
+    ozow.loseNextAnswer('/secure/refunds/submit');
+    await runRefunds();
+    expect(ozow.transaction(tx.reference).refunds).toHaveLength(2);
+    const lost = await refundRow(second.refund_id);
+    expect(lost.provider_refund_ref).toBeNull();
+    // What the next try knows (in this process or another, after a restart) is in the database.
+    expect(lost.submitted_at).toBeInstanceOf(Date);
+    await runRefunds();
+    const made = ozow.transaction(tx.reference).refunds;
+    expect(made).toHaveLength(2);
+    expect((await refundRow(second.refund_id)).provider_refund_ref).toBe(made[1]!.refundId);
+    expect(await ozow.settleRefund(made[1]!.refundId, 'Complete', { to: webhook() })).toBe(200);
+    expect((await http(t, 'GET', `/api/v1/refunds/${second.refund_id}`, { key: shop.key })).body.data).toMatchObject({ status: 'succeeded' });
     await expectLedgerOk(t);
   });
 });

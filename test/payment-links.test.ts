@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
-import { initPayment, paymentBody } from './support/payments.ts';
+import { createMerchant, expectLedgerOk, gql, http, op, type TestMerchant } from './support/client.ts';
+import { initPayment, paymentBody, press } from './support/payments.ts';
+import { eventually } from './support/receiver.ts';
 import { zarpay } from './support/processes.ts';
 
 /** CONTRACT §11: payment limits per merchant, payment links and their public page, payment requests. */
@@ -269,6 +270,34 @@ describe('the public page /l/{link_id}', { timeout: 60_000 }, () => {
     expect(await paymentCount(other.id)).toBe(before);
     expect((await fetch(`${t.url}/l/0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e`)).status).toBe(404);
     expect((await fetch(`${t.url}/l/nope`)).status).toBe(404);
+  });
+
+  it('a single-use link two customers pay at the same moment captures once; the other gets the money back', async () => {
+    const once = await link({ description: 'Last ticket', amount_cents: 7000, single_use: true });
+    // Both open the link before either has paid: each gets a payment of its own.
+    const opened = await Promise.all([form(`/l/${once.link_id}`, {}), form(`/l/${once.link_id}`, {})]);
+    const ids = opened.map((r) => new URL(r.headers.get('location')!).pathname.split('/').pop()!);
+    expect(new Set(ids).size).toBe(2);
+    await Promise.all(ids.map((id) => press(t, id, 'pay')));
+    const ended = await eventually(async () => {
+      const all = await Promise.all(ids.map(async (id) => (await http(t, 'GET', `/api/v1/payments/${id}`, { key: other.key })).body.data));
+      return all.every((p) => p.status === 'captured' || p.status === 'failed') && all;
+    });
+    expect(ended.map((p) => p.status).sort()).toEqual(['captured', 'failed']);
+    const loser = ended.find((p) => p.status === 'failed')!;
+    expect(loser.failure_reason).toBe('link_paid_already');
+    // The customer's page says so, and that the money goes back (not "you were not charged").
+    const page = await (await fetch(`${t.url}/pay/${loser.payment_id}`)).text();
+    expect(page).toContain('This link was paid already');
+    expect(page).toContain('refunded');
+    expect((await http(t, 'GET', `/api/v1/payment-links/${once.link_id}`, { key: other.key })).body.data).toMatchObject({ captured_cents: 7000 });
+    // What the second customer paid goes back through the provider.
+    await eventually(async () => {
+      const a = await t.database.db.selectFrom('payment_attempts').select('refund_status').where('payment_id', '=', loser.payment_id).where('status', '=', 'succeeded').executeTakeFirst();
+      return a?.refund_status === 'succeeded';
+    });
+    expect((await t.database.db.selectFrom('ledger_transactions').select('kind').where('payment_id', '=', loser.payment_id).execute()).length).toBe(0);
+    await expectLedgerOk(t);
   });
 
   it('serves the link\'s QR image for its signed address only', async () => {

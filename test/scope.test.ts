@@ -26,7 +26,8 @@ import { sseClient, subscribe } from './support/sse.ts';
  * each one; a field or route they do not name fails its test by name until it is classified.
  */
 // Started while the file is collected: the routes walked below are the running app's.
-const t = await startApp();
+// E-mail on (a closed port: a payment request is made, its e-mail waits for a retry).
+const t = await startApp({ SMTP_URL: 'smtp://127.0.0.1:9' });
 afterAll(() => t.close());
 
 let a: TestMerchant;
@@ -208,6 +209,7 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Merchant.paymentLimits': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { id paymentLimits { minCents } } } }' },
   'Payment.paymentLink': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId paymentLink { id } } }' },
   'PaymentLink.qrCode': { who: 'both', id: { of: 'link', missing: 'NOT_FOUND' }, doc: 'query($id: UUID!) { paymentLink(id: $id) { merchantId qrCode { content } } }' },
+  'Payment.qrCode': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId qrCode { content } } }' },
   'Payment.latestAttempt': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId latestAttempt { provider } } }' },
   'Payment.customer': { who: 'both', id: { of: 'payment', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId customer { email } } }' },
   'Payment.refunds': { who: 'both', id: { of: 'refunded', missing: 'PAYMENT_NOT_FOUND' }, doc: 'query($id: UUID!) { payment(id: $id) { merchantId refunds { id } } }' },
@@ -433,6 +435,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'PATCH /api/v1/payment-links/:id': { kind: 'byId', of: 'link', missing: 'NOT_FOUND', body: () => ({ active: true }) },
   'GET /api/v1/payment-links': { kind: 'list' },
   'POST /api/v1/payment-links': { kind: 'own', as: 'a', status: 201, body: () => ({ description: 'Scope probe' }), owner: (d) => ownerOf('payment_links')(d.link_id) },
+  'POST /api/v1/payment-requests': { kind: 'own', as: 'a', status: 201, body: () => ({ amount_cents: 6_000, description: 'Scope probe', customer_email: 'scope@example.co.za' }), owner: (d) => ownerOf('payments')(d.payment_id) },
   'GET /api/v1/payouts': { kind: 'list' },
   'GET /api/v1/payments': { kind: 'list' },
   'GET /api/v1/payouts/balance': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },

@@ -9,6 +9,7 @@ import { Balance } from './screens/balance.tsx';
 import { Forgot, Reset } from './screens/forgot.tsx';
 import { Invite } from './screens/invite.tsx';
 import { Keys } from './screens/keys.tsx';
+import { Links } from './screens/links.tsx';
 import { Login } from './screens/login.tsx';
 import { Payment } from './screens/payment.tsx';
 import { Payments } from './screens/payments.tsx';
@@ -29,6 +30,7 @@ const ROUTES: { path: string; nav?: MessageKey; screen: (me: Me, params: Record<
   { path: '/dashboard', nav: 'nav.balance', screen: () => <Balance /> },
   { path: '/dashboard/payments', nav: 'nav.payments', screen: () => <Payments /> },
   { path: '/dashboard/payments/:id', screen: (me, p) => <Payment id={p.id} me={me} /> },
+  { path: '/dashboard/links', nav: 'nav.links', screen: (me) => <Links me={me} /> },
   { path: '/dashboard/payouts', nav: 'nav.payouts', screen: (me) => <Payouts me={me} /> },
   { path: '/dashboard/payouts/:id', screen: (_, p) => <Payout id={p.id} /> },
   { path: '/dashboard/webhooks', nav: 'nav.webhooks', screen: (me) => <Webhooks me={me} /> },

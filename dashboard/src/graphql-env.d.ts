@@ -2310,7 +2310,7 @@ export type introspection = {
           },
           {
             "name": "queue",
-            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
+            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -2431,7 +2431,7 @@ export type introspection = {
           },
           {
             "name": "name",
-            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
+            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -4192,6 +4192,39 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "requestPayment",
+            "description": "Makes a payment and e-mails the customer its page (merchant only; REST `POST /api/v1/payment-requests`). By e-mail only: an SMS never carries a link. Rate limit: payment init. Errors: VALIDATION_FAILED (also when e-mail is off: SMTP_URL not set), INVALID_AMOUNT (outside the merchant's payment limits), DUPLICATE_ORDER_ID, FORBIDDEN for the operator and for roles other than owner.",
+            "args": [
+              {
+                "name": "input",
+                "description": "The request.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "RequestPaymentInput",
+                    "kind": "INPUT_OBJECT",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentRequestPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "requireSecondFactor",
             "description": "Demands a second factor of everyone on the merchant (an owner signed in to the dashboard, who has one): people without one are signed out and set one up after their password at the next sign-in. `false` stops demanding it.",
             "args": [
@@ -5518,7 +5551,7 @@ export type introspection = {
           },
           {
             "name": "failureReason",
-            "description": "Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.",
+            "description": "Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); `link_paid_already` (made through a single-use payment link another payment paid first: what the customer paid goes back); null otherwise.",
             "args": [],
             "type": {
               "kind": "SCALAR",
@@ -5670,6 +5703,22 @@ export type introspection = {
               "ofType": {
                 "name": "String",
                 "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "qrCode",
+            "description": "A QR code of paymentUrl, to show or print while the payment is unpaid (its image link is signed and valid until createdAt + QR_URL_TTL_MS).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentQrCode",
+                "kind": "OBJECT",
                 "ofType": null
               }
             },
@@ -6606,6 +6655,83 @@ export type introspection = {
               "ofType": {
                 "name": "String",
                 "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "PaymentRequestPayload",
+        "description": "The payment the request made, and where the customer pays it.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "emailQueued",
+            "description": "true: the e-mail is on its way (retried until the mail server takes it); false: a replay of an earlier request, nothing sent again.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "payment",
+            "description": "The payment, status CREATED, with the customer's e-mail.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Payment",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "paymentUrl",
+            "description": "The hosted payment page the e-mail links to.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "qrCode",
+            "description": "A QR code of the page.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PaymentQrCode",
+                "kind": "OBJECT",
                 "ofType": null
               }
             },
@@ -8127,7 +8253,7 @@ export type introspection = {
               },
               {
                 "name": "queue",
-                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `maintenance.rate_limit_sweep`.",
+                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -9838,6 +9964,79 @@ export type introspection = {
             "deprecationReason": null
           }
         ],
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
+        "name": "RequestPaymentInput",
+        "description": "A payment request to e-mail a customer (REST `POST /api/v1/payment-requests`, camelCase).",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "amountCents",
+            "description": "Cents, within the merchant's payment limits (INVALID_AMOUNT otherwise).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Money",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "customerEmail",
+            "description": "Where the request goes; kept as the payment's customer e-mail (its confirmation goes there too).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "description",
+            "description": "What the customer pays for, in the e-mail and on the payment page (1 to 200 characters).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "merchantOrderId",
+            "description": "The merchant's order id (unique per merchant: the same request again replays it and sends nothing more); absent: `request-{uuid}`.",
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
         "possibleTypes": null
       },
       {

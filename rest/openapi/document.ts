@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../src/domain/errors.ts';
 import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
 import { paymentInitiationJsonSchema, paymentJsonSchema } from '../../src/domain/payment-json.ts';
 import { createPaymentLinkInput, listPaymentLinksQuery, paymentLinkJsonSchema, updatePaymentLinkInput } from '../../src/domain/payment-link.ts';
+import { paymentRequestJsonSchema, requestPaymentInput } from '../../src/domain/payment-request.ts';
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
 import { MAX_PAYEES, payeeJsonSchema } from '../../src/domain/payee.ts';
@@ -265,6 +266,26 @@ export const OPERATIONS = {
           ),
         },
         '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/payment-requests': {
+    post: {
+      operationId: 'requestPayment',
+      summary: 'Ask a customer to pay, by e-mail',
+      description:
+        'Makes a payment (`purchase_and_redeem`, the description, the customer\'s e-mail as its `customer_info.email`) and e-mails the customer its `payment_url`, as a job retried until the mail server takes it. ' +
+        'By e-mail only (an SMS from zarpay never carries a link); where e-mail is off (SMTP_URL unset) it is VALIDATION_FAILED on `customer_email` and nothing is made. ' +
+        'The same `merchant_order_id` and input again answer 200 with the same payment and send nothing more. An owner\'s (payments.request). Rate limit: payment init.',
+      tags: ['Payment links'],
+      body: wire(requestPaymentInput),
+      responses: {
+        '201': { description: 'Made; the e-mail is on its way', schema: successOf(paymentRequestJsonSchema) },
+        '200': { description: 'A replay of an earlier request: nothing sent again', schema: successOf(paymentRequestJsonSchema) },
+        '400': error('Invalid request, e-mail off on this service, or an amount outside the merchant\'s payment limits', ['INVALID_INPUT', 'VALIDATION_FAILED', 'INVALID_AMOUNT']),
+        '409': error('The merchant_order_id was used with other values', ['DUPLICATE_ORDER_ID']),
+        '413': error('Body larger than 64 KiB', ['INVALID_INPUT']),
         ...common,
       },
     },

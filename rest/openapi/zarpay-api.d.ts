@@ -129,6 +129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payment-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a customer to pay, by e-mail
+         * @description Makes a payment (`purchase_and_redeem`, the description, the customer's e-mail as its `customer_info.email`) and e-mails the customer its `payment_url`, as a job retried until the mail server takes it. By e-mail only (an SMS from zarpay never carries a link); where e-mail is off (SMTP_URL unset) it is VALIDATION_FAILED on `customer_email` and nothing is made. The same `merchant_order_id` and input again answer 200 with the same payment and send nothing more. An owner's (payments.request). Rate limit: payment init.
+         */
+        post: operations["requestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payment-links/{link_id}": {
         parameters: {
             query?: never;
@@ -397,6 +417,26 @@ export interface components {
             merchant_reference?: string | null;
             single_use?: boolean | null;
         };
+        PaymentRequestRequest: {
+            /**
+             * Format: int64
+             * @description Cents, within the merchant's payment limits
+             * @example 45000
+             */
+            amount_cents: number;
+            /**
+             * @description What the customer pays for, in the e-mail and on the payment page (1 to 200 characters)
+             * @example Invoice 1042: plumbing
+             */
+            description: string;
+            /**
+             * Format: email
+             * @description Where the request goes
+             * @example thandi@example.co.za
+             */
+            customer_email: string;
+            merchant_order_id?: string | null;
+        };
         UpdatePaymentLinkRequest: {
             /** @description false closes the link; true opens it again */
             active: boolean;
@@ -557,8 +597,8 @@ export interface components {
             description: string | null;
             /** @enum {string} */
             status: "created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled";
-            /** @description Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first). Null otherwise */
-            failure_reason: "expired" | null;
+            /** @description Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first); `link_paid_already` (made through a single-use payment link that another payment paid first: what the customer paid goes back). Null otherwise */
+            failure_reason: ("expired" | "link_paid_already") | null;
             /**
              * Format: int64
              * @description Amount in cents
@@ -708,6 +748,43 @@ export interface components {
              * @example 2026-11-28T10:15:30.000Z
              */
             created_at: string;
+        };
+        PaymentRequest: {
+            /**
+             * Format: uuid
+             * @example 3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11
+             */
+            payment_id: string;
+            /**
+             * @description `created` for a new request; a replay gives the payment as it is now
+             * @enum {string}
+             */
+            status: "created" | "initiated" | "awaiting_webhook" | "captured" | "failed" | "cancelled";
+            /**
+             * Format: uri
+             * @description The hosted payment page the e-mail links to: {PUBLIC_BASE_URL}/pay/{payment_id}
+             */
+            payment_url: string;
+            qr_code: {
+                /**
+                 * Format: uri
+                 * @description The URL encoded in the QR code, equal to payment_url
+                 */
+                content: string;
+                /**
+                 * Format: uri
+                 * @description Signed PNG URL (swap .png for .svg); expires QR_URL_TTL_MS after the payment was made
+                 */
+                image_url: string;
+            };
+            /**
+             * Format: email
+             * @description Where the request went
+             * @example thandi@example.co.za
+             */
+            customer_email: string;
+            /** @description true: the e-mail is on its way (retried until the mail server takes it); false: a replay of an earlier request (the same merchant_order_id and input), nothing sent again */
+            email_queued: boolean;
         };
         Balance: {
             /** Format: uuid */
@@ -2158,6 +2235,169 @@ export interface operations {
             };
             /** @description API key revoked or expired. Codes: FORBIDDEN. */
             403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 64 KiB. Codes: INVALID_INPUT. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request: nothing sent again */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["PaymentRequest"];
+                    };
+                };
+            };
+            /** @description Made; the e-mail is on its way */
+            201: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["PaymentRequest"];
+                    };
+                };
+            };
+            /** @description Invalid request, e-mail off on this service, or an amount outside the merchant's payment limits. Codes: INVALID_INPUT, VALIDATION_FAILED, INVALID_AMOUNT. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or wrong-environment API key (the X-API-Key header), or an API key sent as Authorization: Bearer. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key revoked or expired. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The merchant_order_id was used with other values. Codes: DUPLICATE_ORDER_ID. */
+            409: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
                     "RateLimit-Limit"?: number;

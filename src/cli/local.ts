@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { print } from './output.ts';
-import type { RunningInstance, UnreadableValues } from '../services/data-keys.ts';
+import type { PerKind, RunningInstance, UnreadableValues } from '../services/data-keys.ts';
 
 /** Boots zarpay in this process (loaded only here: the other commands go through the running service). */
 async function bootHere(command: string) {
@@ -42,16 +42,8 @@ export function localCommands(program: Command) {
           print({
             ok: unreadableCount(scan.unreadable) === 0,
             current_kid: before.currentKid,
-            payout_details: before.payoutDetails,
-            voucher_codes: before.voucherCodes,
-            payout_batch_files: before.payoutBatchFiles,
-            payee_details: before.payeeDetails,
-            to_reseal: {
-              payout_details: scan.toReseal.payoutDetails,
-              voucher_codes: scan.toReseal.voucherCodes,
-              payout_batch_files: scan.toReseal.payoutBatchFiles,
-              payee_details: scan.toReseal.payeeDetails,
-            },
+            ...snakeCased(withoutKid(before)),
+            to_reseal: snakeCased(scan.toReseal),
             unreadable: unreadableReport(scan.unreadable),
             instances: instances.map(instanceReport),
           });
@@ -64,11 +56,8 @@ export function localCommands(program: Command) {
         print({
           ok: skipped === 0,
           current_kid: done.kid,
-          resealed: { payout_details: done.payoutDetails, voucher_codes: done.voucherCodes, payout_batch_files: done.payoutBatchFiles, payee_details: done.payeeDetails },
-          payout_details: after.payoutDetails,
-          voucher_codes: after.voucherCodes,
-          payout_batch_files: after.payoutBatchFiles,
-          payee_details: after.payeeDetails,
+          resealed: snakeCased(Object.fromEntries(Object.keys(done.unreadable).map((k) => [k, done[k as keyof PerKind<number>]])) as PerKind<number>),
+          ...snakeCased(withoutKid(after)),
           unreadable: unreadableReport(done.unreadable),
           instances: done.instances.map(instanceReport),
           ...(done.forced && { forced: true }),
@@ -101,12 +90,21 @@ function instanceReport(i: RunningInstance) {
   };
 }
 
+/** One field per kind of sealed value, named in snake_case (`payoutDetails` → `payout_details`). */
+function snakeCased<T>(per: PerKind<T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(per).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v as T]));
+}
+
+/** The inventory's counts, without its current kid. */
+function withoutKid<T>({ currentKid: _, ...counts }: { currentKid: string } & PerKind<T>): PerKind<T> {
+  return counts as PerKind<T>;
+}
+
 /** Values that will not open, by kind: how many, and (up to 100) which. */
 function unreadableReport(u: UnreadableValues) {
-  const of = (ids: string[]) => ({ count: ids.length, ids: ids.slice(0, 100) });
-  return { payout_details: of(u.payoutDetails), voucher_codes: of(u.voucherCodes), payout_batch_files: of(u.payoutBatchFiles), payee_details: of(u.payeeDetails) };
+  return snakeCased(Object.fromEntries(Object.entries(u).map(([k, ids]) => [k, { count: ids.length, ids: ids.slice(0, 100) }])) as PerKind<{ count: number; ids: string[] }>);
 }
 
 function unreadableCount(u: UnreadableValues): number {
-  return u.payoutDetails.length + u.voucherCodes.length + u.payoutBatchFiles.length + u.payeeDetails.length;
+  return Object.values(u).reduce((n, ids) => n + ids.length, 0);
 }

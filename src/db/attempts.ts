@@ -128,9 +128,11 @@ export type OwedRefund = Pick<Attempt, 'id' | 'payment_id' | 'provider' | 'provi
   /** The provider's id for the refund, once it accepted it. */
   refund_ref: string | null;
   amount_cents: number;
+  /** When the refund's request was first sent; null: never. */
+  refund_submitted_at: Date | null;
 };
 
-const OWED = `a.id, a.payment_id, p.merchant_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, a.refund_ref,
+const OWED = `a.id, a.payment_id, p.merchant_id, a.provider, a.provider_ref, a.payment_ref, a.refund_status, a.refund_ref, a.refund_submitted_at,
          coalesce(a.refund_amount_cents, p.amount_cents) as amount_cents
     from payment_attempts a join payments p on p.id = a.payment_id`;
 
@@ -138,6 +140,17 @@ const owedStatement = statement<{ id: string } & PaymentFilter, OwedRefund>(
   'a refund owed, with the amount taken',
   `select ${OWED} where a.id = :id::uuid and ${ATTEMPT_SCOPED}`,
 );
+
+const owedSubmittingStatement = statement<{ id: string }, { id: string }>(
+  'a refund owed about to be sent for the first time',
+  `update payment_attempts set refund_submitted_at = now(), updated_at = now()
+    where id = :id::uuid and refund_status = 'pending' and refund_submitted_at is null returning id`,
+);
+
+/** Records, before its first request goes out, that the refund owed is being sent (committed on its own). */
+export async function markOwedRefundSubmitting(db: DbOrTx, attemptId: string): Promise<void> {
+  await owedSubmittingStatement.run(db, { id: attemptId });
+}
 
 /** The attempt whose money must go back, and how much was taken (what the provider said, when it did not match); undefined when missing or outside the scope. */
 export async function refundOwed(db: DbOrTx, scope: PaymentScope, attemptId: string): Promise<OwedRefund | undefined> {

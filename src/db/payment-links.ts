@@ -1,7 +1,7 @@
 import type { MerchantScope } from '../domain/actor.ts';
 import { merchantFilter } from '../domain/actor.ts';
 import type { PaymentLink } from '../domain/payment-link.ts';
-import type { DbOrTx } from './index.ts';
+import type { DbOrTx, Tx } from './index.ts';
 import { type KeysetPage, listing } from './listing.ts';
 import { statement } from './statement.ts';
 
@@ -97,6 +97,28 @@ const publicById = statement<{ id: string }, Row & { merchant_name: string; capt
 export async function findPublicPaymentLink(db: DbOrTx, id: string) {
   const [row] = await publicById.run(db, { id });
   return row && { link: toLink(row), merchantName: row.merchant_name, paid: row.captured_any };
+}
+
+const lockSingleUse = statement<{ id: string }, { id: string }>(
+  'lock a single-use payment link',
+  `select l.id from payment_links l where l.id = :id::uuid and l.single_use for update of l`,
+);
+const paidElsewhere = statement<{ id: string; paymentId: string }, { paid: boolean }>(
+  'whether another payment of a link was captured',
+  `select exists (select 1 from payments x where x.payment_link_id = :id::uuid and x.id <> :paymentId::uuid and x.status = 'captured') as paid`,
+);
+
+/**
+ * Under the payment's lock (the lock order: payment, then its link): locks the link when it is
+ * single-use and says whether a payment other than `paymentId` has captured through it. False for
+ * a link that may be paid many times (not locked). Two statements: the second reads after the lock
+ * was granted, so it sees the capture of whoever held the lock before (one statement would read
+ * from before its wait).
+ */
+export async function lockLinkPaidElsewhere(tx: Tx, linkId: string, paymentId: string): Promise<boolean> {
+  if ((await lockSingleUse.run(tx, { id: linkId })).length === 0) return false;
+  const [row] = await paidElsewhere.run(tx, { id: linkId, paymentId });
+  return row?.paid === true;
 }
 
 const setActiveStatement = statement<{ id: string; merchantId: string | null; active: boolean }, { id: string }>(

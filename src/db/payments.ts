@@ -379,15 +379,15 @@ export async function openPaymentsOlderThan(db: DbOrTx, scope: MerchantScope, af
   return (await pastTheirTime.run(db, { merchantId: merchantFilter(scope), afterMs, limit, except: [...except] })).map((r) => r.id);
 }
 
-const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number }>(
+const lockStatement = statement<{ id: string } & PaymentFilter, { id: string; status: string; merchant_id: string; amount_cents: number; payment_link_id: string | null }>(
   'lock a payment',
-  `select p.id, p.status, p.merchant_id, p.amount_cents from payments p where p.id = :id::uuid and ${PAYMENT_SCOPED} for update of p`,
+  `select p.id, p.status, p.merchant_id, p.amount_cents, p.payment_link_id from payments p where p.id = :id::uuid and ${PAYMENT_SCOPED} for update of p`,
 );
 
 /** Locks a payment for a change (inside the change's transaction); undefined when missing or outside the scope. */
 export async function lockPayment(tx: Tx, scope: PaymentScope, id: string) {
   const [row] = await lockStatement.run(tx, { id, ...paymentFilter(scope) });
-  return row && { id: row.id, status: row.status as PaymentStatus, merchantId: row.merchant_id, amountCents: row.amount_cents };
+  return row && { id: row.id, status: row.status as PaymentStatus, merchantId: row.merchant_id, amountCents: row.amount_cents, paymentLinkId: row.payment_link_id };
 }
 
 const extrasStatement = statement<{ id: string } & PaymentFilter, { name: string; redirect_domains: string[]; support_contact: string | null; payment_methods: string[] | null }>(

@@ -16,7 +16,7 @@ import type { RefundsTable } from './types.ts';
 type Row = Pick<
   Selectable<RefundsTable>,
   | 'id' | 'merchant_id' | 'payment_id' | 'attempt_id' | 'provider' | 'amount_cents' | 'reason' | 'merchant_reference'
-  | 'provider_key' | 'provider_refund_ref' | 'failure_reason' | 'completed_at'
+  | 'provider_key' | 'provider_refund_ref' | 'failure_reason' | 'completed_at' | 'submitted_at'
 > & { status: RefundStatus; created_at: Date; updated_at: Date; attempt_provider_ref: string | null };
 
 /** A refund with what the service needs to ask its provider. */
@@ -29,6 +29,8 @@ export interface StoredRefund extends Refund {
   providerKey: string;
   /** The provider's id for the refund, once it accepted it. */
   providerRefundRef: string | null;
+  /** When its request under `providerKey` was first sent; null: never. */
+  submittedAt: Date | null;
   updatedAt: Date;
 }
 
@@ -50,12 +52,13 @@ function toRefund(r: Row): StoredRefund {
     attemptProviderRef: r.attempt_provider_ref,
     providerKey: r.provider_key,
     providerRefundRef: r.provider_refund_ref,
+    submittedAt: r.submitted_at,
     updatedAt: r.updated_at,
   };
 }
 
 const COLUMNS = `r.id, r.merchant_id, r.payment_id, r.attempt_id, r.provider, r.status, r.amount_cents, r.reason, r.merchant_reference,
-  r.provider_key, r.provider_refund_ref, r.failure_reason, r.created_at, r.updated_at, r.completed_at, a.provider_ref as attempt_provider_ref`;
+  r.provider_key, r.provider_refund_ref, r.failure_reason, r.created_at, r.updated_at, r.completed_at, r.submitted_at, a.provider_ref as attempt_provider_ref`;
 const FROM = `refunds r join payment_attempts a on a.id = r.attempt_id join payments p on p.id = r.payment_id`;
 
 const byId = statement<{ id: string } & PaymentFilter, Row>('a refund by id', `select ${COLUMNS} from ${FROM} where r.id = :id::uuid and ${ATTEMPT_SCOPED}`);
@@ -216,9 +219,30 @@ export async function recordAccepted(db: DbOrTx, id: string, providerRefundRef: 
 
 const rekeyStatement = statement<{ id: string; from: string; to: string }, { id: string }>(
   'a refund asked afresh under a new key',
-  `update refunds set provider_key = :to::text, updated_at = now()
+  `update refunds set provider_key = :to::text, submitted_at = null, updated_at = now()
     where id = :id::uuid and provider_key = :from::text and status = 'pending' and provider_refund_ref is null returning id`,
 );
+
+const submittingStatement = statement<{ id: string }, { id: string }>(
+  'a refund\'s request about to be sent for the first time',
+  `update refunds set submitted_at = now(), updated_at = now()
+    where id = :id::uuid and status = 'pending' and provider_refund_ref is null and submitted_at is null returning id`,
+);
+
+/** Records, before its first request goes out, that the refund is being sent (committed on its own). */
+export async function markSubmitting(db: DbOrTx, id: string): Promise<void> {
+  await submittingStatement.run(db, { id });
+}
+
+const takenStatement = statement<{ paymentId: string; id: string }, { ref: string }>(
+  'the provider ids of a payment\'s other refunds',
+  `select provider_refund_ref as ref from refunds where payment_id = :paymentId::uuid and id <> :id::uuid and provider_refund_ref is not null`,
+);
+
+/** The provider's ids of the payment's refunds other than `id`: none of them can be `id`'s. */
+export async function otherRefundRefs(db: DbOrTx, paymentId: string, id: string): Promise<string[]> {
+  return (await takenStatement.run(db, { paymentId, id })).map((r) => r.ref);
+}
 
 /** The provider proved the request under `from` created nothing: the next request goes under `to`. */
 export async function rekey(db: DbOrTx, id: string, from: string, to: string): Promise<boolean> {

@@ -2,7 +2,8 @@ import type { DbOrTx } from './index.ts';
 import { statement } from './statement.ts';
 
 /**
- * The sealed columns (a payout's bank details, a voucher's code, a payout batch's file) by the data key that sealed
+ * The sealed columns (a payout's bank details, a voucher's code, a payout batch's file, a saved
+ * payee's details, a person's TOTP secret) by the data key that sealed
  * them: what the data key's rotation reads and writes. The values are opened and sealed again by
  * the service (domain/sealing.ts); here they are only bytes.
  */
@@ -12,12 +13,12 @@ const kidOf = (column: string) => `convert_from(substring(${column} from 3 for g
 
 interface Sealed {
   /** What the sealed column belongs to. */
-  table: 'payouts' | 'vouchers' | 'payout_batches' | 'payees';
+  table: 'payouts' | 'vouchers' | 'payout_batches' | 'payees' | 'person_second_factors';
   /** Its key column. */
   id: string;
   column: string;
   /** What the values are (domain/sealing.ts SealPurpose). */
-  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'payee-details';
+  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'payee-details' | 'totp-secret';
 }
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
@@ -79,6 +80,12 @@ export const batchFiles = sealedIn({ table: 'payout_batches', id: 'id', column: 
  * rotation (and shown as unreadable in the payee list), not noted below.
  */
 export const payeeDetails = sealedIn({ table: 'payees', id: 'id', column: 'details_sealed', purpose: 'payee-details' });
+
+/**
+ * People's TOTP secrets (sealed under the person's id). One that will not open is reported by
+ * the rotation; its person signs in with a recovery code and sets the second factor up again.
+ */
+export const totpSecrets = sealedIn({ table: 'person_second_factors', id: 'person_id', column: 'secret_sealed', purpose: 'totp-secret' });
 
 const noteStatement = statement<{ purposes: string[]; ids: string[]; kids: string[] }, never>(
   'note sealed values that will not open',

@@ -193,6 +193,8 @@ export interface PaymentAttemptsTable {
   /** Money owed back for late money: `pending` (to ask), `requested` (the provider accepted it), then how it went. */
   refund_status: ColumnType<'pending' | 'requested' | 'succeeded' | 'failed' | null, 'pending' | null | undefined, 'pending' | 'requested' | 'succeeded' | 'failed' | null>;
   refund_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the refund of money owed was first sent to the provider. */
+  refund_submitted_at: NullableTimestamp;
   /** What the provider said it took, when that is not the payment's amount (a notification that did not match). */
   refund_amount_cents: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
@@ -285,6 +287,8 @@ export interface RefundsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: NullableTimestamp;
+  /** When its request was first sent to the provider (under the current key). */
+  submitted_at: NullableTimestamp;
 }
 
 export interface PaymentTables {

@@ -107,6 +107,7 @@ export const AUDIT_WORDS: Readonly<Record<string, Words>> = {
   'dashboard.removeSecondFactor': () => 'removed their second factor',
   'dashboard.createPaymentLink': () => 'created a payment link',
   'dashboard.updatePaymentLink': () => 'switched a payment link on or off',
+  'dashboard.requestPayment': payment('e-mailed the customer a request to pay'),
   'dashboard.createPayee': () => 'saved a payee',
   'dashboard.removePayee': () => 'removed a payee',
 };

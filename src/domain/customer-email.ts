@@ -42,3 +42,27 @@ export function confirmationEmail(f: ConfirmationFacts): RenderedEmail {
   lines.push('', `If you did not make this payment, contact ${merchant} and quote the payment reference.`);
   return { subject: oneLine(`Your payment of ${amount} to ${merchant}`).slice(0, 200), text: lines.join('\n') + '\n' };
 }
+
+/** What a payment request says (CONTRACT §11): who asks, how much, for what, and where to pay. */
+export interface PaymentRequestFacts {
+  merchantName: string;
+  amountCents: number;
+  description: string | null;
+  merchantOrderId: string;
+  paymentUrl: string;
+}
+
+/** The request in plain text: the payment page's address is the one link in it. */
+export function paymentRequestEmail(f: PaymentRequestFacts): RenderedEmail {
+  const amount = formatRand(f.amountCents);
+  const merchant = oneLine(f.merchantName);
+  const lines = [
+    `${merchant} asks you to pay ${amount}${f.description ? ` for ${oneLine(f.description)}` : ''}.`,
+    '',
+    `Pay here: ${f.paymentUrl}`,
+    '',
+    `Order: ${oneLine(f.merchantOrderId)}`,
+    `If you were not expecting this request, do not pay it: contact ${merchant}.`,
+  ];
+  return { subject: oneLine(`${merchant} asks you to pay ${amount}`).slice(0, 200), text: lines.join('\n') + '\n' };
+}

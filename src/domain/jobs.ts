@@ -27,6 +27,8 @@ export const QUEUE = {
   personEmail: 'person.email',
   /** Apply a stored bank report (camt.054/053) to the payouts it names, in bounded steps (issue 34). */
   bankReport: 'payout.bank_report',
+  /** A one-off payment request: the payment's page e-mailed to the customer (CONTRACT §11). */
+  paymentRequestEmail: 'payment.request_email',
   /** Delete ended windows of the PostgreSQL rate-limit counters (every minute). */
   rateLimitSweep: 'maintenance.rate_limit_sweep',
 } as const;

@@ -105,8 +105,9 @@ export function captureLegs(amount: number, fee: number): Leg[] {
   const legs: Leg[] = [
     { account: 'funding', amountCents: -amount },
     { account: 'merchant_available', amountCents: amount - fee },
+    { account: 'fees', amountCents: fee },
   ];
-  if (fee > 0) legs.push({ account: 'fees', amountCents: fee });
+  // A leg of nothing is left out: no fee, or a fee that takes the whole amount.
   return legs.filter((l) => l.amountCents !== 0);
 }
 

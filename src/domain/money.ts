@@ -29,6 +29,6 @@ export function parseRand(text: string): number | null {
   const t = text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
   const m = /^(?:R ?)?(\d{1,3}(?: \d{3})+|\d+)(?:[.,](\d{1,2}))?$/i.exec(t);
   if (!m) return null;
-  const cents = Number(m[1]!.replace(/ /g, '')) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+  const cents = Number(m[1]!.replace(/ /g, '')) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
   return Number.isSafeInteger(cents) ? cents : null;
 }

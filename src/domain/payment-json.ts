@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTEMPT_STATUSES, type Payment, PAYMENT_STATUSES, type PaymentInitiation } from './payment.ts';
+import { ATTEMPT_STATUSES, EXPIRED, LINK_PAID_ALREADY, type Payment, PAYMENT_STATUSES, type PaymentInitiation } from './payment.ts';
 
 /**
  * The public JSON shapes of a payment (spec "Fields returned by payment …"): REST answers, the
@@ -46,9 +46,12 @@ export const paymentJsonSchema = z
     description: z.string().max(200).nullable().meta({ description: 'What is being bought, as given at initiation; null when none was', example: 'Two tickets, Saturday 20:00' }),
     status: z.enum(PAYMENT_STATUSES),
     failure_reason: z
-      .enum(['expired'])
+      .enum(['expired', 'link_paid_already'])
       .nullable()
-      .meta({ description: 'Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first). Null otherwise' }),
+      .meta({
+        description:
+          'Why a failed payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation; its provider was asked once more first); `link_paid_already` (made through a single-use payment link that another payment paid first: what the customer paid goes back). Null otherwise',
+      }),
     amount: cents('Amount in cents', 12345),
     currency: z.literal('ZAR'),
     fee_cents: cents('Platform fee, fixed at initiation', 309),
@@ -84,7 +87,7 @@ export function paymentJson(p: Payment): z.input<typeof paymentJsonSchema> {
     merchant_order_id: p.merchantOrderId,
     description: p.description,
     status: p.status,
-    failure_reason: p.failureReason === 'expired' ? 'expired' : null,
+    failure_reason: p.failureReason === EXPIRED || p.failureReason === LINK_PAID_ALREADY ? p.failureReason : null,
     amount: p.amountCents,
     currency: p.currency,
     fee_cents: p.feeCents,

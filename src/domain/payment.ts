@@ -98,4 +98,7 @@ export interface RedirectWarning {
 /** The failure reason of a payment that was never finished in time (CONTRACT §10). */
 export const EXPIRED = 'expired';
 
+/** The failure reason of a payment paid through a single-use link that another payment had paid first (its money goes back). */
+export const LINK_PAID_ALREADY = 'link_paid_already';
+
 export const paymentNotFound = () => new AppError('PAYMENT_NOT_FOUND', 'payment not found');

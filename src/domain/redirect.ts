@@ -13,7 +13,8 @@ export function redirectAllowed(target: string | null, allowedDomains: readonly 
   }
   if (url.username || url.password) return false;
   if (production) {
-    if (url.protocol !== 'https:' || (url.port !== '' && url.port !== '443')) return false;
+    // The URL parser drops a default port (`:443` on https), so any port left is another one.
+    if (url.protocol !== 'https:' || url.port !== '') return false;
   } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return false;
   }

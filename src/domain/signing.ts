@@ -16,7 +16,8 @@ export function hmacHex(key: Buffer, message: string | Buffer): string {
 export function hmacMatches(key: Buffer, message: string | Buffer, presented: unknown): boolean {
   if (typeof presented !== 'string' || !/^[0-9a-f]{64}$/i.test(presented)) return false;
   const expected = Buffer.from(hmacHex(key, message), 'hex');
-  return timingSafeEqual(expected, Buffer.from(presented.toLowerCase(), 'hex'));
+  // Hex reads the same in either case.
+  return timingSafeEqual(expected, Buffer.from(presented, 'hex'));
 }
 
 /** The message a QR image URL signs: the payment and the moment the URL stops working. */

@@ -26,6 +26,7 @@ export const GRAPHQL_RATE_LIMITS: Record<string, RateLimitedOperation> = {
   'Mutation.initiatePayment': 'payment_init',
   'Mutation.createPaymentLink': 'payment_init',
   'Mutation.updatePaymentLink': 'payment_init',
+  'Mutation.requestPayment': 'payment_init',
   'Query.paymentLink': 'payment_init',
   'Query.paymentLinks': 'payment_init',
   'Mutation.refundPayment': 'refund',

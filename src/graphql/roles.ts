@@ -23,6 +23,7 @@ export const MUTATION_ACCESS: Readonly<Record<string, Action | 'operator'>> = {
   initiatePayment: 'payments.create',
   createPaymentLink: 'payments.create',
   updatePaymentLink: 'payments.create',
+  requestPayment: 'payments.request',
   refundPayment: 'refunds.create',
   createPayout: 'payouts.create',
   issueApiKey: 'keys.manage',

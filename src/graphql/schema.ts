@@ -10,6 +10,7 @@ import './types/payout.ts';
 import './types/stats.ts';
 import './types/payment.ts';
 import './types/payment-link.ts';
+import './types/payment-request.ts';
 import './types/customer-messages.ts';
 import './types/refund.ts';
 import './types/events.ts';

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../domain/actor.ts';
 import { isAppError } from '../domain/errors.ts';
 import { formatRand } from '../domain/money.ts';
-import { EXPIRED, type Payment } from '../domain/payment.ts';
+import { EXPIRED, LINK_PAID_ALREADY, type Payment } from '../domain/payment.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentView } from '../services/payment-flow.ts';
 import { StaleForm, verifiedActor } from '../http/caller.ts';
@@ -270,6 +270,9 @@ function render(view: PaymentView, o: RenderOptions): Rendered {
       };
     case 'failed':
       // Expired: not finished within PAYMENT_EXPIRES_AFTER_MS; paying now is no longer possible.
+      if (p.failureReason === LINK_PAID_ALREADY) {
+        return { title, pagePath, body: `${top}\n${statusLine('failed', t('linkPaid'), 'bad')}\n${note(t('linkPaidNote'))}\n${exit('back')}\n${support}` };
+      }
       if (p.failureReason === EXPIRED) {
         return { title, pagePath, body: `${top}\n${statusLine('failed', t('expired'), 'bad')}\n${note(t('expiredNote'))}\n${exit('back')}\n${support}` };
       }

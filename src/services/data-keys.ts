@@ -11,6 +11,7 @@ import {
   payoutDetails as sealedDetails,
   recordDataKeyChecks,
   type SealedPurpose,
+  totpSecrets as sealedTotp,
   voucherCodes as sealedCodes,
 } from '../db/sealed-data.ts';
 import { forgetStaleInstances, liveInstances, type ReportedInstance } from '../db/instance-heartbeats.ts';
@@ -25,29 +26,41 @@ const BATCH = 500;
 /** Bank files are large: a few at a time. */
 const FILE_BATCH = 10;
 
-/** How many sealed values each key holds (by kid), per kind. */
-export interface SealedInventory {
-  currentKid: string;
-  payoutDetails: Record<string, number>;
-  voucherCodes: Record<string, number>;
-  payoutBatchFiles: Record<string, number>;
-  payeeDetails: Record<string, number>;
-}
+/**
+ * Every kind of sealed value the rotation walks, in the order it walks them, with how many it
+ * opens per statement. A new sealed column is one line here (and its `sealedIn` in db/sealed-data.ts).
+ */
+const KINDS = {
+  payoutDetails: { values: sealedDetails, batch: BATCH },
+  voucherCodes: { values: sealedCodes, batch: BATCH },
+  payoutBatchFiles: { values: sealedFiles, batch: FILE_BATCH },
+  payeeDetails: { values: sealedPayees, batch: BATCH },
+  totpSecrets: { values: sealedTotp, batch: BATCH },
+} as const;
 
-/** Per kind: the ids of the values that will not open under any key of the ring. */
-export interface UnreadableValues {
-  payoutDetails: string[];
-  voucherCodes: string[];
-  /** Payout batches' files (reported here only: they are not counted in stats). */
-  payoutBatchFiles: string[];
-  /** Saved payees' details (reported here only). */
-  payeeDetails: string[];
-}
+/** A kind of sealed value (camelCase here; the CLI and the audit log print it in snake_case). */
+export type SealedKind = keyof typeof KINDS;
+export const SEALED_KINDS = Object.keys(KINDS) as SealedKind[];
+/** One `T` per kind of sealed value. */
+export type PerKind<T> = Record<SealedKind, T>;
+
+const perKind = <T>(of: (kind: SealedKind) => T): PerKind<T> => Object.fromEntries(SEALED_KINDS.map((k) => [k, of(k)])) as PerKind<T>;
+/** `payoutDetails` → `payout_details`. */
+export const snakeKind = (kind: SealedKind): string => kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** How many sealed values each key holds (by kid), per kind. */
+export type SealedInventory = { currentKid: string } & PerKind<Record<string, number>>;
+
+/**
+ * Per kind: the ids of the values that will not open under any key of the ring. Only payouts'
+ * details and vouchers' codes are also noted for stats and /metrics; the others are reported here.
+ */
+export type UnreadableValues = PerKind<string[]>;
 
 /** What a walk over every sealed value found: how many the rotation would seal again, and what will not open. */
 export interface SealedScan {
   currentKid: string;
-  toReseal: { payoutDetails: number; voucherCodes: number; payoutBatchFiles: number; payeeDetails: number };
+  toReseal: PerKind<number>;
   unreadable: UnreadableValues;
 }
 
@@ -56,19 +69,16 @@ export interface RunningInstance extends ReportedInstance {
   holdsCurrentKid: boolean;
 }
 
-export interface Rotation {
+/** What the rotation did: per kind, how many it sealed again. */
+export type Rotation = {
   kid: string;
   /** The running processes the rotation checked (none on the embedded database). */
   instances: RunningInstance[];
   /** Run with `force` while some of them lacked the key. */
   forced: boolean;
-  payoutDetails: number;
-  voucherCodes: number;
-  payoutBatchFiles: number;
-  payeeDetails: number;
   /** Skipped: values that will not open (left as they are, and noted). */
   unreadable: UnreadableValues;
-}
+} & PerKind<number>;
 
 /**
  * Start-up's proof that the data keys are the keys that sealed this database's data: each kid's
@@ -99,8 +109,8 @@ export async function proveDataKeys(db: DbOrTx, keyring: Pick<Keyring, 'checks'>
 }
 
 /**
- * The data key's rotation (`zarpay rotate-data-key`): every bank account, voucher code and payout batch file sealed
- * under another key than the current one (the first of DATA_KEY) is opened and sealed again
+ * The data key's rotation (`zarpay rotate-data-key`): every sealed value (KINDS: bank details,
+ * voucher codes, payout batch files, saved payees, TOTP secrets) sealed under another key than the current one (the first of DATA_KEY) is opened and sealed again
  * under it, in batches, each batch one statement. Safe to run while the service runs, and to run
  * again: what is already under the current key is left alone. A value that will not open under
  * any key of the ring is skipped, noted and reported; the rest is done.
@@ -110,29 +120,16 @@ export class DataKeyService {
 
   async inventory(actor: Actor): Promise<SealedInventory> {
     requireOperator(actor);
-    return {
-      currentKid: keyringOf(this.deps).currentKid,
-      payoutDetails: await sealedDetails.countByKid(this.deps.db),
-      voucherCodes: await sealedCodes.countByKid(this.deps.db),
-      payoutBatchFiles: await sealedFiles.countByKid(this.deps.db),
-      payeeDetails: await sealedPayees.countByKid(this.deps.db),
-    };
+    const counts: Partial<PerKind<Record<string, number>>> = {};
+    for (const kind of SEALED_KINDS) counts[kind] = await KINDS[kind].values.countByKid(this.deps.db);
+    return { currentKid: keyringOf(this.deps).currentKid, ...(counts as PerKind<Record<string, number>>) };
   }
 
   /** The rotation's dry run: opens every value, seals nothing; what will not open is noted. */
   async scan(actor: Actor): Promise<SealedScan> {
     requireOperator(actor);
-    const [details, codes, files, payees] = [
-      await this.walk(sealedDetails, false),
-      await this.walk(sealedCodes, false),
-      await this.walk(sealedFiles, false, FILE_BATCH),
-      await this.walk(sealedPayees, false),
-    ];
-    return {
-      currentKid: keyringOf(this.deps).currentKid,
-      toReseal: { payoutDetails: details.resealed, voucherCodes: codes.resealed, payoutBatchFiles: files.resealed, payeeDetails: payees.resealed },
-      unreadable: { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable, payeeDetails: payees.unreadable },
-    };
+    const walked = await this.walkAll(false);
+    return { currentKid: keyringOf(this.deps).currentKid, toReseal: perKind((k) => walked[k].resealed), unreadable: perKind((k) => walked[k].unreadable) };
   }
 
   /**
@@ -161,54 +158,39 @@ export class DataKeyService {
     const instances = await this.instances(actor);
     const lacking = instances.filter((i) => !i.holdsCurrentKid);
     if (lacking.length > 0 && !force) throw keyNotRolledOut(kid, lacking);
-    const [details, codes, files, payees] = [
-      await this.walk(sealedDetails, true),
-      await this.walk(sealedCodes, true),
-      await this.walk(sealedFiles, true, FILE_BATCH),
-      await this.walk(sealedPayees, true),
-    ];
-    const unreadable = { payoutDetails: details.unreadable, voucherCodes: codes.unreadable, payoutBatchFiles: files.unreadable, payeeDetails: payees.unreadable };
-    const skipped = details.unreadable.length + codes.unreadable.length + files.unreadable.length + payees.unreadable.length;
+    const walked = await this.walkAll(true);
+    const resealed = perKind((k) => walked[k].resealed);
+    const unreadable = perKind((k) => walked[k].unreadable);
+    const skipped = SEALED_KINDS.reduce((n, k) => n + unreadable[k].length, 0);
+    const snake = <T>(per: PerKind<T>) => Object.fromEntries(SEALED_KINDS.map((k) => [snakeKind(k), per[k]]));
     await recordAudit(this.deps.db, {
       actor: actorLabel(actor),
       action: 'data_key.rotate',
       detail: {
         kid,
-        payout_details: details.resealed,
-        voucher_codes: codes.resealed,
-        payout_batch_files: files.resealed,
-        payee_details: payees.resealed,
+        ...snake(resealed),
         ...(lacking.length > 0 && { forced_past: lacking.map((i) => ({ instance_id: i.id, host: i.host, pid: i.pid, command: i.command, kids: i.kids })) }),
-        ...(skipped > 0 && {
-          unreadable: {
-            payout_details: details.unreadable.length,
-            voucher_codes: codes.unreadable.length,
-            payout_batch_files: files.unreadable.length,
-            payee_details: payees.unreadable.length,
-          },
-        }),
+        ...(skipped > 0 && { unreadable: snake(perKind((k) => unreadable[k].length)) }),
       },
     });
-    return {
-      kid,
-      instances,
-      forced: lacking.length > 0,
-      payoutDetails: details.resealed,
-      voucherCodes: codes.resealed,
-      payoutBatchFiles: files.resealed,
-      payeeDetails: payees.resealed,
-      unreadable,
-    };
+    return { kid, instances, forced: lacking.length > 0, ...resealed, unreadable };
+  }
+
+  /** Every kind, one after the other. */
+  private async walkAll(reseal: boolean): Promise<PerKind<{ resealed: number; unreadable: string[] }>> {
+    const walked: Partial<PerKind<{ resealed: number; unreadable: string[] }>> = {};
+    for (const kind of SEALED_KINDS) walked[kind] = await this.walk(KINDS[kind].values, reseal, KINDS[kind].batch);
+    return walked as PerKind<{ resealed: number; unreadable: string[] }>;
   }
 
   /**
    * Every value of one kind, in id order, a batch at a time: each is opened (bank details and
-   * voucher codes that will not open are noted, those that do are forgotten as unreadable; batch
-   * files are only reported), and with `reseal` what is under another key
+   * voucher codes that will not open are noted, those that do are forgotten as unreadable; the
+   * other kinds are only reported), and with `reseal` what is under another key
    * is sealed again under the current one. Walking by id, a value that will not open is passed
    * over rather than met again on every round.
    */
-  private async walk(kind: typeof sealedDetails, reseal: boolean, batch = BATCH): Promise<{ resealed: number; unreadable: string[] }> {
+  private async walk(kind: (typeof KINDS)[SealedKind]['values'], reseal: boolean, batch: number): Promise<{ resealed: number; unreadable: string[] }> {
     const { db } = this.deps;
     const keyring = keyringOf(this.deps);
     const unreadable: string[] = [];

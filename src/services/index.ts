@@ -9,6 +9,7 @@ import type { KeyService } from './keys.ts';
 import type { MerchantService } from './merchants.ts';
 import type { PaymentFlow } from './payment-flow.ts';
 import type { PaymentLinkService } from './links.ts';
+import type { PaymentRequestService } from './payment-requests.ts';
 import type { PaymentLinks } from './payment-links.ts';
 import type { PaymentProvider } from '../outside/providers/port.ts';
 import type { PaymentService } from './payments.ts';
@@ -43,6 +44,8 @@ export interface Services {
   paymentLinks: PaymentLinks;
   /** Payment links a merchant shares (CONTRACT §11), and the payments customers make through them. */
   links: PaymentLinkService;
+  /** One-off payment requests e-mailed to a customer (CONTRACT §11). */
+  paymentRequests: PaymentRequestService;
   /** Every payment provider of this environment, by name (a notification is verified by its own). */
   providers: ReadonlyMap<string, PaymentProvider>;
   /** Money back: refunds of captured payments, and their outcomes. */

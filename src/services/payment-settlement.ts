@@ -5,11 +5,12 @@ import type { DbOrTx, Tx } from '../db/index.ts';
 import { enqueue } from '../db/jobs.ts';
 import * as ledger from '../db/ledger.ts';
 import { recordEvent } from '../db/outbox.ts';
+import { lockLinkPaidElsewhere } from '../db/payment-links.ts';
 import * as store from '../db/payments.ts';
 import { type Actor, actorLabel, type PaymentScope, paymentScope } from '../domain/actor.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { captureLegs } from '../domain/ledger.ts';
-import { EXPIRED, isTerminal, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
+import { EXPIRED, isTerminal, LINK_PAID_ALREADY, OPEN_PAYMENT_STATUSES, type Payment, type PaymentOutcome, paymentNotFound } from '../domain/payment.ts';
 import { paymentEventData } from '../domain/payment-json.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import type { AttemptState } from '../outside/providers/port.ts';
@@ -44,6 +45,12 @@ export class PaymentSettlement {
     const found = await attempts.findAttempt(this.deps.db, s, attemptId);
     if (!found) throw new Error(`attempt ${attemptId} does not exist, or is not ${actorLabel(who)}'s to settle`);
     if (answer.status === 'pending') return { settled: 'unchanged', paymentId: found.payment_id };
+    if (answer.status === 'succeeded' && (answer.amountCents !== undefined || answer.currency !== undefined)) {
+      // A status answer that names another amount or currency is a mismatch, as a notification's is.
+      const payment = await this.load(this.deps.db, s, found.payment_id);
+      const differs = (answer.amountCents !== undefined && answer.amountCents !== payment.amountCents) || (answer.currency !== undefined && answer.currency !== payment.currency);
+      if (differs) return this.mismatch(attemptId, answer, { amountCents: payment.amountCents, currency: payment.currency }, who);
+    }
     const settled = await withEvents(this.deps, async (tx) => {
       const payment = (await store.lockPayment(tx, s, found.payment_id))!;
       // Read again under the payment's lock: a racing answer may have moved the attempt meanwhile.
@@ -76,6 +83,13 @@ export class PaymentSettlement {
     switch (answer.status) {
       case 'succeeded': {
         const paymentRef = answer.paymentRef ?? null;
+        if (attempt.status !== 'succeeded' && attempt.refund_status === null && !isTerminal(payment.status) && (await this.linkPaidAlready(tx, payment))) {
+          // A single-use link pays once: a second customer who paid it at the same time gets the money back.
+          await attempts.recordLateSuccess(tx, attempt.id, paymentRef, true);
+          await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'failed', LINK_PAID_ALREADY);
+          await this.owe(tx, payment, attempt);
+          return 'refund_owed';
+        }
         if (pending) {
           await attempts.resolveAttempt(tx, attempt.id, 'succeeded', paymentRef ? { paymentRef } : {});
           return (await this.finish(tx, s, payment.id, OPEN_PAYMENT_STATUSES, 'captured')) ? 'captured' : 'unchanged';
@@ -91,14 +105,7 @@ export class PaymentSettlement {
           return 'captured';
         }
         await attempts.recordLateSuccess(tx, attempt.id, paymentRef, true);
-        await enqueue(tx, { queue: QUEUE.refundOwed, key: attempt.id, merchantId: payment.merchantId, payload: { attempt: attempt.id } });
-        await recordAudit(tx, {
-          actor: 'system:payments',
-          action: 'payment.refund_owed',
-          merchantId: payment.merchantId,
-          paymentId: payment.id,
-          detail: { attempt_id: attempt.id, provider: attempt.provider, provider_ref: attempt.provider_ref, payment_was: payment.status },
-        });
+        await this.owe(tx, payment, attempt);
         return 'refund_owed';
       }
       case 'failed':
@@ -111,6 +118,28 @@ export class PaymentSettlement {
         await store.movePayment(tx, payment.id, ['initiated', 'awaiting_webhook'], 'created');
         return 'reopened';
     }
+  }
+
+  /** Money the attempt took goes back through its provider (a `payment.refund_owed` job), audited. */
+  private async owe(tx: Tx, payment: { id: string; merchantId: string; status: string }, attempt: attempts.Attempt): Promise<void> {
+    await enqueue(tx, { queue: QUEUE.refundOwed, key: attempt.id, merchantId: payment.merchantId, payload: { attempt: attempt.id } });
+    await recordAudit(tx, {
+      actor: 'system:payments',
+      action: 'payment.refund_owed',
+      merchantId: payment.merchantId,
+      paymentId: payment.id,
+      detail: { attempt_id: attempt.id, provider: attempt.provider, provider_ref: attempt.provider_ref, payment_was: payment.status },
+    });
+  }
+
+  /**
+   * Whether the payment came from a single-use link that another payment has already paid. The
+   * link is locked (after the payment: the lock order), so two customers paying one link at the
+   * same moment are decided one after the other: the first captures, the second sees it.
+   */
+  private async linkPaidAlready(tx: Tx, payment: { id: string; paymentLinkId: string | null }): Promise<boolean> {
+    if (payment.paymentLinkId === null) return false;
+    return lockLinkPaidElsewhere(tx, payment.paymentLinkId, payment.id);
   }
 
   /**

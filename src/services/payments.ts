@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as store from '../db/payments.ts';
-import type { DbOrTx } from '../db/index.ts';
+import type { DbOrTx, Tx } from '../db/index.ts';
 import { authorize, roleOf } from '../domain/access.ts';
 import { type Actor, type MerchantScope, merchantFilter, oneMerchantScope, requireMerchant, scope } from '../domain/actor.ts';
 import { requestDigest } from '../domain/canonical.ts';
@@ -11,6 +11,7 @@ import { paymentSearch } from '../domain/payment-search.ts';
 import { outsideLimitsMessage } from '../domain/merchant.ts';
 import { redirectAllowed } from '../domain/redirect.ts';
 import type { PaymentLink } from '../domain/payment-link.ts';
+import type { RequestPaymentInput } from '../domain/payment-request.ts';
 import { type InitiatePaymentInput, type ListPaymentsQuery, PAYMENT_URL_FIELDS, withDefaults } from '../domain/payment-input.ts';
 import { webhookUrlProblem } from '../domain/webhook-url.ts';
 import { keyringOf, type ServiceDeps } from './deps.ts';
@@ -112,6 +113,39 @@ export class PaymentService {
   }
 
   /**
+   * A payment a merchant asks a customer for by e-mail (CONTRACT §11, services/payment-requests.ts),
+   * under the merchant's order id or one of its own: `then` runs in the transaction that writes
+   * it (the e-mail's job), so the request is sent exactly when the payment exists. The same order
+   * id and input again replay the payment, and `then` does not run.
+   */
+  async initRequest(actor: Actor, input: RequestPaymentInput, then: (tx: Tx, payment: Payment) => Promise<void>): Promise<{ payment: Payment; created: boolean }> {
+    const { merchant } = requireMerchant(actor);
+    authorize(actor, 'payments.request');
+    const params = withDefaults({
+      amount: input.amountCents,
+      currency: 'ZAR',
+      merchantOrderId: input.merchantOrderId ?? `request-${randomUUID()}`,
+      description: input.description,
+      customerInfo: { email: input.customerEmail },
+    });
+    const hash = requestDigest(keyringOf(this.deps), params);
+    try {
+      return await this.deps.db.transaction().execute(async (tx) => {
+        const made = await this.insertOrReplay(tx, merchant.id, params, hash);
+        if (made.created) await then(tx, made.payment);
+        return made;
+      });
+    } catch (e) {
+      // The request's field is amountCents (a payment's is amount).
+      if (e instanceof AppError && e.code === 'INVALID_AMOUNT') {
+        const message = e.fields?.[0]?.message ?? e.message;
+        throw new AppError('INVALID_AMOUNT', `amountCents: ${message}`, { fields: [{ path: ['amountCents'], message }] });
+      }
+      throw e;
+    }
+  }
+
+  /**
    * In `prd` every address a payment is given must be https (spec "Versioning" 3), and its own
    * `webhookUrl` passes exactly the rules of the merchant's (CONTRACT §6): refused here, not
    * found out later when every delivery is blocked at connect time and nobody hears of it.
@@ -190,6 +224,11 @@ export class PaymentService {
   links(payment: Pick<Payment, 'id' | 'createdAt' | 'includeQr'>): Links {
     const paymentUrl = this.addresses.paymentUrl(payment.id);
     return { paymentUrl, qrCode: payment.includeQr ? { content: paymentUrl, imageUrl: this.addresses.qrImageUrl(payment) } : null };
+  }
+
+  /** The payment page's QR code, whether or not the payment asked for one at initiation (the dashboard shows it). */
+  qrCode(payment: Pick<Payment, 'id' | 'createdAt'>) {
+    return { content: this.addresses.paymentUrl(payment.id), imageUrl: this.addresses.qrImageUrl(payment) };
   }
 
   /** One payment; outside the actor's scope, unknown or malformed: 404 PAYMENT_NOT_FOUND. */

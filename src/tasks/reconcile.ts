@@ -95,8 +95,11 @@ export function refundOwedTask(deps: ServiceDeps, providers: ReadonlyMap<string,
       const provider = providers.get(owed.provider);
       if (!provider?.refund) throw new GiveUp(`the ${owed.provider} provider offers no refunds here`);
       let refundRef: string;
+      // Sent before without an answer: the provider is asked first whether that request made it.
+      const earlier = owed.refund_submitted_at ? { since: owed.refund_submitted_at, taken: [] } : undefined;
+      if (!earlier) await attempts.markOwedRefundSubmitting(deps.db, owed.id);
       try {
-        ({ refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`, job.signal));
+        ({ refundRef } = await provider.refund(owed.provider_ref!, owed.amount_cents, `refund-${owed.id}`, job.signal, earlier));
       } catch (e) {
         if (job.signal.aborted) throw e;
         if (e instanceof ProviderUnavailableError && job.attempt < REFUND_TRIES_WHEN_UNAVAILABLE) return later(backoff(deps.config.reconcileAfterMs, job.attempt));

@@ -70,8 +70,11 @@ export function refundRequestTask(
           await refunds.apply(refund.id, { status: 'failed', reason: `the ${provider.name} provider offers no refunds` }, REFUNDER);
           return;
         }
+        // Sent before without an answer: the provider is asked first whether that request made it.
+        const earlier = refund.submittedAt ? { since: refund.submittedAt, taken: await store.otherRefundRefs(deps.db, refund.paymentId, refund.id) } : undefined;
+        if (!earlier) await store.markSubmitting(deps.db, refund.id);
         try {
-          const { refundRef } = await provider.refund(refund.attemptProviderRef, refund.amountCents, refund.providerKey, job.signal);
+          const { refundRef } = await provider.refund(refund.attemptProviderRef, refund.amountCents, refund.providerKey, job.signal, earlier);
           await deps.db.transaction().execute(async (tx) => {
             await store.recordAccepted(tx, refund.id, refundRef);
             await recordAudit(tx, {

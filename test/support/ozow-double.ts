@@ -99,6 +99,10 @@ export async function startOzowDouble(options: { siteCode?: string; privateKey?:
   const held = new Set<ServerResponse>();
   const tokens = new Set<string>();
   const deliveries: { reference: string; status: number | string }[] = [];
+  /** Paths whose next request takes effect but whose answer is lost (the connection drops). */
+  const losing = new Set<string>();
+  /** What the status API says a transaction's amount is, when told to say something else. */
+  const statusAmounts = new Map<string, string>();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -131,6 +135,11 @@ export async function startOzowDouble(options: { siteCode?: string; privateKey?:
     const fault = faults.shift();
     if (fault === 'hang') return void held.add(res);
     if (fault !== undefined) return send(res, fault, { errorMessage: `failure injected by the double (${fault})` });
+    if (losing.delete(path)) {
+      // Done, but the answer never arrives.
+      const real = res;
+      res = { writeHead: () => res, end: () => real.destroy() } as unknown as ServerResponse;
+    }
 
     if (req.method === 'POST' && path === '/token') {
       if (req.headers.apikey !== apiKey) return send(res, 401, { error: 'invalid_client', error_description: 'bad ApiKey' });
@@ -169,7 +178,7 @@ export async function startOzowDouble(options: { siteCode?: string; privateKey?:
           siteCode: t.siteCode,
           transactionReference: t.reference,
           currencyCode: 'ZAR',
-          amount: Number(t.amount),
+          amount: Number(statusAmounts.get(t.reference) ?? t.amount),
           status: t.status,
           statusMessage: t.status === 'Complete' ? 'Payment successful' : '',
           isTest: t.isTest,
@@ -342,6 +351,14 @@ export async function startOzowDouble(options: { siteCode?: string; privateKey?:
       const form = new URLSearchParams(v);
       form.set('Hash', sha512(REFUND_NOTIFY_FIELDS.map((f) => v[f]!), privateKey));
       return post(o.to ?? r.notifyUrl, form);
+    },
+    /** The next request to `path` takes effect, but its answer is lost on the way back. */
+    loseNextAnswer(path: string) {
+      losing.add(path);
+    },
+    /** The status API says this amount (rand, as Ozow writes it) for the transaction from now on. */
+    reportAmount(reference: string, amount: string) {
+      statusAmounts.set(reference, amount);
     },
     /** The next API calls fail, one fault each (a status, or no answer at all). */
     failNext(...f: Fault[]) {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { parseRand } from '../../../src/domain/money.ts';
 import { graphql, request, type ResultOf } from '../graphql.ts';
 import { type Me, useAction, useQuery } from '../hooks.ts';
+import { Share } from '../share.tsx';
 import { Failure, label, Link, rand, Status, Table, when } from '../ui.tsx';
 
 /**
@@ -12,12 +13,14 @@ import { Failure, label, Link, rand, Status, Table, when } from '../ui.tsx';
 const PaymentQuery = graphql(`
   query Payment($id: UUID!) {
     payment(id: $id) {
-      id merchantOrderId description status amount feeCents netAmountCents currency voucherCode voucherRedeemed paymentUrl createdAt completedAt
+      id merchantOrderId description status amount feeCents netAmountCents currency voucherCode voucherRedeemed paymentUrl qrCode { imageUrl } createdAt completedAt
       latestAttempt { provider status providerRef createdAt }
       customer { email phone }
     }
   }
 `);
+/** A payment the customer can still pay: its page is worth sharing. */
+const UNPAID: readonly string[] = ['CREATED', 'INITIATED', 'AWAITING_WEBHOOK'];
 type PaymentDetail = NonNullable<ResultOf<typeof PaymentQuery>['payment']>;
 
 export function Payment(props: { id: string; me: Me }) {
@@ -53,6 +56,13 @@ export function Payment(props: { id: string; me: Me }) {
               <dt>Completed</dt>
               <dd>{when(p.completedAt)}</dd>
             </dl>
+            {UNPAID.includes(p.status) && (
+              <section aria-labelledby="h-pay-link" data-testid="payment-share">
+                <h2 id="h-pay-link">Where the customer pays</h2>
+                <p>Not paid yet: send the customer this page, or let them scan the QR code.</p>
+                <Share url={p.paymentUrl} qrImageUrl={p.qrCode.imageUrl} text={`Pay ${p.description ?? p.merchantOrderId}:`} testid="payment-link" title="the payment page" />
+              </section>
+            )}
             <h2>Attempts</h2>
             <Table
               columns={['Provider', 'Status', 'Reference', 'Started']}

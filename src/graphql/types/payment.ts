@@ -37,7 +37,8 @@ PaymentRef.implement({
     status: t.expose('status', { type: PaymentStatusEnum, description: 'Where the payment is in its life.' }),
     failureReason: t.exposeString('failureReason', {
       nullable: true,
-      description: 'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); null otherwise.',
+      description:
+        'Why a FAILED payment failed, when zarpay decided it: `expired` (not finished within PAYMENT_EXPIRES_AFTER_MS of its creation); `link_paid_already` (made through a single-use payment link another payment paid first: what the customer paid goes back); null otherwise.',
     }),
     amount: t.expose('amountCents', { type: 'Money', description: 'The amount in cents, within the merchant\'s payment limits when it was made.' }),
     currency: t.exposeString('currency', { description: 'Always `ZAR`.' }),
@@ -51,13 +52,18 @@ PaymentRef.implement({
     voucherRedeemed: t.exposeBoolean('voucherRedeemed', { description: 'Whether the voucher was redeemed (PURCHASE_AND_REDEEM redeems it at capture).' }),
     latestAttempt: t.expose('latestAttempt', { type: PaymentAttemptRef, nullable: true, description: 'The latest attempt; null until the customer starts paying.' }),
     paymentUrl: t.string({ description: 'The hosted payment page.', resolve: (p, _a, ctx) => ctx.services.payments.links(p).paymentUrl }),
+    qrCode: t.field({
+      type: QrCodeRef,
+      description: 'A QR code of paymentUrl, to show or print while the payment is unpaid (its image link is signed and valid until createdAt + QR_URL_TTL_MS).',
+      resolve: (p, _a, ctx) => ctx.services.payments.qrCode(p),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was initiated.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it reached a terminal state.' }),
   }),
 });
 
-const QrCodeRef = builder.simpleObject('PaymentQrCode', {
+export const QrCodeRef = builder.simpleObject('PaymentQrCode', {
   description: 'A QR code of the payment page.',
   fields: (t) => ({
     content: t.string({ description: 'The URL the QR code encodes: paymentUrl.' }),

@@ -52,11 +52,14 @@
  * - The refund HashCheck: ASSUMPTION, the request's values in their documented order
  *   (TransactionId, Amount, RefundReason, NotifyUrl) with the private key appended, lower-cased;
  *   the refund notification's Hash likewise over its variables in table order.
- * - Refunds have no documented idempotency. The refund reason carries zarpay's key, and a key
- *   this process sent before without a readable answer is first looked for in GetRefunds (the
+ * - Refunds have no documented idempotency. The refund reason carries zarpay's key, and a
+ *   refund that may have been sent before without a readable answer is first looked for in GetRefunds (the
  *   transaction's refund of that amount created since): found, it is that refund, not a second.
- *   ASSUMPTION: GetRefunds lists a refund as soon as submit created it. After a restart the
- *   memory is gone: that window is reported (an unreadable answer is nagged by the refund job).
+ *   ASSUMPTION: GetRefunds lists a refund as soon as submit created it, naming its
+ *   `transactionReference`. zarpay records in its database before each submission that it is
+ *   sending one (`refunds.submitted_at`), so a restart forgets nothing.
+ * - GetTransactionByReference's `amount` and `currencyCode`, when given, are checked against the
+ *   payment like a notification's; an amount that cannot be read is not taken as paid.
  * - The hub documents no way to read one refund by id (GetRefunds filters by date and status):
  *   no `queryRefund`; a refund whose notification never comes is resolved by an operator
  *   (`zarpay refund resolve`), as for Yoco.
@@ -70,6 +73,7 @@ import {
   ProviderRefusedError,
   ProviderUnavailableError,
   type AttemptState,
+  type EarlierRefundRequest,
   type NotificationHeaders,
   type PaymentProvider,
   type ProviderNotification,
@@ -191,8 +195,6 @@ export class OzowProvider implements PaymentProvider {
   private readonly timeoutMs: number;
   private readonly fetch: typeof fetch;
   private token: { value: string; until: number } | undefined;
-  /** Refund keys this process sent without a readable answer, and when first sent. */
-  private readonly unanswered = new Map<string, number>();
 
   constructor(o: OzowOptions) {
     // Messages name the setting, never its value.
@@ -255,7 +257,16 @@ export class OzowProvider implements PaymentProvider {
     const found = await this.transactionsOf(providerRef, signal);
     if (found.some((t) => t.status === 'Complete')) {
       const paid = found.find((t) => t.status === 'Complete')!;
-      return paid.transactionId ? { status: 'succeeded', paymentRef: paid.transactionId } : { status: 'succeeded' };
+      // The answer's amount and currency are checked against the payment, as a notification's are.
+      const amountCents = centsOf(paid.amount);
+      // An amount it gives but that cannot be read is not taken as paid (nor as anything else).
+      if (paid.amount != null && amountCents === undefined) return { status: 'pending' };
+      return {
+        status: 'succeeded',
+        ...(paid.transactionId && { paymentRef: paid.transactionId }),
+        ...(amountCents !== undefined && { amountCents }),
+        ...(paid.currencyCode && { currency: paid.currencyCode }),
+      };
     }
     if (found.length === 0 || found.some((t) => t.status === 'Pending' || t.status === 'PendingInvestigation')) return { status: 'pending' };
     if (found.every((t) => ENDED.has(t.status))) return { status: 'expired' };
@@ -263,39 +274,33 @@ export class OzowProvider implements PaymentProvider {
     return { status: 'pending' };
   }
 
-  async refund(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal): Promise<{ refundRef: string }> {
+  async refund(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal, earlier?: EarlierRefundRequest): Promise<{ refundRef: string }> {
     if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new RangeError('amountCents must be a positive integer');
     const paid = (await this.transactionsOf(providerRef, signal)).find((t) => t.status === 'Complete' && t.transactionId);
     if (!paid) throw new ProviderRefusedError(NAME, 404, 'not_complete', 'Ozow has no completed transaction for this reference to refund');
-    const sentAt = this.unanswered.get(idempotencyKey);
-    if (sentAt !== undefined) {
-      const earlier = await this.refundSince(providerRef, amountCents, sentAt, signal);
-      if (earlier) {
-        this.unanswered.delete(idempotencyKey);
-        return { refundRef: earlier };
-      }
+    // Ozow has no idempotency: a request that may have reached it is looked for before another is made.
+    if (earlier) {
+      const made = await this.refundSince(providerRef, amountCents, earlier, signal);
+      if (made) return { refundRef: made };
     }
     const vars = { TransactionId: paid.transactionId!, Amount: randOf(amountCents), RefundReason: `zarpay refund ${idempotencyKey}`, NotifyUrl: this.notifyUrl };
     const body = [{ ...vars, HashCheck: ozowHash(REFUND_REQUEST_FIELDS.map((f) => vars[f]), this.privateKey) }];
     const auth = { authorization: `Bearer ${await this.bearer(signal)}` };
-    if (sentAt === undefined) this.unanswered.set(idempotencyKey, Date.now());
     let res: OzowResponse;
     try {
       res = await this.request('submit refund', 'POST', '/secure/refunds/submit', { json: body, headers: auth, signal });
     } catch (e) {
-      // A 4xx-free failure: the refund may exist. The key stays remembered for the next try.
+      // No answer: the refund may exist. The next try comes with `earlier` and looks for it first.
       if (e instanceof ProviderUnavailableError && e.status === 401) this.token = undefined;
       throw e;
     }
     if (!res.ok) {
-      this.unanswered.delete(idempotencyKey);
       if (res.status === 401) this.token = undefined;
       throw this.refused('submit refund', res);
     }
     const answer = submitted.safeParse(res.body);
     if (!answer.success || answer.data.length !== 1) throw new ProviderUnavailableError(NAME, 'bad_response', "Ozow's answer to the refund is not what its API documents", res.status);
     const [one] = answer.data;
-    this.unanswered.delete(idempotencyKey);
     if (!one!.refundId || (one!.errors && one!.errors.length > 0)) {
       throw new ProviderRefusedError(NAME, res.status, 'refund_errors', this.clean(`Ozow refused the refund: ${(one!.errors ?? []).join('; ') || 'no refund id'}`));
     }
@@ -365,17 +370,28 @@ export class OzowProvider implements PaymentProvider {
     );
   }
 
-  /** A refund of the transaction and amount created since `since` (GetRefunds, today's and yesterday's). */
-  private async refundSince(providerRef: string, amountCents: number, since: number, signal?: AbortSignal): Promise<string | undefined> {
+  /**
+   * The refund of this transaction and amount that an earlier request made: created since it was
+   * first sent (a minute's slack for clocks), and not one of the payment's other refunds. GetRefunds
+   * lists one day at a time, so each day from then to today (South African dates, at most a week)
+   * is read.
+   */
+  private async refundSince(providerRef: string, amountCents: number, earlier: EarlierRefundRequest, signal?: AbortSignal): Promise<string | undefined> {
     const auth = { authorization: `Bearer ${await this.bearer(signal)}` };
-    for (const day of [0, 1]) {
+    const since = earlier.since.getTime() - 60_000;
+    const days = Math.min(7, Math.floor((Date.now() - since) / 86_400_000) + 2);
+    for (let day = 0; day < days; day++) {
       const date = new Date(Date.now() + 2 * 3600_000 - day * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '/');
       const res = await this.request('list refunds', 'GET', `/secure/refunds/getrefunds?${new URLSearchParams({ RefundDate: date })}`, { headers: auth, signal });
       if (!res.ok) throw this.refused('list refunds', res);
       const list = z.array(listedRefund).safeParse(res.body ?? []);
       if (!list.success) throw new ProviderUnavailableError(NAME, 'bad_response', "Ozow's refund list is not what its API documents", res.status);
       const found = list.data.find(
-        (r) => r.transactionReference === providerRef && centsOf(r.amount) === amountCents && (!r.createdDateUtc || Date.parse(`${r.createdDateUtc.replace(/Z?$/, 'Z')}`) >= since - 60_000),
+        (r) =>
+          r.transactionReference === providerRef &&
+          centsOf(r.amount) === amountCents &&
+          !earlier.taken.includes(r.id) &&
+          (!r.createdDateUtc || Date.parse(`${r.createdDateUtc.replace(/Z?$/, 'Z')}`) >= since),
       );
       if (found) return found.id;
     }

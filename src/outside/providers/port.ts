@@ -45,12 +45,23 @@ export interface StartedAttempt {
 export type AttemptState =
   /** Created or in progress at the provider. */
   | { status: 'pending' }
-  /** Money taken. */
-  | { status: 'succeeded'; paymentRef?: string }
+  /**
+   * Money taken. A provider whose status answer names the amount and currency says them, and
+   * zarpay checks them against the payment as it checks a notification's.
+   */
+  | { status: 'succeeded'; paymentRef?: string; amountCents?: number; currency?: string }
   /** Declined or failed: the customer was not charged. */
   | { status: 'failed'; reason: string }
   /** The provider no longer accepts payment for it (or never saw it). */
   | { status: 'expired' };
+
+/** A refund request that may have reached the provider already (PaymentProvider.refund). */
+export interface EarlierRefundRequest {
+  /** When zarpay first sent it. */
+  since: Date;
+  /** The provider's ids of the payment's other refunds: never this one. */
+  taken: readonly string[];
+}
 
 /** Request headers with lower-case names, as Node gives them. */
 export type NotificationHeaders = Record<string, string | string[] | undefined>;
@@ -86,8 +97,14 @@ export interface PaymentProvider {
    * the same refund. Throws ProviderUnavailableError (nothing known: ask again with the same key,
    * unless the error says the first request provably created nothing) or ProviderRefusedError
    * (the provider will not make it).
+   *
+   * `earlier` is set when a request for this refund may already have reached the provider (zarpay
+   * recorded, before that request, that it was sending it; its answer never came back). A provider
+   * whose API has no idempotency looks for that refund first, among refunds created since
+   * `earlier.since`, leaving out `earlier.taken` (the provider's ids of the payment's other
+   * refunds), and answers it instead of making a second one.
    */
-  refund?(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal): Promise<{ refundRef: string }>;
+  refund?(providerRef: string, amountCents: number, idempotencyKey: string, signal?: AbortSignal, earlier?: EarlierRefundRequest): Promise<{ refundRef: string }>;
   /**
    * Optional: how a refund the provider accepted went, for when its notification is late or lost.
    * A provider without it is only ever told by its notifications.

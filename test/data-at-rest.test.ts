@@ -153,11 +153,18 @@ describe('the data key', () => {
     const { person } = await first.people.invite(OPERATOR, m.id, `totp-${randomUUID()}@rotating.example`, 'owner');
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     await startFactor(t.database.db, person.id, first.keyring.seal('totp-secret', person.id, secret));
+    // A bank report still being applied (its content is kept sealed until it is), and one applied (none kept).
+    const reportId = randomUUID();
+    await sql`insert into bank_reports (id, file_sha256, kind, message_id, entry_count, imported_by, content_sealed)
+              values (${reportId}::uuid, ${randomUUID()}, 'camt.054', 'MSG-1', 1, 'operator', ${first.keyring.seal('bank-report', reportId, '<Document/>')})`.execute(t.database.db);
+    await sql`insert into bank_reports (id, file_sha256, kind, message_id, entry_count, imported_by, finished_at)
+              values (${randomUUID()}::uuid, ${randomUUID()}, 'camt.054', 'MSG-2', 1, 'operator', now())`.execute(t.database.db);
 
     const both = servicesWith(`k2:${k2},k1:${k1}`);
     const before = await both.dataKeys.inventory(OPERATOR);
     expect(before.payoutDetails.k1).toBe(1);
     expect(before.totpSecrets.k1).toBe(1);
+    expect(before.bankReports).toEqual({ k1: 1 });
     // force: the test's running app lacks k2 (a rollout's refusal is test/data-key-rollout.test.ts).
     const rotated = await both.dataKeys.rotate(OPERATOR, { force: true });
     expect(rotated.kid).toBe('k2');
@@ -166,6 +173,8 @@ describe('the data key', () => {
     expect(Object.keys(after.payoutDetails)).toEqual(['k2']);
     expect(Object.keys(after.voucherCodes).every((kid) => kid === 'k2')).toBe(true);
     expect(Object.keys(after.totpSecrets)).toEqual(['k2']);
+    expect(after.bankReports).toEqual({ k2: 1 });
+    expect(rotated.unreadable.bankReports).toEqual([]);
     // Idempotent: nothing left to do.
     expect(await both.dataKeys.rotate(OPERATOR, { force: true })).toMatchObject({ payoutDetails: 0, voucherCodes: 0 });
 
@@ -173,6 +182,8 @@ describe('the data key', () => {
     expect((await onlyNew.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ accountHolder: 'Rotating Holder', accountNumberMasked: '****2399', unreadable: false });
     const [factor] = (await sql<{ secret_sealed: Buffer }>`select secret_sealed from person_second_factors where person_id = ${person.id}::uuid`.execute(t.database.db)).rows;
     expect(onlyNew.keyring.open('totp-secret', person.id, factor!.secret_sealed)).toBe(secret);
+    const [report] = (await sql<{ content_sealed: Buffer }>`select content_sealed from bank_reports where id = ${reportId}::uuid`.execute(t.database.db)).rows;
+    expect(onlyNew.keyring.open('bank-report', reportId, report!.content_sealed)).toBe('<Document/>');
     const onlyOld = servicesWith(`k1:${k1}`);
     // Without k2 the details are shown as unreadable, never a failed view.
     expect((await onlyOld.payouts.bankAccounts(OPERATOR, [payout.id]))[0]).toMatchObject({ unreadable: true, accountNumberMasked: 'unreadable' });

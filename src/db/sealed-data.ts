@@ -13,12 +13,12 @@ const kidOf = (column: string) => `convert_from(substring(${column} from 3 for g
 
 interface Sealed {
   /** What the sealed column belongs to. */
-  table: 'payouts' | 'vouchers' | 'payout_batches' | 'payees' | 'person_second_factors';
+  table: 'payouts' | 'vouchers' | 'payout_batches' | 'payees' | 'person_second_factors' | 'bank_reports';
   /** Its key column. */
   id: string;
   column: string;
   /** What the values are (domain/sealing.ts SealPurpose). */
-  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'payee-details' | 'totp-secret';
+  purpose: 'payout-details' | 'voucher-code' | 'payout-batch-file' | 'payee-details' | 'totp-secret' | 'bank-report';
 }
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
@@ -26,11 +26,11 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 function sealedIn({ table, id, column, purpose }: Sealed) {
   const inventory = statement<Record<string, never>, { kid: string; n: number }>(
     `${table}' ${column} by data key`,
-    `select ${kidOf(column)} as kid, count(*)::int as n from ${table} group by 1`,
+    `select ${kidOf(column)} as kid, count(*)::int as n from ${table} where ${column} is not null group by 1`,
   );
   const page = statement<{ after: string; limit: number }, { id: string; sealed: Buffer }>(
     `${table}' ${column} in id order`,
-    `select ${id} as id, ${column} as sealed from ${table} where ${id} > :after::uuid order by ${id} limit :limit::int`,
+    `select ${id} as id, ${column} as sealed from ${table} where ${id} > :after::uuid and ${column} is not null order by ${id} limit :limit::int`,
   );
   const reseal = statement<{ ids: string[]; sealed: Buffer[] }, never>(
     `seal ${table}' ${column} again`,
@@ -85,6 +85,9 @@ export const payeeDetails = sealedIn({ table: 'payees', id: 'id', column: 'detai
  * People's TOTP secrets (sealed under the person's id). One that will not open is reported by
  * the rotation; its person signs in with a recovery code and sets the second factor up again.
  */
+/** Bank reports still being applied (their content is dropped once applied): reported like batch files. */
+export const bankReports = sealedIn({ table: 'bank_reports', id: 'id', column: 'content_sealed', purpose: 'bank-report' });
+
 export const totpSecrets = sealedIn({ table: 'person_second_factors', id: 'person_id', column: 'secret_sealed', purpose: 'totp-secret' });
 
 const noteStatement = statement<{ purposes: string[]; ids: string[]; kids: string[] }, never>(

@@ -12,6 +12,7 @@ import {
   recordDataKeyChecks,
   type SealedPurpose,
   totpSecrets as sealedTotp,
+  bankReports as sealedReports,
   voucherCodes as sealedCodes,
 } from '../db/sealed-data.ts';
 import { forgetStaleInstances, liveInstances, type ReportedInstance } from '../db/instance-heartbeats.ts';
@@ -36,6 +37,7 @@ const KINDS = {
   payoutBatchFiles: { values: sealedFiles, batch: FILE_BATCH },
   payeeDetails: { values: sealedPayees, batch: BATCH },
   totpSecrets: { values: sealedTotp, batch: BATCH },
+  bankReports: { values: sealedReports, batch: FILE_BATCH },
 } as const;
 
 /** A kind of sealed value (camelCase here; the CLI and the audit log print it in snake_case). */
@@ -110,7 +112,7 @@ export async function proveDataKeys(db: DbOrTx, keyring: Pick<Keyring, 'checks'>
 
 /**
  * The data key's rotation (`zarpay rotate-data-key`): every sealed value (KINDS: bank details,
- * voucher codes, payout batch files, saved payees, TOTP secrets) sealed under another key than the current one (the first of DATA_KEY) is opened and sealed again
+ * voucher codes, payout batch files, saved payees, TOTP secrets, bank reports being applied) sealed under another key than the current one (the first of DATA_KEY) is opened and sealed again
  * under it, in batches, each batch one statement. Safe to run while the service runs, and to run
  * again: what is already under the current key is left alone. A value that will not open under
  * any key of the ring is skipped, noted and reported; the rest is done.

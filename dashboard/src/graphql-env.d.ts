@@ -2778,6 +2778,83 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "refunds",
+            "description": "Every refund of the merchant, of all its payments, newest first (REST `GET /api/v1/refunds`; the dashboard's refunds list): `viewer { refunds(first: 25) { … } }`, or the operator's `merchant(id) { refunds }`. Rate limit: payment status.",
+            "args": [
+              {
+                "name": "after",
+                "description": "A cursor this list handed out: the page starts after it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "before",
+                "description": "A cursor this list handed out: the page ends before it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "first",
+                "description": "How many items from the start (after `after`), 0 to 100; without first and last, 50. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "last",
+                "description": "How many items from the end (before `before`), 0 to 100. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "status",
+                "description": "Only refunds in this state.",
+                "type": {
+                  "kind": "ENUM",
+                  "name": "RefundStatus",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "MerchantRefundsConnection",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "supportContact",
             "description": "Where customers get help (e-mail address, phone number or http(s) page), shown on the hosted payment page.",
             "args": [],
@@ -3036,6 +3113,120 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "Merchant",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "MerchantRefundsConnection",
+        "description": "A page of a merchant's refunds, newest first, with how many match on all pages.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "edges",
+            "description": "The items of this page, each with its cursor, in the list's order.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "MerchantRefundsConnectionEdge",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "pageInfo",
+            "description": "Whether there are more pages, and the cursors to ask for them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PageInfo",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "totalCount",
+            "description": "How many match the filter, on all pages.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "MerchantRefundsConnectionEdge",
+        "description": "One refund of the page, with its cursor.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "cursor",
+            "description": "This edge's place in the list, opaque: pass it as `after` or `before`. Stable when rows are added.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "node",
+            "description": "The item.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Refund",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -8708,14 +8899,38 @@ export type introspection = {
           },
           {
             "name": "people",
-            "description": "A merchant's people, oldest first: a merchant its own, the operator the merchant it names.",
+            "description": "A merchant's people (invites too), oldest first: a merchant its own, the operator the merchant it names. All of them, or a page with `first` and `offset` (the dashboard asks for one more than it shows: that one says there is a next page).",
             "args": [
+              {
+                "name": "first",
+                "description": "At most this many (1 to 500; left out: all).",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
               {
                 "name": "merchantId",
                 "description": "The operator names the merchant; a merchant may only name itself.",
                 "type": {
                   "kind": "SCALAR",
                   "name": "UUID",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "offset",
+                "description": "Skip this many first (0 to 10000; default 0): the next page starts at offset + first.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
                   "ofType": null
                 },
                 "defaultValue": null,

@@ -15,6 +15,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', af: 'Af
 const en = {
   'nav.balance': 'Balance',
   'nav.payments': 'Payments',
+  'nav.refunds': 'Refunds',
   'nav.payouts': 'Payouts',
   'nav.webhooks': 'Webhooks',
   'nav.keys': 'API keys',
@@ -78,6 +79,7 @@ export type MessageKey = keyof typeof en;
 const af: Record<MessageKey, string> = {
   'nav.balance': 'Saldo',
   'nav.payments': 'Betalings',
+  'nav.refunds': 'Terugbetalings',
   'nav.payouts': 'Uitbetalings',
   'nav.webhooks': 'Webhooks',
   'nav.keys': 'API-sleutels',
@@ -140,6 +142,7 @@ const af: Record<MessageKey, string> = {
 const zu: Record<MessageKey, string> = {
   'nav.balance': 'Ibhalansi',
   'nav.payments': 'Izinkokhelo',
+  'nav.refunds': 'Izimbuyiselo',
   'nav.payouts': 'Izinkokhelo eziphumayo',
   'nav.webhooks': 'Ama-webhook',
   'nav.keys': 'Okhiye be-API',

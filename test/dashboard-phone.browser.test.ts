@@ -9,7 +9,8 @@ import { newPayment } from './support/payments.ts';
  * The dashboard on a phone (issue 33, "Phone"): at 390×844 no screen scrolls sideways, on
  * Statements the Amount and Balance columns are on screen, and no amount breaks across lines.
  * Every screen of the menu is visited (so a new one is checked without changing this test), with
- * a payment, a payout, refunds, deliveries and statement lines long enough to push a layout.
+ * a payment, a payout, refunds, deliveries and statement lines long enough to push a layout; then
+ * Balance and Payments again in isiZulu.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,7 +95,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     await openMenu(page, false);
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
-  const menuLinks = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+  // The menu's own navigation (named in the dashboard's language), not a list's pager.
+  const menuLinks = (page: Page) => page.locator('#menu').getByRole('navigation');
   /** Opens or closes the phone's menu (the screen it leads to closes it, unless it is the one shown). */
   const openMenu = async (page: Page, open: boolean) => {
     const menu = page.getByTestId('menu');
@@ -164,6 +166,18 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
       // And the amount itself, not only its cell.
       expect(await cells.first().textContent()).toMatch(/R\u00a0/);
     }
+
+    // In isiZulu (CONTRACT §11 `language`) Balance and Payments speak it, and their longer words still fit.
+    await openMenu(page, true);
+    await page.getByTestId('language').selectOption('zu');
+    await go(page, 'Ibhalansi');
+    await page.getByRole('heading', { level: 1, name: 'Ibhalansi' }).waitFor();
+    expect(await page.getByTestId('balance-breakdown').textContent()).toContain('Izinkokhelo ezingenayo');
+    await expectFits(page, 'Balance in isiZulu');
+    await go(page, 'Izinkokhelo');
+    await page.getByText('Izinkokhelo ezingu-3, ezintsha kuqala').waitFor();
+    expect(await page.getByTestId('payment-row').first().textContent()).toContain('kwamukelwe');
+    await expectFits(page, 'Payments in isiZulu');
     await context.close();
   }, 90_000);
 });

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { graphql, request } from '../graphql.ts';
 import { type Me, type Role, useAction, usePages, useQuery } from '../hooks.ts';
 import { Failure, label, offsetPage, Once, Pager, Status, when } from '../ui.tsx';
@@ -106,7 +107,7 @@ export function People(props: { me: Me }) {
               </li>
             ))}
           </ul>
-          <Pager pages={peoplePages} next={page.next} what="people" />
+          <Pager pages={peoplePages} next={page.next} what={t('nav.people')} />
           </>
           );
         }}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { graphql, request } from '../graphql.ts';
 import { useLive, usePages, useQuery } from '../hooks.ts';
 import { label, Link, nextCursor, Pager, rand, Status, Table, when } from '../ui.tsx';
@@ -70,7 +71,7 @@ export function Refunds() {
                 </tr>
               )}
             />
-            <Pager pages={pages} next={nextCursor(refunds.pageInfo)} what="refunds" />
+            <Pager pages={pages} next={nextCursor(refunds.pageInfo)} what={t('nav.refunds')} />
           </>
         )}
       </Status>

@@ -142,18 +142,27 @@ export async function listRefunds(
 
 /** A keyset page over the creation sequence: older than `after`, newer than `before`. */
 const KEYSET = `(:after::bigint is null or r.seq < :after::bigint) and (:before::bigint is null or r.seq > :before::bigint)`;
+/**
+ * Within a payment scope, on the refund's own columns (a refund carries its payment's merchant,
+ * the payment and the attempt's provider): no join decides what is listed, so a merchant's page
+ * is a walk of refunds_merchant_idx (merchant_id, seq) that stops after `limit` rows, and its
+ * count an index-only scan of the merchant's part.
+ */
+const REFUND_SCOPED = `(:merchantId::uuid is null or r.merchant_id = :merchantId::uuid)
+  and (:paymentId::uuid is null or r.payment_id = :paymentId::uuid)
+  and (:provider::text is null or r.provider = :provider::text)
+  and (:refundStatus::text is null or r.status = :refundStatus::text)`;
 type Keyset = { refundStatus: string | null; after: number | null; before: number | null; limit: number } & PaymentFilter;
 const keysetWithTotal = (order: 'desc' | 'asc') =>
   statement<Keyset, Partial<Row & { seq: number }> & { total: number; id: string | null }>(
     `a keyset page of refunds, ${order === 'desc' ? 'newest' : 'oldest'} first, with the total`,
     `select t.total, page.*
-       from (select count(*) as total from ${FROM}
-              where (:merchantId::uuid is null or r.merchant_id = :merchantId::uuid) and (:refundStatus::text is null or r.status = :refundStatus::text) and ${ATTEMPT_SCOPED}) t
+       from (select count(*) as total from refunds r where ${REFUND_SCOPED}) t
        left join lateral (
-         select ${COLUMNS}, r.seq from ${FROM}
-          where (:merchantId::uuid is null or r.merchant_id = :merchantId::uuid) and (:refundStatus::text is null or r.status = :refundStatus::text)
-            and ${ATTEMPT_SCOPED} and ${KEYSET}
-          order by r.seq ${order} limit :limit::int
+         select ${COLUMNS}, r.seq
+           from (select * from refunds r where ${REFUND_SCOPED} and ${KEYSET} order by r.seq ${order} limit :limit::int) r
+           join payment_attempts a on a.id = r.attempt_id
+          order by r.seq ${order}
        ) page on true`,
   );
 const newestFirstWithTotal = keysetWithTotal('desc');

@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)(`Lighthouse on the merchant dashboard (needs ${CHR
     expect((await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(100_000, { merchant_reference: 'LH-PAYOUT' }) })).status).toBe(201);
     const d = await op(t, 'mutation($m: UUID) { invitePerson(merchantId: $m, email: "owner@umlazi.example", role: OWNER) { inviteUrl } }', { m: shop.id });
     const u = new URL(d.invitePerson.inviteUrl);
-    // One sign-in for every audit: the browser keeps the session cookie, and the audits keep the browser's storage.
+    // One sign-in for every audit: the browser keeps the session cookie (Lighthouse clears caches, not cookies).
     await browser.signIn(async (page) => {
       await page.goto(`${t.url}${u.pathname}${u.hash}`);
       await page.getByTestId('set-password').fill('a password of some length');
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)(`Lighthouse on the merchant dashboard (needs ${CHR
       ['/dashboard/payouts', 'dashboard Payouts'],
       ['/dashboard/statements', 'dashboard Statements'],
     ] as const) {
-      const r = await audit(path, label, { performance: true, keepSession: true });
+      const r = await audit(path, label, { performance: true });
       // Signed in, not the sign-in page it would fall back to.
       expect(r.finalPath, label).toBe(path);
       expect(r.accessibility, `${label}: ${r.failing.join(', ')}`).toBeGreaterThanOrEqual(95);

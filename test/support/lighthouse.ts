@@ -21,11 +21,6 @@ export interface Audit {
 export interface AuditOptions {
   /** Score performance too (and print it). */
   performance?: boolean;
-  /**
-   * Keep the browser's cookies and storage (a signed-in session, set up with `signIn`); Lighthouse
-   * otherwise clears the origin's storage before it loads the page.
-   */
-  keepSession?: boolean;
 }
 
 /**
@@ -36,8 +31,9 @@ export async function lighthouseOnPhone(): Promise<{
   audit(url: string, label: string, options?: AuditOptions): Promise<Audit>;
   /**
    * Runs `steps` on a page of this same browser (Playwright over its DevTools port), such as
-   * setting a password through an invite link: the session cookie it gets is the browser's, so
-   * audits with `keepSession` see the dashboard signed in.
+   * setting a password through an invite link: the session cookie it gets is the browser's, and
+   * Lighthouse's reset before each audit clears caches, service workers and the like, never
+   * cookies, so the audits after it see the dashboard signed in (from a cold cache).
    */
   signIn(steps: (page: Page) => Promise<void>): Promise<void>;
   close(): void;
@@ -66,7 +62,6 @@ export async function lighthouseOnPhone(): Promise<{
         onlyCategories: ['accessibility', 'best-practices', ...(options.performance ? ['performance'] : [])],
         formFactor: 'mobile',
         screenEmulation: { mobile: true, width: 390, height: 844, deviceScaleFactor: 2, disabled: false },
-        disableStorageReset: options.keepSession ?? false,
         // Not scored, and each costs seconds: the screenshots, and bf-cache's navigating away and back.
         disableFullPageScreenshot: true,
         // A screen with live updates holds its event stream open, so the network is never quiet and

@@ -140,6 +140,14 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     await expectFits(page, 'the open menu');
     await openMenu(page, false);
 
+    // The merchant's refunds, each with its payment's order and a way there.
+    await go(page, 'Refunds');
+    const refund = page.getByTestId('refund-row');
+    await refund.first().waitFor();
+    expect(await refund.count()).toBe(1);
+    expect(await refund.first().textContent()).toContain('R\u00a0100.50');
+    expect(await refund.first().getByRole('link').getAttribute('href')).toBe(`/dashboard/payments/${paymentId}`);
+
     await go(page, 'Payments');
     await page.getByTestId('payment-row').first().waitFor();
     await page.goto(`${t.url}/dashboard/payments/${paymentId}`);

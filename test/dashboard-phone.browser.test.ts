@@ -44,6 +44,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
     const payout = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: payoutBody(1_000_000, { merchant_reference: 'SUPPLIER-PPC-CEMENT-2026-11' }) });
     expect(payout.status, JSON.stringify(payout.body)).toBe(201);
+    // A team larger than a page of People (25).
+    for (let i = 1; i <= 26; i++) {
+      await op(t, 'mutation($m: UUID, $e: String!) { invitePerson(merchantId: $m, email: $e, role: VIEWER) { person { id } } }', { m: shop.id, e: `staff${String(i).padStart(2, '0')}@umlazi.example` });
+    }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 
@@ -147,6 +151,20 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     expect(await refund.count()).toBe(1);
     expect(await refund.first().textContent()).toContain('R\u00a0100.50');
     expect(await refund.first().getByRole('link').getAttribute('href')).toBe(`/dashboard/payments/${paymentId}`);
+
+    // People page too: the 26 invited, this owner, and whoever else was invited.
+    const everyone = (await op(t, 'query($m: UUID) { people(merchantId: $m) { id } }', { m: shop.id })).people.length;
+    expect(everyone).toBeGreaterThan(26);
+    await go(page, 'People');
+    const people = page.locator('ul.people > li');
+    await people.first().waitFor();
+    expect(await people.count()).toBe(25);
+    const pager = page.getByRole('navigation', { name: 'Pages of People' });
+    await pager.getByTestId('list-next').click();
+    await pager.getByText('Page 2').waitFor();
+    expect(await people.count()).toBe(everyone - 25);
+    expect(await pager.getByTestId('list-next').isDisabled()).toBe(true);
+    await expectFits(page, 'People, second page');
 
     await go(page, 'Payments');
     await page.getByTestId('payment-row').first().waitFor();

@@ -162,7 +162,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     const pager = page.getByRole('navigation', { name: 'Pages of People' });
     await pager.getByTestId('list-next').click();
     await pager.getByText('Page 2').waitFor();
-    expect(await people.count()).toBe(everyone - 25);
+    // The first page stays on screen until the second has come.
+    await expect.poll(() => people.count()).toBe(everyone - 25);
     expect(await pager.getByTestId('list-next').isDisabled()).toBe(true);
     await expectFits(page, 'People, second page');
 

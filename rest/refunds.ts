@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../src/domain/errors.ts';
 import { idempotencyKeyInput } from '../src/domain/payment-input.ts';
-import { createRefundInput, listRefundsQuery, refundJson } from '../src/domain/refund.ts';
+import { createRefundInput, listMerchantRefundsQuery, listRefundsQuery, refundJson } from '../src/domain/refund.ts';
 import { parseInput } from '../src/domain/validation.ts';
 import { success } from '../src/http/envelope.ts';
 import type { Services } from '../src/services/index.ts';
@@ -22,7 +22,7 @@ function refundBody(req: FastifyRequest): Record<string, unknown> {
   return jsonObjectBody(req);
 }
 
-/** CONTRACT §10 "Refunds": create and read a payment's refunds, and one refund by id. */
+/** CONTRACT §10 "Refunds": create and read a payment's refunds, the merchant's every refund, and one refund by id. */
 export function refundRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'refund', access: 'refunds.create' } }, async (req, reply) => {
     noQuery(req);
@@ -35,6 +35,12 @@ export function refundRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Params: { id: string } }>('/payments/:id/refunds', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
     const page = parseWire(listRefundsQuery, req.query ?? {}, 'query');
     const { refunds, total } = await services.refunds.ofPayment(merchantOf(req), req.params.id, page);
+    return success({ refunds: refunds.map(refundJson), total });
+  });
+
+  app.get('/refunds', { config: { rateLimit: 'payment_status', access: 'read' } }, async (req) => {
+    const query = parseWire(listMerchantRefundsQuery, req.query ?? {}, 'query');
+    const { refunds, total } = await services.refunds.list(merchantOf(req), query);
     return success({ refunds: refunds.map(refundJson), total });
   });
 

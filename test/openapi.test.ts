@@ -126,6 +126,11 @@ describe('the OpenAPI document', () => {
     await call('GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { key: shop.key });
     await call('GET', refundsDoc, refundsUrl, {});
     await call('GET', refundsDoc, refundsUrl, { key: revoked.key });
+    const merchantRefunds = '/api/v1/refunds';
+    await call('GET', merchantRefunds, `${merchantRefunds}?status=pending&limit=10`, { key: shop.key });
+    await call('GET', merchantRefunds, `${merchantRefunds}?status=paid`, { key: shop.key });
+    await call('GET', merchantRefunds, merchantRefunds, {});
+    await call('GET', merchantRefunds, merchantRefunds, { key: revoked.key });
     const refundDoc = '/api/v1/refunds/{refund_id}';
     const refundUrl = `/api/v1/refunds/${refunded.body.data.refund_id}`;
     await call('GET', refundDoc, refundUrl, { key: shop.key });
@@ -211,6 +216,7 @@ describe('the OpenAPI document', () => {
       ['POST', refundsDoc, refundsUrl, services.refunds, 'create', { body: refundBody }],
       ['GET', refundsDoc, refundsUrl, services.refunds, 'ofPayment', {}],
       ['GET', refundDoc, refundUrl, services.refunds, 'get', {}],
+      ['GET', merchantRefunds, merchantRefunds, services.refunds, 'list', {}],
       ['GET', '/api/v1/payees', '/api/v1/payees', services.payees, 'list', {}],
       ['POST', links, links, services.links, 'create', { body: { description: 'Failing link' } }],
       ['GET', links, links, services.links, 'list', {}],
@@ -258,6 +264,7 @@ describe('the OpenAPI document', () => {
         ['POST', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, { amount_cents: 100 }],
         ['GET', refundsDoc, `/api/v1/payments/${crypto.randomUUID()}/refunds`, undefined],
         ['GET', refundDoc, `/api/v1/refunds/${crypto.randomUUID()}`, undefined],
+        ['GET', merchantRefunds, merchantRefunds, undefined],
         ['GET', '/api/v1/payees', '/api/v1/payees', undefined],
         ['POST', links, links, { description: 'Limited' }],
         ['GET', links, links, undefined],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
-import { createMerchant, gql, http, op, type TestMerchant } from './support/client.ts';
+import { createMerchant, credit, gql, http, op, type TestMerchant } from './support/client.ts';
 import { openApiChecker } from './support/openapi.ts';
 import { parseRand } from '../src/domain/money.ts';
 import { initPayment, newPayment, paymentBody } from './support/payments.ts';
@@ -230,5 +230,78 @@ describe('the delivery log and the audit log page by offset (issue 33: the dashb
       const res = await gql(t, doc, vars, { operator: true });
       expect(res.body.errors?.[0]?.extensions?.code, doc).toBe('VALIDATION_FAILED');
     }
+  });
+});
+
+describe('the merchant\'s every refund, and its people, a page at a time (issue 33: list-next on every list)', () => {
+  it('GET /api/v1/refunds and viewer.refunds: newest first, paged, by status, the merchant\'s own only', async () => {
+    // The balance a refund is reserved from (captured money waits for settlement before it is available).
+    await credit(t, shop.id, 1_000);
+    const made: string[] = [];
+    for (const cents of [100, 200, 300]) {
+      const res = await http(t, 'POST', `/api/v1/payments/${ids.captured}/refunds`, { key: shop.key, body: { amount_cents: cents } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.unshift(res.body.data.refund_id);
+    }
+    const rest = async (query: string, key = shop.key) => {
+      const res = await http(t, 'GET', `/api/v1/refunds${query}`, { key });
+      checker.check('GET', '/api/v1/refunds', res);
+      return res;
+    };
+    const first = (await rest('?limit=2')).body.data;
+    expect(first.total).toBe(3);
+    expect(first.refunds.map((r: { refund_id: string }) => r.refund_id)).toEqual(made.slice(0, 2));
+    expect(first.refunds[0]).toMatchObject({ payment_id: ids.captured, amount_cents: 300 });
+    expect((await rest('?limit=2&offset=2')).body.data.refunds.map((r: { refund_id: string }) => r.refund_id)).toEqual(made.slice(2));
+    // Each status keeps its own; together they are every refund.
+    let counted = 0;
+    for (const status of ['pending', 'succeeded', 'failed']) {
+      const page = (await rest(`?status=${status}`)).body.data;
+      expect(page.refunds.every((r: { status: string }) => r.status === status), status).toBe(true);
+      counted += page.total;
+    }
+    expect(counted).toBe(3);
+    expect((await rest('', other.key)).body.data).toEqual({ refunds: [], total: 0 });
+    for (const q of ['?status=paid', '?limit=0', '?payment_id=x']) {
+      const res = await rest(q);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code, q).toBe('VALIDATION_FAILED');
+    }
+
+    const doc = 'query($after: String, $status: RefundStatus) { viewer { refunds(first: 2, after: $after, status: $status) { totalCount pageInfo { hasNextPage endCursor } edges { node { id payment { id } } } } } }';
+    const connection = async (vars: Record<string, unknown>, key = shop.key) => {
+      const res = await gql(t, doc, vars, { key });
+      expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      return res.body.data.viewer.refunds;
+    };
+    const one = await connection({});
+    expect(one.totalCount).toBe(3);
+    expect(one.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(made.slice(0, 2));
+    expect(one.edges[0].node.payment.id).toBe(ids.captured);
+    expect(one.pageInfo.hasNextPage).toBe(true);
+    const two = await connection({ after: one.pageInfo.endCursor });
+    expect(two.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(made.slice(2));
+    expect(two.pageInfo.hasNextPage).toBe(false);
+    expect((await connection({ status: 'FAILED' })).edges.length).toBe((await rest('?status=failed')).body.data.total);
+    expect(await connection({}, other.key)).toMatchObject({ totalCount: 0, edges: [] });
+    // A cursor of another list is refused.
+    const payoutsCursor = Buffer.from('payout:1').toString('base64url');
+    const refused = await gql(t, doc, { after: payoutsCursor }, { key: shop.key });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('people(first, offset) pages a merchant\'s people oldest first; without them, all', async () => {
+    const team = await createMerchant(t);
+    const invite = 'mutation($m: UUID, $e: String!) { invitePerson(merchantId: $m, email: $e, role: VIEWER) { person { id } } }';
+    const invited: string[] = [];
+    for (const name of ['ayanda', 'bongani', 'chantal']) invited.push((await op(t, invite, { m: team.id, e: `${name}@team.example` })).invitePerson.person.id);
+    const people = async (first?: number, offset?: number) =>
+      (await op(t, 'query($m: UUID, $n: Int, $o: Int) { people(merchantId: $m, first: $n, offset: $o) { id } }', { m: team.id, n: first, o: offset })).people.map((p: { id: string }) => p.id);
+    const all = await people();
+    expect(all.slice(-3)).toEqual(invited);
+    expect(await people(2, all.length - 2)).toEqual(invited.slice(1));
+    expect(await people(2, all.length)).toEqual([]);
+    const bad = await gql(t, 'query($m: UUID) { people(merchantId: $m, first: 0) { id } }', { m: team.id }, { operator: true });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 });

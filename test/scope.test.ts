@@ -155,6 +155,13 @@ interface FieldProbe {
 /** A day in Africa/Johannesburg (UTC+2), counted from today. */
 const sastDay = (offset: number) => new Date(Date.now() + 2 * 3600_000 + offset * 86_400_000).toISOString().slice(0, 10);
 
+/** A merchant's refunds, reached through one of its payouts (A's for A, any for the operator). */
+const merchantRefunds: FieldProbe = {
+  who: 'both',
+  id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' },
+  doc: 'query($id: UUID!) { payout(id: $id) { merchant { refunds(first: 100) { totalCount pageInfo { hasNextPage } edges { node { id merchantId } } } } } }',
+};
+
 /** How to call each field; the fields themselves come from the schema. */
 const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Query.auditLog': [
@@ -204,6 +211,11 @@ const FIELDS: Record<string, FieldProbe | FieldProbe[]> = {
   'Balance.breakdown': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId breakdown { paymentsCents } } } } }' },
   'Balance.totals': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId totals { grossCents } } } } }' },
   'Merchant.apiKeys': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { apiKeys { merchantId } } } }' },
+  'Merchant.refunds': merchantRefunds,
+  // The connection under a merchant hands on what Merchant.refunds read: the same probe reaches its parts.
+  'MerchantRefundsConnection.edges': merchantRefunds,
+  'MerchantRefundsConnection.pageInfo': merchantRefunds,
+  'MerchantRefundsConnectionEdge.node': merchantRefunds,
   'Merchant.balance': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { balance { merchantId } } } }' },
   'Merchant.webhookSecrets': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { webhookSecrets { id } } } }' },
   'Merchant.paymentLimits': { who: 'both', id: { of: 'payout', missing: 'PAYOUT_NOT_FOUND' }, doc: 'query($id: UUID!) { payout(id: $id) { merchant { id paymentLimits { minCents } } } }' },
@@ -437,6 +449,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'POST /api/v1/payment-links': { kind: 'own', as: 'a', status: 201, body: () => ({ description: 'Scope probe' }), owner: (d) => ownerOf('payment_links')(d.link_id) },
   'POST /api/v1/payment-requests': { kind: 'own', as: 'a', status: 201, body: () => ({ amount_cents: 6_000, description: 'Scope probe', customer_email: 'scope@example.co.za' }), owner: (d) => ownerOf('payments')(d.payment_id) },
   'GET /api/v1/payouts': { kind: 'list' },
+  'GET /api/v1/refunds': { kind: 'list' },
   'GET /api/v1/payments': { kind: 'list' },
   'GET /api/v1/payouts/balance': { kind: 'own', as: 'a', status: 200, owner: async (d) => d.merchant_id },
   // A statement names no merchant: whose it is, its first entry's journal leg says.

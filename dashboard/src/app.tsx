@@ -15,6 +15,7 @@ import { Payment } from './screens/payment.tsx';
 import { Payments } from './screens/payments.tsx';
 import { Payout } from './screens/payout.tsx';
 import { Payouts } from './screens/payouts.tsx';
+import { Refunds } from './screens/refunds.tsx';
 import { People } from './screens/people.tsx';
 import { Statements } from './screens/statements.tsx';
 import { Webhooks } from './screens/webhooks.tsx';
@@ -31,6 +32,7 @@ const ROUTES: { path: string; nav?: MessageKey; screen: (me: Me, params: Record<
   { path: '/dashboard/payments', nav: 'nav.payments', screen: () => <Payments /> },
   { path: '/dashboard/payments/:id', screen: (me, p) => <Payment id={p.id} me={me} /> },
   { path: '/dashboard/links', nav: 'nav.links', screen: (me) => <Links me={me} /> },
+  { path: '/dashboard/refunds', nav: 'nav.refunds', screen: () => <Refunds /> },
   { path: '/dashboard/payouts', nav: 'nav.payouts', screen: (me) => <Payouts me={me} /> },
   { path: '/dashboard/payouts/:id', screen: (_, p) => <Payout id={p.id} /> },
   { path: '/dashboard/webhooks', nav: 'nav.webhooks', screen: (me) => <Webhooks me={me} /> },

@@ -1202,13 +1202,29 @@ export type introspection = {
         "fields": [
           {
             "name": "alreadyImported",
-            "description": "The same file was imported before: nothing changed now.",
+            "description": "The same file was applied in full before: nothing changed now.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
               "name": null,
               "ofType": {
                 "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "appliedCount",
+            "description": "Transactions applied so far (entryCount once applied).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
                 "kind": "SCALAR",
                 "ofType": null
               }
@@ -1252,6 +1268,34 @@ export type introspection = {
                   }
                 }
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "entryCount",
+            "description": "Transactions in the report.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "error",
+            "description": "Why its job last failed, while the report is not applied.",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null
@@ -1329,6 +1373,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "status",
+            "description": "`applying` (its job `payout.bank_report` is applying it: ask `bankReport(id)` again), `applied` (every entry; the counts are final), `failed` (its job gave up: `error` says why; import the file again to go on).",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
                 "kind": "SCALAR",
                 "ofType": null
               }
@@ -2310,7 +2370,7 @@ export type introspection = {
           },
           {
             "name": "queue",
-            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
+            "description": "Its queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payout.bank_report`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -2431,7 +2491,7 @@ export type introspection = {
           },
           {
             "name": "name",
-            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
+            "description": "The queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payout.bank_report`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -2778,6 +2838,83 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "refunds",
+            "description": "Every refund of the merchant, of all its payments, newest first (REST `GET /api/v1/refunds`; the dashboard's refunds list): `viewer { refunds(first: 25) { … } }`, or the operator's `merchant(id) { refunds }`. Rate limit: payment status.",
+            "args": [
+              {
+                "name": "after",
+                "description": "A cursor this list handed out: the page starts after it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "before",
+                "description": "A cursor this list handed out: the page ends before it. VALIDATION_FAILED for any other text.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "first",
+                "description": "How many items from the start (after `after`), 0 to 100; without first and last, 50. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "last",
+                "description": "How many items from the end (before `before`), 0 to 100. VALIDATION_FAILED outside 0..100.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "status",
+                "description": "Only refunds in this state.",
+                "type": {
+                  "kind": "ENUM",
+                  "name": "RefundStatus",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "MerchantRefundsConnection",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "supportContact",
             "description": "Where customers get help (e-mail address, phone number or http(s) page), shown on the hosted payment page.",
             "args": [],
@@ -3036,6 +3173,120 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "Merchant",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "MerchantRefundsConnection",
+        "description": "A page of a merchant's refunds, newest first, with how many match on all pages.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "edges",
+            "description": "The items of this page, each with its cursor, in the list's order.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "MerchantRefundsConnectionEdge",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "pageInfo",
+            "description": "Whether there are more pages, and the cursors to ask for them.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PageInfo",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "totalCount",
+            "description": "How many match the filter, on all pages.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Int",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
+        "kind": "OBJECT",
+        "name": "MerchantRefundsConnectionEdge",
+        "description": "One refund of the page, with its cursor.",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "cursor",
+            "description": "This edge's place in the list, opaque: pass it as `after` or `before`. Stable when rows are added.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "node",
+            "description": "The item.",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Refund",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -3675,7 +3926,7 @@ export type introspection = {
           },
           {
             "name": "importBankReport",
-            "description": "Reads the bank's camt.054 or camt.053 report: completes the booked payouts, fails the returned ones, reports the rest; the same file twice changes nothing (operator only; CLI `zarpay payout batch import`). Errors: VALIDATION_FAILED for content that is not such a report, FORBIDDEN for a merchant.",
+            "description": "Reads the bank's camt.054 or camt.053 report, checks it against the published schema of its version, and stores it with a job that applies it: completes the booked payouts, fails the returned ones, reports the rest. It answers at once with status `applying`; ask `bankReport(reportId)` until it is `applied`. The same file twice changes nothing (operator only; CLI `zarpay payout batch import`). Errors: VALIDATION_FAILED for content that is not such a report, breaks its schema (naming the lines) or is of a version whose schema is not shipped, FORBIDDEN for a merchant.",
             "args": [
               {
                 "name": "input",
@@ -4348,6 +4599,55 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "RetryJobPayload",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "returnPayout",
+            "description": "Records by hand the bank's return of a completed payout (CONTRACT §11), as an imported report's return does: it stays completed and gains returnedAt and returnReason, its amount comes back to the balance (the fee stays), and payout.returned is emitted (operator only; CLI `zarpay payout return`). Errors: PAYOUT_NOT_FOUND, INVALID_STATUS_TRANSITION for a payout not completed or returned already, VALIDATION_FAILED for a reason out of bounds, FORBIDDEN for a merchant.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The payout id.",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "reason",
+                "description": "Why (1 to 500 characters).",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "PayoutPayload",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -8188,6 +8488,35 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "bankReport",
+            "description": "An imported bank report as its job has applied it so far, null when there is none (operator only; CLI `zarpay payout batch import` waits on it). Errors: FORBIDDEN for a merchant.",
+            "args": [
+              {
+                "name": "id",
+                "description": "The report id (importBankReport's reportId).",
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "UUID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "OBJECT",
+              "name": "BankReportImport",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "banks",
             "description": "The South African banks a payout may be paid into, by name, with their universal branch codes: the codes `paymentDetails.branchCode` takes.",
             "args": [],
@@ -8253,7 +8582,7 @@ export type introspection = {
               },
               {
                 "name": "queue",
-                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
+                "description": "Only this queue: `webhook.deliver`, `customer.email`, `customer.sms`, `payment.reconcile`, `payment.expire`, `payment.refund_owed`, `refund.request`, `sandbox.confirm`, `maintenance.purge`, `person.email`, `payout.bank_report`, `payment.request_email`, `maintenance.rate_limit_sweep`.",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -8834,14 +9163,38 @@ export type introspection = {
           },
           {
             "name": "people",
-            "description": "A merchant's people, oldest first: a merchant its own, the operator the merchant it names.",
+            "description": "A merchant's people (invites too), oldest first: a merchant its own, the operator the merchant it names. All of them, or a page with `first` and `offset` (the dashboard asks for one more than it shows: that one says there is a next page).",
             "args": [
+              {
+                "name": "first",
+                "description": "At most this many (1 to 500; left out: all).",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
               {
                 "name": "merchantId",
                 "description": "The operator names the merchant; a merchant may only name itself.",
                 "type": {
                   "kind": "SCALAR",
                   "name": "UUID",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "offset",
+                "description": "Skip this many first (0 to 10000; default 0): the next page starts at offset + first.",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Int",
                   "ofType": null
                 },
                 "defaultValue": null,

@@ -18,8 +18,8 @@ export function Link(props: { href: string; children: ComponentChildren; current
 
 /** A query's data once it is there; until then, that it is loading, or why it failed. */
 export function Status<R>(props: { q: { data?: R; error?: ApiError; loading: boolean }; children: (data: R) => ComponentChildren }) {
-  if (props.q.error) return <p class="error" role="alert">Could not load this: {props.q.error.message}</p>;
-  if (props.q.data === undefined) return <p aria-busy="true">Loading…</p>;
+  if (props.q.error) return <p class="error" role="alert">{t('loadFailed', { message: props.q.error.message })}</p>;
+  if (props.q.data === undefined) return <p aria-busy="true">{t('loading')}</p>;
   return <>{props.children(props.q.data)}</>;
 }
 
@@ -138,13 +138,13 @@ export function Pager<P>(props: { pages: Pages<P>; next: P | null; what: string 
   const { pages, next } = props;
   if (pages.number === 1 && next === null) return null;
   return (
-    <nav class="pager" aria-label={`Pages of ${props.what}`}>
+    <nav class="pager" aria-label={t('pager.of', { what: props.what })}>
       <button type="button" class="small" disabled={pages.number === 1} onClick={pages.back}>
-        Previous page
+        {t('pager.previous')}
       </button>
-      <span aria-live="polite">Page {pages.number}</span>
+      <span aria-live="polite">{t('pager.page', { number: pages.number })}</span>
       <button type="button" class="small" data-testid="list-next" disabled={next === null} onClick={() => next !== null && pages.next(next)}>
-        Next page
+        {t('pager.next')}
       </button>
     </nav>
   );

@@ -12,7 +12,7 @@ import { paymentRequestJsonSchema, requestPaymentInput } from '../../src/domain/
 import { createPayoutInput, listPayoutsQuery } from '../../src/domain/payout-input.ts';
 import { payoutJsonSchema } from '../../src/domain/payout-json.ts';
 import { MAX_PAYEES, payeeJsonSchema } from '../../src/domain/payee.ts';
-import { createRefundInput, listRefundsQuery, refundJsonSchema } from '../../src/domain/refund.ts';
+import { createRefundInput, listMerchantRefundsQuery, listRefundsQuery, refundJsonSchema } from '../../src/domain/refund.ts';
 import { statementJsonSchema, statementQuery } from '../../src/domain/statement.ts';
 import { snakeCase, wire } from '../wire.ts';
 import { errorSchema, initiationMetadataSchema, rotatedWebhookSecretSchema, successOf, webhookSecretSchema } from './schemas.ts';
@@ -208,6 +208,31 @@ export const OPERATIONS = {
         },
         '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
         '404': error('Unknown, malformed or another merchant\'s payment', ['PAYMENT_NOT_FOUND']),
+        ...common,
+      },
+    },
+  },
+  '/api/v1/refunds': {
+    get: {
+      operationId: 'listMerchantRefunds',
+      summary: 'List the merchant\'s refunds, newest first',
+      description:
+        'A page of every refund of the merchant, of all its payments (newest first, `limit` 1 to 100, default 50; `status` keeps one state), each naming its `payment_id`, and how many match. GraphQL: `Merchant.refunds` (a connection, `viewer { refunds }`). Rate limit: payment status.',
+      tags: ['Refunds'],
+      query: listMerchantRefundsQuery,
+      responses: {
+        '200': {
+          description: 'A page of refunds and the number that match',
+          schema: successOf(
+            z
+              .object({
+                refunds: z.array(refundJsonSchema).max(100),
+                total: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64', description: 'Refunds of the merchant that match' }),
+              })
+              .strict(),
+          ),
+        },
+        '400': error('A query parameter out of range or not taken here', ['VALIDATION_FAILED']),
         ...common,
       },
     },

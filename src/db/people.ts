@@ -145,13 +145,15 @@ export async function personForSignIn(db: DbOrTx, email: string): Promise<(Perso
   return row && { ...toPerson(row), passwordHash: row.password_hash };
 }
 
-const peopleStatement = statement<{ merchantId: string }, PersonRow>(
+const peopleStatement = statement<{ merchantId: string; limit: number | null; offset: number }, PersonRow>(
   "a merchant's people",
-  `select ${PERSON} from merchant_people where merchant_id = :merchantId::uuid and removed_at is null order by created_at, id`,
+  `select ${PERSON} from merchant_people where merchant_id = :merchantId::uuid and removed_at is null order by created_at, id
+    limit :limit::int offset :offset::int`,
 );
 
-export async function peopleOf(db: DbOrTx, merchantId: string): Promise<Person[]> {
-  return (await peopleStatement.run(db, { merchantId })).map(toPerson);
+/** A merchant's people, oldest first: all of them, or a page (merchant_people_listed_idx). */
+export async function peopleOf(db: DbOrTx, merchantId: string, page: { limit: number | null; offset: number } = { limit: null, offset: 0 }): Promise<Person[]> {
+  return (await peopleStatement.run(db, { merchantId, ...page })).map(toPerson);
 }
 
 const removeStatement = statement<{ merchantId: string; id: string }, PersonRow>(

@@ -107,10 +107,17 @@ export async function unmatchedRefunds(db: DbOrTx, scope: PaymentScope, provider
   return (await unmatched.run(db, { refProvider: provider, attemptRef, ...paymentFilter(scope) })).map(toRefund);
 }
 
-/** Of one payment (or any), and only those pending for longer than so many milliseconds (or all), by the database's clock. */
+/**
+ * Of one payment (or any), in one status (or any), and only those pending for longer than so many
+ * milliseconds (or all), by the database's clock. The refund's own merchant_id repeats the scope's
+ * merchant (a refund is its payment's merchant's): it lets a merchant's list walk
+ * refunds_merchant_idx (merchant_id, seq) newest first instead of joining every refund.
+ */
 const LISTED = `(:ofPayment::uuid is null or r.payment_id = :ofPayment::uuid)
+  and (:merchantId::uuid is null or r.merchant_id = :merchantId::uuid)
+  and (:refundStatus::text is null or r.status = :refundStatus::text)
   and (:pendingMs::bigint is null or (r.status = 'pending' and r.created_at < now() - :pendingMs::bigint * interval '1 millisecond'))`;
-type Listed = { ofPayment: string | null; pendingMs: number | null } & PaymentFilter;
+type Listed = { ofPayment: string | null; refundStatus: string | null; pendingMs: number | null } & PaymentFilter;
 
 const pageStatement = statement<Listed & { limit: number; offset: number }, Row & { total: number }>(
   'a page of refunds with the total',
@@ -127,13 +134,62 @@ const countStatement = statement<Listed, { n: number }>('count refunds', `select
 export async function listRefunds(
   db: DbOrTx,
   scope: PaymentScope,
-  q: { paymentId?: string | null | undefined; pendingLongerThanMs?: number | null | undefined; limit: number; offset: number },
+  q: { paymentId?: string | null | undefined; status?: RefundStatus | null | undefined; pendingLongerThanMs?: number | null | undefined; limit: number; offset: number },
 ): Promise<{ refunds: StoredRefund[]; total: number }> {
-  const args = { ofPayment: q.paymentId ?? null, pendingMs: q.pendingLongerThanMs ?? null, ...paymentFilter(scope) };
+  const args = { ofPayment: q.paymentId ?? null, refundStatus: q.status ?? null, pendingMs: q.pendingLongerThanMs ?? null, ...paymentFilter(scope) };
   const rows = await pageStatement.run(db, { ...args, limit: q.limit, offset: q.offset });
   // Past the last page the window is empty; count apart then.
   const total = rows.length > 0 ? Number(rows[0]!.total) : q.offset > 0 ? Number((await countStatement.run(db, args))[0]?.n ?? 0) : 0;
   return { refunds: rows.map(toRefund), total };
+}
+
+/** A keyset page over the creation sequence: older than `after`, newer than `before`. */
+const KEYSET = `(:after::bigint is null or r.seq < :after::bigint) and (:before::bigint is null or r.seq > :before::bigint)`;
+/**
+ * Within a payment scope, on the refund's own columns (a refund carries its payment's merchant,
+ * the payment and the attempt's provider): no join decides what is listed, so a merchant's page
+ * is a walk of refunds_merchant_idx (merchant_id, seq) that stops after `limit` rows, and its
+ * count an index-only scan of the merchant's part.
+ */
+const REFUND_SCOPED = `(:merchantId::uuid is null or r.merchant_id = :merchantId::uuid)
+  and (:paymentId::uuid is null or r.payment_id = :paymentId::uuid)
+  and (:provider::text is null or r.provider = :provider::text)
+  and (:refundStatus::text is null or r.status = :refundStatus::text)`;
+type Keyset = { refundStatus: string | null; after: number | null; before: number | null; limit: number } & PaymentFilter;
+const keysetWithTotal = (order: 'desc' | 'asc') =>
+  statement<Keyset, Partial<Row & { seq: number }> & { total: number; id: string | null }>(
+    `a keyset page of refunds, ${order === 'desc' ? 'newest' : 'oldest'} first, with the total`,
+    `select t.total, page.*
+       from (select count(*) as total from refunds r where ${REFUND_SCOPED}) t
+       left join lateral (
+         select ${COLUMNS}, r.seq
+           from (select * from refunds r where ${REFUND_SCOPED} and ${KEYSET} order by r.seq ${order} limit :limit::int) r
+           join payment_attempts a on a.id = r.attempt_id
+          order by r.seq ${order}
+       ) page on true`,
+  );
+const newestFirstWithTotal = keysetWithTotal('desc');
+const oldestFirstWithTotal = keysetWithTotal('asc');
+
+/**
+ * A keyset page of refunds (a GraphQL connection: the merchant's every refund), newest first
+ * unless `inverted`, each with its position, beside the count of all that match: one statement,
+ * one snapshot. A merchant's walks refunds_merchant_idx (merchant_id, seq) backwards.
+ */
+export async function pageRefunds(
+  db: DbOrTx,
+  scope: PaymentScope,
+  q: { status?: RefundStatus | null | undefined; after: number | null; before: number | null; limit: number; inverted: boolean },
+): Promise<{ page: { node: StoredRefund; seq: number }[]; total: number }> {
+  const rows = await (q.inverted ? oldestFirstWithTotal : newestFirstWithTotal).run(db, {
+    refundStatus: q.status ?? null,
+    after: q.after,
+    before: q.before,
+    limit: q.limit,
+    ...paymentFilter(scope),
+  });
+  const page = rows.filter((r) => r.id != null).map((r) => ({ node: toRefund(r as Row), seq: Number(r.seq) }));
+  return { page, total: Number(rows[0]?.total ?? 0) };
 }
 
 const ofPayments = statement<{ ids: string[] } & PaymentFilter, Row>(

@@ -89,3 +89,10 @@ export type RefundOutcome = { status: 'succeeded' } | { status: 'failed'; reason
 /** `GET /api/v1/payments/{id}/refunds`: offset paging like every REST list. */
 export const listRefundsQuery = z.strictObject({ ...offsetPage });
 export type ListRefundsQuery = z.output<typeof listRefundsQuery>;
+
+/** `GET /api/v1/refunds`: the merchant's every refund, a page at a time, optionally in one status. */
+export const listMerchantRefundsQuery = z.strictObject({
+  ...offsetPage,
+  status: optional(z.enum(REFUND_STATUSES, { error: `must be one of ${REFUND_STATUSES.join(', ')}` })),
+});
+export type ListMerchantRefundsQuery = z.output<typeof listMerchantRefundsQuery>;

@@ -450,9 +450,9 @@ export class PeopleService {
     if (id) this.ended([id]);
   }
 
-  /** The merchant's people (every role reads them). */
-  async list(actor: Actor, merchantId?: string | null): Promise<Person[]> {
-    return peopleOf(this.deps.db, oneMerchant(actor, merchantId));
+  /** The merchant's people, oldest first (every role reads them): all, or a page. */
+  async list(actor: Actor, merchantId?: string | null, page?: { limit: number | null; offset: number }): Promise<Person[]> {
+    return peopleOf(this.deps.db, oneMerchant(actor, merchantId), page);
   }
 
   /**

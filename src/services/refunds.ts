@@ -12,7 +12,7 @@ import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { releaseLegs, refundReserveLegs, refundSettleLegs } from '../domain/ledger.ts';
 import { paymentNotFound } from '../domain/payment.ts';
-import { type CreateRefundInput, type Refund, refundJson, refundNotFound, type RefundOutcome } from '../domain/refund.ts';
+import { type CreateRefundInput, type Refund, refundJson, refundNotFound, type RefundOutcome, type RefundStatus } from '../domain/refund.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { IDEMPOTENCY_TTL_MS } from './payments.ts';
 
@@ -109,15 +109,27 @@ export class RefundService {
    */
   async list(
     actor: Actor,
-    q: { merchantId?: string | null; paymentId?: string | null; stale?: boolean | null; limit: number; offset: number },
+    q: { merchantId?: string | null; paymentId?: string | null; status?: RefundStatus | null; stale?: boolean | null; limit: number; offset: number },
   ): Promise<{ refunds: Refund[]; total: number }> {
     if (q.paymentId != null && !isUuid(q.paymentId)) return { refunds: [], total: 0 };
     return store.listRefunds(this.deps.db, scope(actor, q.merchantId), {
       paymentId: q.paymentId?.toLowerCase() ?? null,
+      status: q.status ?? null,
       pendingLongerThanMs: q.stale ? this.deps.config.refundPendingAlertMs : null,
       limit: q.limit,
       offset: q.offset,
     });
+  }
+
+  /**
+   * A keyset page of a merchant's every refund (the operator's: every merchant's, or the one it
+   * names), newest first unless `inverted`, optionally in one status, with how many match.
+   */
+  page(
+    actor: Actor,
+    q: { merchantId?: string | null; status?: RefundStatus | null; after: number | null; before: number | null; limit: number; inverted: boolean },
+  ): Promise<{ page: { node: Refund; seq: number }[]; total: number }> {
+    return store.pageRefunds(this.deps.db, scope(actor, q.merchantId), q);
   }
 
   /** Each payment's refunds, newest first, in key order (a DataLoader batch). */

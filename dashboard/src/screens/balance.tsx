@@ -1,5 +1,6 @@
 import { graphql, request } from '../graphql.ts';
 import { useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { rand, Status } from '../ui.tsx';
 
 /**
@@ -34,26 +35,26 @@ export function Balance() {
   const q = useQuery(() => request(BalanceQuery));
   return (
     <section aria-labelledby="h-balance">
-      <h1 id="h-balance">Balance</h1>
+      <h1 id="h-balance">{t('nav.balance')}</h1>
       <Status q={q}>
         {({ balance: b }) => {
           const d = b.breakdown;
           return (
             <>
               <dl class="cards">
-                <Card title="Available" testid="balance-available" cents={b.availableCents} why="What you can pay out or refund now: the balance less what is reserved." />
-                <Card title="Reserved" cents={b.reservedCents} why="Held for payouts not yet paid and refunds not yet done; still part of the balance." />
-                <Card title="Balance" testid="balance-total" cents={b.balanceCents} why="Everything below added up: available plus reserved." />
+                <Card title={t('balance.available')} testid="balance-available" cents={b.availableCents} why={t('balance.availableWhy')} />
+                <Card title={t('balance.reserved')} cents={b.reservedCents} why={t('balance.reservedWhy')} />
+                <Card title={t('balance.total')} testid="balance-total" cents={b.balanceCents} why={t('balance.totalWhy')} />
               </dl>
-              <h2>How the balance adds up</h2>
+              <h2>{t('balance.addsUp')}</h2>
               <dl class="cards" data-testid="balance-breakdown">
-                <Card sign="+" title="Payments in" cents={d.paymentsCents} why="Customers' captured payments, at their full amount." />
-                <Card sign="−" title="Payment fees" cents={d.paymentFeesCents} why="zarpay's fees on those payments." />
-                <Card sign="+" title="Top-ups" cents={d.creditsCents} why="Money your account manager put in: not a sale." />
-                <Card sign="−" title="Refunds" cents={d.refundsCents} why="Given back to customers (refunds that went through)." />
-                <Card sign="−" title="Paid out" cents={d.payoutsCents} why="Sent to your bank account by completed payouts." />
-                <Card sign="−" title="Payout fees" cents={d.payoutFeesCents} why="The fee of each completed payout." />
-                <Card sign="+" title="Returned by the bank" cents={d.returnsCents} why="Payouts the bank sent back, credited again." />
+                <Card sign="+" title={t('balance.payments')} cents={d.paymentsCents} why={t('balance.paymentsWhy')} />
+                <Card sign="−" title={t('balance.paymentFees')} cents={d.paymentFeesCents} why={t('balance.paymentFeesWhy')} />
+                <Card sign="+" title={t('balance.credits')} cents={d.creditsCents} why={t('balance.creditsWhy')} />
+                <Card sign="−" title={t('balance.refunds')} cents={d.refundsCents} why={t('balance.refundsWhy')} />
+                <Card sign="−" title={t('balance.payouts')} cents={d.payoutsCents} why={t('balance.payoutsWhy')} />
+                <Card sign="−" title={t('balance.payoutFees')} cents={d.payoutFeesCents} why={t('balance.payoutFeesWhy')} />
+                <Card sign="+" title={t('balance.returns')} cents={d.returnsCents} why={t('balance.returnsWhy')} />
               </dl>
             </>
           );

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
 import { useLive, usePages, useQuery, useSettled } from '../hooks.ts';
-import { label, Link, nextCursor, Pager, rand, Status, Table, when } from '../ui.tsx';
+import { type MessageKey, t } from '../i18n.ts';
+import { Link, nextCursor, Pager, rand, Status, Table, when } from '../ui.tsx';
 
 /**
  * The payments, newest first, a page at a time, filtered by status and found by a search (order
@@ -10,6 +11,8 @@ import { label, Link, nextCursor, Pager, rand, Status, Table, when } from '../ui
 
 const PAYMENT_STATUSES = ['CREATED', 'INITIATED', 'AWAITING_WEBHOOK', 'CAPTURED', 'FAILED', 'CANCELLED'] as const;
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** A status in words, in the dashboard's language. */
+const statusWords = (s: PaymentStatus) => t(`status.${s.toLowerCase()}` as MessageKey);
 
 const PaymentsQuery = graphql(`
   query Payments($status: PaymentStatus, $after: String, $search: String) {
@@ -33,10 +36,10 @@ export function Payments() {
   useLive(PaymentEvents, {}, q.reload);
   return (
     <section aria-labelledby="h-payments">
-      <h1 id="h-payments">Payments</h1>
+      <h1 id="h-payments">{t('nav.payments')}</h1>
       <div class="filters" role="search">
         <span>
-          <label for="payments-search">Find (order, amount in rand, customer e-mail)</label>
+          <label for="payments-search">{t('payments.find')}</label>
           <input
             id="payments-search"
             data-testid="payments-search"
@@ -47,11 +50,11 @@ export function Payments() {
           />
         </span>
         <span>
-          <label for="payment-status">Status</label>
+          <label for="payment-status">{t('payments.status')}</label>
           <select id="payment-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as PaymentStatus | '')}>
-            <option value="">All</option>
+            <option value="">{t('payments.all')}</option>
             {PAYMENT_STATUSES.map((s) => (
-              <option value={s}>{label(s)}</option>
+              <option value={s}>{statusWords(s)}</option>
             ))}
           </select>
         </span>
@@ -61,22 +64,22 @@ export function Payments() {
           <>
           <Table
             testid="payments-table"
-            caption={`${payments.totalCount} payments${search ? ` found for “${search}”` : ''}, newest first`}
-            columns={['Order', 'Status', { title: 'Amount', numeric: true }, 'Created']}
+            caption={search ? t('payments.found', { count: payments.totalCount, search }) : t('payments.count', { count: payments.totalCount })}
+            columns={[t('payments.order'), t('payments.status'), { title: t('payments.amount'), numeric: true }, t('payments.created')]}
             rows={payments.edges}
-            empty={search ? `No payment has the order reference, amount or customer e-mail “${search}”.` : `No payments${status ? ` that are ${label(status)}` : ' yet'}.`}
+            empty={search ? t('payments.notFound', { search }) : status ? t('payments.noneIn', { status: statusWords(status) }) : t('payments.none')}
             row={({ node: p }) => (
               <tr data-testid="payment-row" key={p.id}>
                 <td>
                   <Link href={`/dashboard/payments/${p.id}`}>{p.merchantOrderId}</Link>
                 </td>
-                <td>{label(p.status)}</td>
+                <td>{statusWords(p.status)}</td>
                 <td class="num">{rand(p.amount)}</td>
                 <td>{when(p.createdAt)}</td>
               </tr>
             )}
           />
-          <Pager pages={pages} next={nextCursor(payments.pageInfo)} what="payments" />
+          <Pager pages={pages} next={nextCursor(payments.pageInfo)} what={t('nav.payments')} />
           </>
         )}
       </Status>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, graphql, request } from '../graphql.ts';
+import { t } from '../i18n.ts';
 import { type Me, useAction, useLive, usePages, useQuery } from '../hooks.ts';
 import { Failure, FieldProblem, label, Link, nextCursor, Pager, rand, Status, Table, toCents, when } from '../ui.tsx';
 
@@ -52,11 +53,12 @@ export function Payouts(props: { me: Me }) {
               </tr>
             )}
           />
-          <Pager pages={pages} next={nextCursor(payouts.pageInfo)} what="payouts" />
+          <Pager pages={pages} next={nextCursor(payouts.pageInfo)} what={t('nav.payouts')} />
           </>
         )}
       </Status>
-      <Payees owner={props.me.role === 'OWNER'} />
+      {/* Below the list once it is there: the list arriving above would otherwise push the payees down (a layout shift). */}
+      {q.data && <Payees owner={props.me.role === 'OWNER'} />}
     </section>
   );
 }

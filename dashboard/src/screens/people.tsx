@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
+import { t } from '../i18n.ts';
 import { graphql, request } from '../graphql.ts';
 import { type Me, type Role, useAction, usePages, useQuery } from '../hooks.ts';
 import { Failure, label, offsetPage, Once, Pager, Status, when } from '../ui.tsx';
 
-/** The merchant's people: owners invite, change roles and remove, and see who did what. */
+/** The merchant's people (a page at a time): owners invite, change roles and remove, and see who did what. */
 
 const PeopleQuery = graphql(`
-  query People { people { id email role active createdAt issuedKeys { kid displayMask } } }
+  query People($offset: Int) { people(first: 26, offset: $offset) { id email role active createdAt issuedKeys { kid displayMask } } }
 `);
 const InvitePerson = graphql(`
   mutation InvitePerson($email: String!, $role: PersonRole!) { invitePerson(email: $email, role: $role) { inviteUrl expiresAt emailed } }
@@ -22,7 +23,8 @@ const AuditQuery = graphql(`
 `);
 
 export function People(props: { me: Me }) {
-  const q = useQuery(() => request(PeopleQuery));
+  const peoplePages = usePages<number>([]);
+  const q = useQuery(() => request(PeopleQuery, { offset: peoplePages.at ?? 0 }), [peoplePages.at]);
   const owner = props.me.role === 'OWNER';
   const auditPages = usePages<number>([]);
   const audit = useQuery(() => (owner ? request(AuditQuery, { offset: auditPages.at ?? 0 }) : Promise.resolve({ auditLog: [] })), [owner, auditPages.at]);
@@ -77,9 +79,12 @@ export function People(props: { me: Me }) {
       )}
       <Failure error={remove.error ?? changeRole.error} />
       <Status q={q}>
-        {({ people }) => (
+        {({ people }) => {
+          const page = offsetPage(people, 25, peoplePages.at ?? 0);
+          return (
+          <>
           <ul class="people">
-            {people.map((p) => (
+            {page.rows.map((p) => (
               <li key={p.id}>
                 {p.email} — {label(p.role)}
                 {p.active ? '' : ' (invited)'}
@@ -102,7 +107,10 @@ export function People(props: { me: Me }) {
               </li>
             ))}
           </ul>
-        )}
+          <Pager pages={peoplePages} next={page.next} what={t('nav.people')} />
+          </>
+          );
+        }}
       </Status>
       {owner && (
         <>

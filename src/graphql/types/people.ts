@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { requireMerchant } from '../../domain/actor.ts';
 import { AppError } from '../../domain/errors.ts';
 import { emailSchema, type Person } from '../../domain/people.ts';
@@ -93,10 +94,21 @@ builder.queryFields((t) => ({
   }),
   people: t.field({
     type: [PersonRef],
-    description: 'A merchant\'s people, oldest first: a merchant its own, the operator the merchant it names.',
+    description:
+      'A merchant\'s people (invites too), oldest first: a merchant its own, the operator the merchant it names. All of them, or a page with `first` and `offset` (the dashboard asks for one more than it shows: that one says there is a next page).',
     authScopes: { merchant: true, operator: true },
-    args: { merchantId: t.arg({ type: 'UUID', description: 'The operator names the merchant; a merchant may only name itself.' }) },
-    resolve: (_r, { merchantId }, ctx) => ctx.services.people.list(actorOf(ctx), merchantId),
+    args: {
+      merchantId: t.arg({ type: 'UUID', description: 'The operator names the merchant; a merchant may only name itself.' }),
+      first: t.arg.int({
+        description: 'At most this many (1 to 500; left out: all).',
+        validate: validated(z.number().int().min(1, 'must be 1 to 500').max(500, 'must be 1 to 500')),
+      }),
+      offset: t.arg.int({
+        description: 'Skip this many first (0 to 10000; default 0): the next page starts at offset + first.',
+        validate: validated(z.number().int().min(0, 'must be 0 to 10000').max(10_000, 'must be 0 to 10000')),
+      }),
+    },
+    resolve: (_r, { merchantId, first, offset }, ctx) => ctx.services.people.list(actorOf(ctx), merchantId, { limit: first ?? null, offset: offset ?? 0 }),
   }),
 }));
 

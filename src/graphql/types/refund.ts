@@ -3,6 +3,8 @@ import { idempotencyKeyInput } from '../../domain/payment-input.ts';
 import { createRefundInput, type Refund, REFUND_STATUSES } from '../../domain/refund.ts';
 import { offsetPage, parseInput, reasonSchema } from '../../domain/validation.ts';
 import { actorOf, builder } from '../builder.ts';
+import { connectionArgsSchema, keysetConnection, selects } from '../keyset.ts';
+import { MerchantRef } from './merchant.ts';
 import { validated, validatedInput } from '../validation.ts';
 import { PaymentRef } from './payment.ts';
 
@@ -50,6 +52,33 @@ builder.objectFields(PaymentRef, (t) => ({
     resolve: (p) => p.id,
   }),
 }));
+
+builder.objectField(MerchantRef, 'refunds', (t) =>
+  t.connection(
+    {
+      type: RefundRef,
+      description:
+        'Every refund of the merchant, of all its payments, newest first (REST `GET /api/v1/refunds`; the dashboard\'s refunds list): `viewer { refunds(first: 25) { … } }`, or the operator\'s `merchant(id) { refunds }`. Rate limit: payment status.',
+      validate: validated(connectionArgsSchema),
+      args: { status: t.arg({ type: RefundStatusEnum, description: 'Only refunds in this state.' }) },
+      resolve: (m, args, ctx, info) => {
+        const actor = actorOf(ctx);
+        const filter = { merchantId: m.id, status: args.status };
+        // The page and its total are one statement; without totalCount the count is not read.
+        const both = (page: Parameters<typeof ctx.services.refunds.page>[1]) => ctx.services.refunds.page(actor, { ...filter, ...page });
+        return keysetConnection(
+          'refund',
+          args,
+          async (page) => (await both(page)).page,
+          async () => (await both({ after: null, before: null, limit: 1, inverted: false })).total,
+          selects(info, 'totalCount') ? { page: both } : undefined,
+        );
+      },
+    },
+    { description: 'A page of a merchant\'s refunds, newest first, with how many match on all pages.' },
+    { description: 'One refund of the page, with its cursor.' },
+  ),
+);
 
 const RefundPaymentInput = builder.inputType('RefundPaymentInput', {
   description: 'A refund (REST `POST /api/v1/payments/{id}/refunds` body, camelCase, with the payment and the Idempotency-Key).',

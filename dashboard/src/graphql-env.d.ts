@@ -6976,7 +6976,7 @@ export type introspection = {
         "fields": [
           {
             "name": "emailQueued",
-            "description": "true: the e-mail is on its way (retried until the mail server takes it); false: a replay of an earlier request, nothing sent again.",
+            "description": "True: the e-mail is on its way (retried until the mail server takes it). False: a replay of an earlier request; nothing is sent again.",
             "args": [],
             "type": {
               "kind": "NON_NULL",

@@ -21,7 +21,7 @@ const PaymentRequestPayload = builder.simpleObject('PaymentRequestPayload', {
     payment: t.field({ type: PaymentRef, description: 'The payment, status CREATED, with the customer\'s e-mail.' }),
     paymentUrl: t.string({ description: 'The hosted payment page the e-mail links to.' }),
     qrCode: t.field({ type: QrCodeRef, description: 'A QR code of the page.' }),
-    emailQueued: t.boolean({ description: 'true: the e-mail is on its way (retried until the mail server takes it); false: a replay of an earlier request, nothing sent again.' }),
+    emailQueued: t.boolean({ description: 'True: the e-mail is on its way (retried until the mail server takes it). False: a replay of an earlier request; nothing is sent again.' }),
   }),
 });
 

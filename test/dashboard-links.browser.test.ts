@@ -148,6 +148,19 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     await go(page, 'Links', 'Payment links');
     await row(page, 'Lesson 25').waitFor();
     expect(await page.getByTestId('link-row').count()).toBe(25);
+    // Each row shares its own link: closed until asked for, so the QR codes are not loaded up front.
+    const lesson = row(page, 'Lesson 25');
+    expect(await lesson.getByTestId('link-share-qr').isVisible()).toBe(false);
+    await lesson.getByTestId('link-share').locator('summary').click();
+    const lessonUrl = (await lesson.getByTestId('link-share-url').textContent())!;
+    expect(lessonUrl).toBe(await lesson.locator('a').first().getAttribute('href'));
+    expect(lessonUrl).toMatch(new RegExp(`^${t.url}/l/[0-9a-f-]{36}$`));
+    await eventually(() => lesson.getByTestId('link-share-qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
+    const wa = new URL((await lesson.getByTestId('link-share-whatsapp').getAttribute('href'))!);
+    expect(wa.origin + wa.pathname).toBe('https://wa.me/');
+    expect(wa.searchParams.get('text')).toBe(`Pay Lesson 25: ${lessonUrl}`);
+    expect(await row(page, 'Lesson 24').getByTestId('link-share-qr').isVisible()).toBe(false);
+    await expectAccessible(page, 'links on a phone, one row shared');
     await page.getByTestId('list-next').click();
     await row(page, 'Braai pack').waitFor();
     await expectAccessible(page, 'links on a phone, page 2');

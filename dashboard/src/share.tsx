@@ -28,7 +28,7 @@ export function Share(props: { url: string; qrImageUrl: string; text: string; te
         </button>
         <span role="status">{copied && ` ${t(copied)}`}</span>
       </p>
-      <img data-testid={`${props.testid}-qr`} src={ownOrigin(props.qrImageUrl)} alt={t('share.qr', { title: props.title })} width={200} height={200} />
+      <img data-testid={`${props.testid}-qr`} src={ownOrigin(props.qrImageUrl)} alt={t('share.qr', { title: props.title })} width={200} height={200} loading="lazy" />
       <p>
         <a data-testid={`${props.testid}-whatsapp`} href={whatsApp(`${props.text} ${props.url}`)} target="_blank" rel="noopener noreferrer">
           {t('share.whatsapp')}

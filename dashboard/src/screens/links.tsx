@@ -18,7 +18,7 @@ const LinksQuery = graphql(`
     paymentLinks(first: 25, after: $after) {
       totalCount
       pageInfo { hasNextPage endCursor }
-      edges { node { id description amountCents singleUse active paymentsCount capturedCents url } }
+      edges { node { id description amountCents singleUse active paymentsCount capturedCents url qrCode { imageUrl } } }
     }
   }
 `);
@@ -56,7 +56,7 @@ export function Links(props: { me: Me }) {
             <Table
               testid="links-table"
               caption={t('links.caption', { count: paymentLinks.totalCount })}
-              columns={[t('links.col.description'), { title: t('links.col.amount'), numeric: true }, { title: t('links.col.payments'), numeric: true }, { title: t('links.col.captured'), numeric: true }, t('links.col.state'), owner && t('links.col.switch')]}
+              columns={[t('links.col.description'), { title: t('links.col.amount'), numeric: true }, { title: t('links.col.payments'), numeric: true }, { title: t('links.col.captured'), numeric: true }, t('links.col.state'), owner && t('links.col.switch'), t('links.col.share')]}
               rows={paymentLinks.edges}
               empty={t('links.empty')}
               row={({ node: l }) => (
@@ -82,6 +82,13 @@ export function Links(props: { me: Me }) {
                       </button>
                     </td>
                   )}
+                  <td>
+                    {/* Closed until asked for: the list stays short on a phone, and the QR codes load only when opened. */}
+                    <details class="row-share" data-testid="link-share">
+                      <summary aria-label={t('links.shareRowLabel', { description: l.description })}>{t('links.shareRow')}</summary>
+                      <Share url={l.url} qrImageUrl={l.qrCode.imageUrl} text={t('links.payText', { description: l.description })} testid="link-share" title={l.description} />
+                    </details>
+                  </td>
                 </tr>
               )}
             />

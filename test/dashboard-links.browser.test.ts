@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { sql } from 'kysely';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
@@ -147,6 +148,19 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     await go(page, 'Links', 'Payment links');
     await row(page, 'Lesson 25').waitFor();
     expect(await page.getByTestId('link-row').count()).toBe(25);
+    // Each row shares its own link: closed until asked for, so the QR codes are not loaded up front.
+    const lesson = row(page, 'Lesson 25');
+    expect(await lesson.getByTestId('link-share-qr').isVisible()).toBe(false);
+    await lesson.getByTestId('link-share').locator('summary').click();
+    const lessonUrl = (await lesson.getByTestId('link-share-url').textContent())!;
+    expect(lessonUrl).toBe(await lesson.locator('a').first().getAttribute('href'));
+    expect(lessonUrl).toMatch(new RegExp(`^${t.url}/l/[0-9a-f-]{36}$`));
+    await eventually(() => lesson.getByTestId('link-share-qr').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
+    const wa = new URL((await lesson.getByTestId('link-share-whatsapp').getAttribute('href'))!);
+    expect(wa.origin + wa.pathname).toBe('https://wa.me/');
+    expect(wa.searchParams.get('text')).toBe(`Pay Lesson 25: ${lessonUrl}`);
+    expect(await row(page, 'Lesson 24').getByTestId('link-share-qr').isVisible()).toBe(false);
+    await expectAccessible(page, 'links on a phone, one row shared');
     await page.getByTestId('list-next').click();
     await row(page, 'Braai pack').waitFor();
     await expectAccessible(page, 'links on a phone, page 2');
@@ -196,6 +210,33 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     await page.getByTestId('payment-request-email').evaluate((el: HTMLInputElement) => (el.type = 'text'));
     await page.getByTestId('payment-request-create').click();
     await page.getByTestId('error-customerEmail').waitFor();
+    await context.close();
+  }, 60_000);
+
+  it('in isiZulu the Links screen and the request form speak it, and it stays with the person', async () => {
+    const context = await newContext();
+    const page = await join(context, 'zulu@spaza.example', 'OWNER');
+    await go(page, 'Links', 'Payment links');
+    await row(page, 'Lesson 25').waitFor();
+    await page.getByTestId('language').selectOption('zu');
+    await page.getByRole('heading', { level: 1, name: 'Izixhumanisi zokukhokha' }).waitFor();
+    expect(await page.getByTestId('payment-link-create').textContent()).toBe('Dala isixhumanisi');
+    expect(await page.getByText('Cela inkokhelo nge-imeyili').count()).toBe(1);
+    expect(await page.getByText('Lokho ikhasimende elikhokhela khona').count()).toBe(1);
+    expect(await row(page, 'Lesson 25').getByTestId('link-state').textContent()).toBe('kuvuliwe');
+    expect(await row(page, 'Lesson 25').getByTestId('link-switch').textContent()).toBe('Vala');
+    expect(await page.locator('caption').first().textContent()).toMatch(/^Izixhumanisi zokukhokha ezingu-\d+, ezintsha kuqala$/);
+    expect(await page.getByText('Payment links').count()).toBe(0);
+    await expectAccessible(page, 'links in isiZulu');
+    // Stored with the person, not only in this browser: with the browser's memory gone, it comes
+    // back (and /dashboard/links itself loads the dashboard, as a bookmark would).
+    await expect.poll(async () => (await sql<{ language: string }>`select language from merchant_people where email = 'zulu@spaza.example'`.execute(t.database.db)).rows[0]?.language).toBe('zu');
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Izixhumanisi zokukhokha' }).waitFor();
+    await page.getByTestId('language').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Payment links' }).waitFor();
+    expect(await page.getByTestId('payment-link-create').textContent()).toBe('Create link');
     await context.close();
   }, 60_000);
 

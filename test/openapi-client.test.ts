@@ -6,6 +6,7 @@ import { CLIENT_TYPES_FILE, clientTypes } from '../rest/openapi/client-types.ts'
 import { documentedExamples } from '../rest/openapi/document.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op } from './support/client.ts';
+import { startSmtpServer } from './support/smtp.ts';
 
 /**
  * The OpenAPI document is enough to integrate: a client generated from it alone
@@ -14,10 +15,16 @@ import { createMerchant, credit, http, op } from './support/client.ts';
  */
 
 let t: TestApp;
+// A mail server of its own: a payment request's example e-mails the customer.
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
-  t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50' });
+  smtp = await startSmtpServer();
+  t = await startApp({ SANDBOX_CONFIRM_DELAY_MS: '50', SMTP_URL: smtp.url, SMTP_FROM: 'Shop <pay@shop.example>' });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
 
 describe('the generated TypeScript client', () => {
   it('is generated from the current document (npm run client-types)', async () => {
@@ -82,7 +89,7 @@ describe('the request examples in the document', () => {
   const examples = documentedExamples();
 
   it('cover every operation that takes a body', () => {
-    expect(new Set(examples.map((e) => `${e.method} ${e.path}`))).toEqual(new Set(['post /api/v1/payments/init', 'post /api/v1/payouts', 'patch /api/v1/merchant', 'post /api/v1/payment-links', 'patch /api/v1/payment-links/{link_id}']));
+    expect(new Set(examples.map((e) => `${e.method} ${e.path}`))).toEqual(new Set(['post /api/v1/payments/init', 'post /api/v1/payouts', 'patch /api/v1/merchant', 'post /api/v1/payment-links', 'patch /api/v1/payment-links/{link_id}', 'post /api/v1/payment-requests']));
   });
 
   it.each(examples.map((e) => [`${e.method.toUpperCase()} ${e.path} (${e.name})`, e] as const))('%s is accepted as documented', async (_name, example) => {

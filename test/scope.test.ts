@@ -517,6 +517,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /dashboard/keys': { kind: 'public' },
   'GET /dashboard/statements': { kind: 'public' },
   'GET /dashboard/people': { kind: 'public' },
+  'GET /dashboard/links': { kind: 'public' },
   'GET /dashboard/assets/:file': { kind: 'public' },
   'POST /dashboard/login': { kind: 'public' },
   'POST /dashboard/invite': { kind: 'public' },

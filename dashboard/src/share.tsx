@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { type MessageKey, t, useLanguage } from './i18n.ts';
 
 /**
  * An address a shop hands to customers (a payment link, an unpaid payment's page): the URL as
@@ -7,14 +8,15 @@ import { useState } from 'preact/hooks';
  * `{testid}-url`, `{testid}-qr`, `{testid}-whatsapp`.
  */
 export function Share(props: { url: string; qrImageUrl: string; text: string; testid: string; title: string }) {
-  const [copied, setCopied] = useState<string>('');
+  useLanguage();
+  const [copied, setCopied] = useState<MessageKey | null>(null);
   // The clipboard needs a secure page (https, or localhost); elsewhere the person selects the text.
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.url);
-      setCopied(' Copied.');
+      setCopied('share.copied');
     } catch {
-      setCopied(' Could not copy here: select the address and copy it.');
+      setCopied('share.noCopy');
     }
   };
   return (
@@ -22,18 +24,18 @@ export function Share(props: { url: string; qrImageUrl: string; text: string; te
       <p>
         <code data-testid={`${props.testid}-url`}>{props.url}</code>{' '}
         <button type="button" class="small" onClick={() => void copy()}>
-          Copy
+          {t('share.copy')}
         </button>
-        <span role="status">{copied}</span>
+        <span role="status">{copied && ` ${t(copied)}`}</span>
       </p>
-      <img data-testid={`${props.testid}-qr`} src={ownOrigin(props.qrImageUrl)} alt={`QR code of ${props.title}`} width={200} height={200} />
+      <img data-testid={`${props.testid}-qr`} src={ownOrigin(props.qrImageUrl)} alt={t('share.qr', { title: props.title })} width={200} height={200} loading="lazy" />
       <p>
         <a data-testid={`${props.testid}-whatsapp`} href={whatsApp(`${props.text} ${props.url}`)} target="_blank" rel="noopener noreferrer">
-          Share on WhatsApp
+          {t('share.whatsapp')}
         </a>
         {' · '}
         <a href={props.qrImageUrl} download>
-          Download the QR code (PNG)
+          {t('share.download')}
         </a>
       </p>
     </div>

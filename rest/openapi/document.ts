@@ -304,6 +304,13 @@ export const OPERATIONS = {
         'By e-mail only (an SMS from zarpay never carries a link); where e-mail is off (SMTP_URL unset) it is VALIDATION_FAILED on `customer_email` and nothing is made. ' +
         'The same `merchant_order_id` and input again answer 200 with the same payment and send nothing more. An owner\'s (payments.request). Rate limit: payment init.',
       tags: ['Payment links'],
+      examples: {
+        catering: {
+          summary: 'Catering, paid ahead by e-mail',
+          status: 201,
+          value: { amount_cents: 45000, description: 'Catering, 12 December', customer_email: 'naledi@example.co.za', merchant_order_id: 'REQ-1001' },
+        },
+      },
       body: wire(requestPaymentInput),
       responses: {
         '201': { description: 'Made; the e-mail is on its way', schema: successOf(paymentRequestJsonSchema) },

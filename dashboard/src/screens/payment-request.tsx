@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { parseRand } from '../../../src/domain/money.ts';
 import { ApiError, graphql, request } from '../graphql.ts';
 import { useAction } from '../hooks.ts';
+import { t, useLanguage } from '../i18n.ts';
 import { Share } from '../share.tsx';
 import { Failure, FieldProblem, rand } from '../ui.tsx';
 
@@ -20,11 +21,12 @@ const RequestPayment = graphql(`
 type Sent = { paymentUrl: string; imageUrl: string; amount: number; description: string; email: string };
 
 export function PaymentRequest() {
+  useLanguage();
   const [f, setF] = useState({ amount: '', description: '', email: '' });
   const [sent, setSent] = useState<Sent | null>(null);
   const a = useAction(async () => {
     const cents = parseRand(f.amount);
-    if (cents === null) throw new ApiError('VALIDATION_FAILED', 'The amount is not valid', 200, [{ field: 'amountCents', message: 'write it in rand, such as 450,00 or 450.00' }]);
+    if (cents === null) throw new ApiError('VALIDATION_FAILED', t('links.badAmount'), 200, [{ field: 'amountCents', message: t('request.badAmountHelp') }]);
     const r = (await request(RequestPayment, { input: { amountCents: cents, description: f.description, customerEmail: f.email.trim() } })).requestPayment;
     setSent({ paymentUrl: r.paymentUrl, imageUrl: r.qrCode.imageUrl, amount: r.payment.amount, description: r.payment.description ?? f.description, email: r.payment.customer?.email ?? f.email });
     setF({ amount: '', description: '', email: '' });
@@ -50,27 +52,25 @@ export function PaymentRequest() {
   };
   return (
     <details class="panel">
-      <summary>Request a payment by e-mail</summary>
+      <summary>{t('request.title')}</summary>
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void a.run();
         }}
       >
-        {field('amount', 'amountCents', 'Amount in rand, such as 450,00', { inputMode: 'decimal' })}
-        {field('description', 'description', 'What it is for', { maxLength: 200 })}
-        {field('email', 'customerEmail', "The customer's e-mail address", { type: 'email', autocomplete: 'off' })}
+        {field('amount', 'amountCents', t('request.amount'), { inputMode: 'decimal' })}
+        {field('description', 'description', t('request.description'), { maxLength: 200 })}
+        {field('email', 'customerEmail', t('request.email'), { type: 'email', autocomplete: 'off' })}
         <button type="submit" data-testid="payment-request-create" disabled={a.busy}>
-          Send the request
+          {t('request.submit')}
         </button>
         <Failure error={a.error} shownBeside={['amountCents', 'description', 'customerEmail']} />
       </form>
       {sent && (
         <div role="status" data-testid="payment-request-sent">
-          <p>
-            A request for <span class="money">{rand(sent.amount)}</span> ({sent.description}) is on its way to {sent.email}. Its payment page:
-          </p>
-          <Share url={sent.paymentUrl} qrImageUrl={sent.imageUrl} text={`Pay ${sent.description}:`} testid="payment-request" title="the payment page" />
+          <p>{t('request.sent', { amount: rand(sent.amount), description: sent.description, email: sent.email })}</p>
+          <Share url={sent.paymentUrl} qrImageUrl={sent.imageUrl} text={t('links.payText', { description: sent.description })} testid="payment-request" title={t('request.page')} />
         </div>
       )}
     </details>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { parseRand } from '../../../src/domain/money.ts';
 import { graphql, request, type ResultOf } from '../graphql.ts';
 import { type Me, useAction, useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { Share } from '../share.tsx';
 import { Failure, label, Link, rand, Status, Table, when } from '../ui.tsx';
 
@@ -60,7 +61,7 @@ export function Payment(props: { id: string; me: Me }) {
               <section aria-labelledby="h-pay-link" data-testid="payment-share">
                 <h2 id="h-pay-link">Where the customer pays</h2>
                 <p>Not paid yet: send the customer this page, or let them scan the QR code.</p>
-                <Share url={p.paymentUrl} qrImageUrl={p.qrCode.imageUrl} text={`Pay ${p.description ?? p.merchantOrderId}:`} testid="payment-link" title="the payment page" />
+                <Share url={p.paymentUrl} qrImageUrl={p.qrCode.imageUrl} text={t('links.payText', { description: p.description ?? p.merchantOrderId })} testid="payment-link" title={t('request.page')} />
               </section>
             )}
             <h2>Attempts</h2>

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { type GraphQLField, getNamedType, type GraphQLObjectType, isObjectType } from 'graphql';
 import { sql } from 'kysely';
@@ -518,6 +519,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /dashboard/statements': { kind: 'public' },
   'GET /dashboard/people': { kind: 'public' },
   'GET /dashboard/links': { kind: 'public' },
+  'GET /dashboard/refunds': { kind: 'public' },
   'GET /dashboard/assets/:file': { kind: 'public' },
   'POST /dashboard/login': { kind: 'public' },
   'POST /dashboard/invite': { kind: 'public' },
@@ -540,6 +542,15 @@ async function expectNoNaming(method: string, path: string, key: string) {
   expect(codeOf(res), `${method} ${path}?merchant_id=B`).toBe('VALIDATION_FAILED');
   expectHides(res, 'b', `${method} ${path}?merchant_id=B`);
 }
+
+describe('every dashboard screen', () => {
+  it('is served at its own address, so a bookmark or a reload opens it (the app\'s ROUTES, read from its source)', async () => {
+    const source = readFileSync(new URL('../dashboard/src/app.tsx', import.meta.url), 'utf8');
+    const paths = [...source.matchAll(/\{ path: '(\/dashboard[^']*)'/g)].map((m) => m[1]!.replace(':id', MISSING));
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) expect((await fetch(t.url + path)).status, path).toBe(200);
+  });
+});
 
 describe('every HTTP route', () => {
   it.each(routes)('%s', async (route) => {

@@ -182,7 +182,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
     reply.header('X-Frame-Options', 'DENY');
     return reply.send(page);
   }
-  for (const path of ['/dashboard', '/dashboard/', '/dashboard/login', '/dashboard/invite', '/dashboard/forgot', '/dashboard/reset', '/dashboard/account', '/dashboard/payments', '/dashboard/payments/:id', '/dashboard/payouts', '/dashboard/payouts/:id', '/dashboard/webhooks', '/dashboard/keys', '/dashboard/statements', '/dashboard/people', '/dashboard/links']) {
+  for (const path of ['/dashboard', '/dashboard/', '/dashboard/login', '/dashboard/invite', '/dashboard/forgot', '/dashboard/reset', '/dashboard/account', '/dashboard/payments', '/dashboard/payments/:id', '/dashboard/payouts', '/dashboard/payouts/:id', '/dashboard/webhooks', '/dashboard/keys', '/dashboard/statements', '/dashboard/people', '/dashboard/links', '/dashboard/refunds']) {
     app.get(path, index);
   }
   app.setErrorHandler((error, req, reply) => sendError(error, req, reply));

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, go } from './support/dashboard-browser.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, expectLedgerOk, http, op, type TestMerchant } from './support/client.ts';
 import { newPayment } from './support/payments.ts';
@@ -19,7 +19,6 @@ import { startSmtpServer } from './support/smtp.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashboard in headless Chromium (needs ${CHROMIUM})`, () => {
   let t: TestApp;
@@ -65,21 +64,6 @@ describe.skipIf(!existsSync(CHROMIUM))(`payment links and requests on the dashbo
     return page;
   }
 
-  async function expectAccessible(page: Page, screen: string) {
-    if (!(await page.evaluate(() => typeof (globalThis as any).axe !== 'undefined'))) await page.evaluate(AXE);
-    const result = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-    const violations = (result.violations as { id: string; nodes: { target: string[] }[] }[]).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(violations, `axe on ${screen}`).toEqual([]);
-    const { width, inner } = await page.evaluate(() => ({ width: document.scrollingElement!.scrollWidth, inner: innerWidth }));
-    expect(width, `${screen} fits ${inner} px`).toBeLessThanOrEqual(inner);
-  }
-
-  const go = async (page: Page, name: string, heading: string) => {
-    const menu = page.getByTestId('menu');
-    if (await menu.isVisible()) await menu.click();
-    await page.getByRole('link', { name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
 
   /** The customer, in a browser of their own: the link's page, then the hosted page, to captured. */
   async function payThroughLink(url: string, typed?: string) {

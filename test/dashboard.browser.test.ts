@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, go } from './support/dashboard-browser.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, op, type TestMerchant } from './support/client.ts';
 import { newPayment } from './support/payments.ts';
@@ -18,7 +18,6 @@ import { newPayment } from './support/payments.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chromium (needs ${CHROMIUM})`, () => {
   let t: TestApp;
@@ -89,24 +88,6 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     return page;
   }
 
-  async function expectAccessible(page: Page, screen: string) {
-    // The CSP refuses inline scripts (as it should): axe goes in through the test's own channel.
-    if (!(await page.evaluate(() => typeof (globalThis as any).axe !== 'undefined'))) await page.evaluate(AXE);
-    const result = await page.evaluate(async () => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }));
-    const violations = (result.violations as { id: string; nodes: { target: string[] }[] }[]).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(violations, `axe on ${screen}`).toEqual([]);
-    // Nothing scrolls sideways: the page is no wider than the window.
-    const { width, inner } = await page.evaluate(() => ({ width: document.scrollingElement!.scrollWidth, inner: innerWidth }));
-    expect(width, `${screen} fits ${inner} px`).toBeLessThanOrEqual(inner);
-  }
-
-  /** Through the menu: on a phone it is folded behind the menu button, which opens it first. */
-  const go = async (page: Page, name: string, heading: string) => {
-    const menu = page.getByTestId('menu');
-    if (await menu.isVisible()) await menu.click();
-    await page.getByRole('link', { name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
 
   it('an owner: invite link → password → balance → webhook URL → payout (masked account, live status) → payments live', async () => {
     const context = await newContext();

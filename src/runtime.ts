@@ -33,7 +33,10 @@ import { PaymentLinkService } from './services/links.ts';
 import { PaymentRequestService } from './services/payment-requests.ts';
 import { PaymentService } from './services/payments.ts';
 import { PayoutBatchService } from './services/payout-batches.ts';
+import { PasswordResetService } from './services/password-reset.ts';
 import { PeopleService } from './services/people.ts';
+import { ProfileService } from './services/profile.ts';
+import { SecondFactors } from './services/second-factor.ts';
 import { personEmailTask } from './tasks/person-email.ts';
 import { paymentRequestEmailTask } from './tasks/payment-request-email.ts';
 import { PayoutService } from './services/payouts.ts';
@@ -185,6 +188,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     merchants: new MerchantService(deps, keys),
     keys,
     people,
+    profile: new ProfileService(deps, new SecondFactors(deps), people),
+    passwordReset: new PasswordResetService(deps, ports.mail, (ids) => people.endSessions(ids)),
     webhookSecrets,
     payments,
     paymentFlow: new PaymentFlow(deps, providers.all, providers.methods, providers.simulators, paymentLinks, settlement, new RefundNotifications(deps, refunds)),

@@ -112,19 +112,19 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
   });
 
   // A forgotten password (CONTRACT §11): the same answer whether or not the address has an account.
-  app.get('/dashboard/sign-in-options', async () => ({ data: { password_reset: services.people.passwordResetByEmail } }));
+  app.get('/dashboard/sign-in-options', async () => ({ data: { password_reset: services.passwordReset.byEmail } }));
 
   app.post('/dashboard/password/forgot', signIn, async (req) => {
     fromHere(req);
     const { email } = parse(forgotPasswordInput, req.body);
-    await services.people.forgotPassword(email);
+    await services.passwordReset.forgot(email);
     return { data: { requested: true } };
   });
 
   app.post('/dashboard/password/reset', signIn, async (req) => {
     fromHere(req);
     const { token, password } = parse(resetPasswordInput, req.body);
-    await services.people.resetPassword(token, password);
+    await services.passwordReset.reset(token, password);
     return { data: { password_set: true } };
   });
 

@@ -16,7 +16,9 @@ import type { PaymentService } from './payments.ts';
 import type { PayoutBatchService } from './payout-batches.ts';
 import type { PayoutService } from './payouts.ts';
 import type { PayeeService } from './payees.ts';
+import type { PasswordResetService } from './password-reset.ts';
 import type { PeopleService } from './people.ts';
+import type { ProfileService } from './profile.ts';
 import type { RateLimitService } from './rate-limits.ts';
 import type { RefundService } from './refunds.ts';
 import type { StatementService } from './statements.ts';
@@ -34,6 +36,10 @@ export interface Services {
   keys: KeyService;
   /** The dashboard's people: invites, sign-in, sessions (CONTRACT §10). */
   people: PeopleService;
+  /** A signed-in person's own settings: language, second factor (CONTRACT §11). */
+  profile: ProfileService;
+  /** A forgotten password, reset by e-mail (CONTRACT §11). */
+  passwordReset: PasswordResetService;
   webhookSecrets: WebhookSecretService;
 
   // Money in: payments, the hosted page's state machine, its links.

@@ -39,9 +39,6 @@ import {
   INVITE_TTL_MS,
   newToken,
   type Person,
-  type PersonLanguage,
-  RESET_TTL_MS,
-  RESETS_PER_HOUR,
   type Role,
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
@@ -57,16 +54,7 @@ import type { KeyEnded, WatchCaller } from './key-watch.ts';
 import type { KeyService } from './keys.ts';
 import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
 import type { Notifications } from './notifications.ts';
-import {
-  insertReset,
-  languageOf,
-  replacePassword,
-  revokeSessionsWithoutFactor,
-  secondFactorRequired,
-  setLanguage,
-  setSecondFactorRequired,
-  useReset,
-} from '../db/person-security.ts';
+import { secondFactorRequired } from '../db/person-security.ts';
 import { type FactorUsed, SecondFactors, type TotpSetup } from './second-factor.ts';
 
 /** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
@@ -89,7 +77,7 @@ export class SignInThrottled extends AppError {
 const signInRefused = () => new AppError('UNAUTHORIZED', 'wrong e-mail address or password');
 
 /** People are managed by an owner signed in to the dashboard, or by the operator (CONTRACT §11). */
-function mayManagePeople(actor: Actor): void {
+export function mayManagePeople(actor: Actor): void {
   if (actor.kind === 'merchant') authorize(actor, 'people.manage');
   else requireOperator(actor);
 }
@@ -110,23 +98,7 @@ export type SignInOutcome =
   | { kind: 'second_factor' }
   | { kind: 'second_factor_setup'; setup: TotpSetup };
 
-/** A signed-in person's own settings (CONTRACT §11): their language and second factor. */
-export interface PersonProfile {
-  language: PersonLanguage;
-  secondFactor: boolean;
-  recoveryCodesLeft: number;
-  /** Whether their merchant demands a second factor of everyone. */
-  secondFactorRequired: boolean;
-}
-
-const wrongCode = () => new AppError('UNAUTHORIZED', 'wrong code: type the 6 digits your authenticator app shows now, or one of your recovery codes');
-
-/** The person behind a dashboard session; FORBIDDEN for any other caller (an API key has no person). */
-function personOf(actor: Actor): { personId: string; email: string; merchantId: string; label: string } {
-  if (actor.kind !== 'merchant' || !actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard can do this');
-  authorize(actor, 'profile.update');
-  return { personId: actor.person.personId, email: actor.person.email, merchantId: actor.merchant.id, label: actorLabel(actor) };
-}
+export const wrongCode = () => new AppError('UNAUTHORIZED', 'wrong code: type the 6 digits your authenticator app shows now, or one of your recovery codes');
 
 /**
  * The merchant dashboard's people (CONTRACT §10): invites (by the operator, or an owner), the
@@ -316,104 +288,12 @@ export class PeopleService {
     return used;
   }
 
-  /** Whether a forgotten password can be reset by e-mail here (SMTP is set). */
-  get passwordResetByEmail(): boolean {
-    return Boolean(this.mail && this.deps.config.smtp);
-  }
-
   /**
-   * A forgotten password (CONTRACT §11): e-mails a link that sets a new one (valid an hour, once),
-   * through the `person.email` queue. Answers the same whether or not the address belongs to
-   * anyone; at most 3 links per person an hour (more asks send nothing, and say nothing of it).
+   * Ends these sessions here and now: whatever they hold open (event streams) closes. Other
+   * processes hear of it through the sessions' change notification.
    */
-  async forgotPassword(email: string): Promise<void> {
-    if (!this.passwordResetByEmail) throw new AppError('NOT_FOUND', 'password reset by e-mail is not set up on this service: ask an owner of your merchant, or the operator');
-    const person = await personForSignIn(this.deps.db, email);
-    if (!person) return;
-    const reset = randomUUID();
-    await withEvents(this.deps, async (tx) => {
-      if (!(await insertReset(tx, { id: reset, personId: person.id, ttlMs: RESET_TTL_MS, perWindow: RESETS_PER_HOUR }))) return;
-      await recordAudit(tx, { actor: 'system:sign-in', action: 'person.password_reset_requested', merchantId: person.merchantId, detail: { person_id: person.id } });
-      const notice: PersonNotice = { person: person.id, notice: 'password_reset', reset };
-      await enqueue(tx, { queue: QUEUE.personEmail, key: `password_reset:${reset}`, merchantId: person.merchantId, payload: notice });
-    });
-  }
-
-  /**
-   * Sets a new password from a reset link (the rules of an invite's), once. Every session of the
-   * person ends (whoever knew the old password is signed out), and they sign in again with the
-   * new one, their second factor too.
-   */
-  async resetPassword(token: string, password: string): Promise<void> {
-    const passwordHash = await hashPassword(password);
-    const sessions = await this.deps.db.transaction().execute(async (tx) => {
-      const found = await useReset(tx, tokenDigest(token));
-      if (!found || !(await replacePassword(tx, found.personId, passwordHash))) throw new AppError('FORBIDDEN', 'this link is not valid any more: ask for a new one');
-      const sessions = await revokeSessionsOf(tx, found.personId);
-      await recordAudit(tx, { actor: `merchant:${found.merchantId}/person:${found.personId}`, action: 'person.password_reset', merchantId: found.merchantId, detail: { person_id: found.personId, ended_sessions: sessions.length } });
-      return sessions;
-    });
-    this.ended(sessions);
-  }
-
-  /** The signed-in person's own settings. */
-  async profile(actor: Actor): Promise<PersonProfile> {
-    if (actor.kind !== 'merchant' || !actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard has these');
-    const id = actor.person.personId;
-    return {
-      language: await languageOf(this.deps.db, id),
-      secondFactor: await this.factors.enabled(id),
-      recoveryCodesLeft: await this.factors.recoveryCodesLeft(id),
-      secondFactorRequired: await secondFactorRequired(this.deps.db, actor.merchant.id),
-    };
-  }
-
-  /** Sets the signed-in person's language: kept with them, so it survives sign-out. */
-  async setLanguage(actor: Actor, language: PersonLanguage): Promise<PersonProfile> {
-    const me = personOf(actor);
-    await setLanguage(this.deps.db, me.personId, language);
-    return this.profile(actor);
-  }
-
-  /** Starts setting up the signed-in person's second factor: the secret to scan. */
-  beginSecondFactor(actor: Actor): Promise<TotpSetup> {
-    const me = personOf(actor);
-    return this.factors.begin(me.personId, me.email);
-  }
-
-  /** Confirms it with a code from the app: the recovery codes, shown this once. */
-  async confirmSecondFactor(actor: Actor, code: string): Promise<string[]> {
-    const me = personOf(actor);
-    const codes = await this.factors.confirm(me.personId, code, me.label, me.merchantId);
-    if (!codes) throw wrongCode();
-    return codes;
-  }
-
-  /** Removes the signed-in person's second factor, with a code of it; not while the merchant demands one. */
-  async removeSecondFactor(actor: Actor, code: string): Promise<PersonProfile> {
-    const me = personOf(actor);
-    if (await secondFactorRequired(this.deps.db, me.merchantId)) throw new AppError('CONFLICT', 'your merchant demands a second factor of everyone: it cannot be removed');
-    await this.verifySecondFactor(me.personId, code);
-    await this.factors.remove(me.personId, me.label, me.merchantId);
-    return this.profile(actor);
-  }
-
-  /**
-   * An owner demands a second factor of everyone on the merchant (or stops): the owner needs one
-   * first; everyone without one is signed out and sets one up after their password next time.
-   */
-  async requireSecondFactor(actor: Actor, required: boolean): Promise<PersonProfile> {
-    mayManagePeople(actor);
-    const me = personOf(actor);
-    if (required && !(await this.factors.enabled(me.personId))) throw new AppError('CONFLICT', 'set up your own second factor first');
-    const sessions = await this.deps.db.transaction().execute(async (tx) => {
-      await setSecondFactorRequired(tx, me.merchantId, required);
-      const sessions = required ? await revokeSessionsWithoutFactor(tx, me.merchantId) : [];
-      await recordAudit(tx, { actor: me.label, action: 'merchant.second_factor_required', merchantId: me.merchantId, detail: { required, ended_sessions: sessions.length } });
-      return sessions;
-    });
-    this.ended(sessions);
-    return this.profile(actor);
+  endSessions(ids: readonly string[]): void {
+    this.ended(ids);
   }
 
   private async startSession(personId: string): Promise<NewSession> {

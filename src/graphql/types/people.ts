@@ -3,7 +3,7 @@ import { requireMerchant } from '../../domain/actor.ts';
 import { AppError } from '../../domain/errors.ts';
 import { emailSchema, type Person } from '../../domain/people.ts';
 import { codeSchema } from '../../domain/second-factor.ts';
-import type { PersonProfile } from '../../services/people.ts';
+import type { PersonProfile } from '../../services/profile.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated } from '../validation.ts';
 import { PersonRoleEnum } from './enums.ts';
@@ -66,7 +66,7 @@ const RecoveryCodesRef = builder.simpleObject('SecondFactorConfirmed', {
 async function signedIn(ctx: Parameters<typeof actorOf>[0]): Promise<SignedIn> {
   const actor = requireMerchant(actorOf(ctx));
   if (!actor.person) throw new AppError('FORBIDDEN', 'only a person signed in to the dashboard has these');
-  return { ...actor.person, profile: await ctx.services.people.profile(actor) };
+  return { ...actor.person, profile: await ctx.services.profile.profile(actor) };
 }
 
 const InvitePayload = builder.simpleObject('InvitePersonPayload', {
@@ -119,7 +119,7 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     args: { language: t.arg({ type: LanguageEnum, required: true, description: 'en, af or zu.' }) },
     resolve: async (_r, { language }, ctx) => {
-      await ctx.services.people.setLanguage(actorOf(ctx), language);
+      await ctx.services.profile.setLanguage(actorOf(ctx), language);
       return signedIn(ctx);
     },
   }),
@@ -128,7 +128,7 @@ builder.mutationFields((t) => ({
     description: 'Starts setting up the signed-in person\'s second factor (TOTP): a new secret, replacing one not yet confirmed. CONFLICT when they have one.',
     authScopes: { merchant: true },
     resolve: async (_r, _a, ctx) => {
-      const s = await ctx.services.people.beginSecondFactor(actorOf(ctx));
+      const s = await ctx.services.profile.beginSecondFactor(actorOf(ctx));
       return { otpauthUri: s.otpauthUri, qrCode: s.qrDataUrl, secret: s.secret };
     },
   }),
@@ -137,7 +137,7 @@ builder.mutationFields((t) => ({
     description: 'Confirms the second factor being set up with a code of the app: from now on sign-in asks for one. UNAUTHORIZED for a wrong code.',
     authScopes: { merchant: true },
     args: { code: t.arg.string({ required: true, description: 'The 6 digits the app shows.', validate: validated(codeSchema) }) },
-    resolve: async (_r, { code }, ctx) => ({ recoveryCodes: await ctx.services.people.confirmSecondFactor(actorOf(ctx), code) }),
+    resolve: async (_r, { code }, ctx) => ({ recoveryCodes: await ctx.services.profile.confirmSecondFactor(actorOf(ctx), code) }),
   }),
   removeSecondFactor: t.field({
     type: SignedInRef,
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     args: { code: t.arg.string({ required: true, description: 'A code of the app, or a recovery code.', validate: validated(codeSchema) }) },
     resolve: async (_r, { code }, ctx) => {
-      await ctx.services.people.removeSecondFactor(actorOf(ctx), code);
+      await ctx.services.profile.removeSecondFactor(actorOf(ctx), code);
       return signedIn(ctx);
     },
   }),
@@ -156,7 +156,7 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     args: { required: t.arg.boolean({ required: true, description: 'Whether to demand it.' }) },
     resolve: async (_r, { required }, ctx) => {
-      await ctx.services.people.requireSecondFactor(actorOf(ctx), required);
+      await ctx.services.profile.requireSecondFactor(actorOf(ctx), required);
       return signedIn(ctx);
     },
   }),

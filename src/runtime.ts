@@ -33,6 +33,7 @@ import { PaymentLinkService } from './services/links.ts';
 import { PaymentRequestService } from './services/payment-requests.ts';
 import { PaymentService } from './services/payments.ts';
 import { PayoutBatchService } from './services/payout-batches.ts';
+import { BankReportService } from './services/bank-reports.ts';
 import { PasswordResetService } from './services/password-reset.ts';
 import { PeopleService } from './services/people.ts';
 import { ProfileService } from './services/profile.ts';
@@ -164,10 +165,11 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const payees = new PayeeService(deps, new StepUp(deps, [secondFactorCheck(people)]));
 
   const payoutBatches = new PayoutBatchService(deps);
+  const bankReports = new BankReportService(deps);
 
   const tasks: Task<any, any>[] = [
     webhookTask(deps, webhookSecrets, ports.webhooks),
-    bankReportTask(payoutBatches, reportError),
+    bankReportTask(bankReports, reportError),
     reconcileTask(deps, providers.all, settlement, reportError),
     refundOwedTask(deps, providers.all, reportError),
     refundRequestTask(deps, providers.all, refunds, reportError),
@@ -201,6 +203,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     payouts: new PayoutService(deps, payees),
     payees,
     payoutBatches,
+    bankReports,
     balances: new BalanceService(deps),
     statements: new StatementService(deps),
     events,

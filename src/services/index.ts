@@ -16,6 +16,7 @@ import type { PaymentService } from './payments.ts';
 import type { PayoutBatchService } from './payout-batches.ts';
 import type { PayoutService } from './payouts.ts';
 import type { PayeeService } from './payees.ts';
+import type { BankReportService } from './bank-reports.ts';
 import type { PasswordResetService } from './password-reset.ts';
 import type { PeopleService } from './people.ts';
 import type { ProfileService } from './profile.ts';
@@ -63,6 +64,8 @@ export interface Services {
   payees: PayeeService;
   /** Bank files: approved payouts out as pain.001, the bank's camt.054/053 reports in. */
   payoutBatches: PayoutBatchService;
+  /** The bank's reports on those files, applied by a job (CONTRACT §11). */
+  bankReports: BankReportService;
   balances: BalanceService;
   /** Statements: the balance's movements over SAST days, JSON or CSV, read from the ledger in batches. */
   statements: StatementService;

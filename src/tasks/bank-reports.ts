@@ -1,7 +1,7 @@
 import { AppError } from '../domain/errors.ts';
 import { QUEUE } from '../domain/jobs.ts';
 import { GiveUp, later, released, type Task } from '../jobs/task.ts';
-import type { PayoutBatchService } from '../services/payout-batches.ts';
+import type { BankReportService } from '../services/bank-reports.ts';
 
 /** A run takes steps for about this long, then gives the runner back its slot and goes on at once. */
 const RUN_BUDGET_MS = 5_000;
@@ -16,13 +16,13 @@ type Payload = { report: string; operator?: string | null; failures?: number };
 
 /**
  * One job of `payout.bank_report` per imported report, queued with the stored report by the
- * operator's import (PayoutBatchService.import). It applies the report in steps
- * (PayoutBatchService.applyStep): each a transaction that applies some entries, records them and
+ * operator's import (BankReportService.import). It applies the report in steps
+ * (BankReportService.applyStep): each a transaction that applies some entries, records them and
  * the report's progress, so a process killed in the middle loses at most the step under way and
  * the job, claimed again once its lease runs out, goes on after the last step that committed.
  * A run stops between steps when its budget is spent or the runner is stopping.
  */
-export function bankReportTask(payoutBatches: Pick<PayoutBatchService, 'applyStep'>, onError: (m: string, e?: unknown) => void): Task<Payload> {
+export function bankReportTask(bankReports: Pick<BankReportService, 'applyStep'>, onError: (m: string, e?: unknown) => void): Task<Payload> {
   return {
     queue: QUEUE.bankReport,
     // One report at a time: its steps lock payouts in file order.
@@ -35,7 +35,7 @@ export function bankReportTask(payoutBatches: Pick<PayoutBatchService, 'applySte
       const started = Date.now();
       const failures = job.payload.failures ?? 0;
       try {
-        while (!(await payoutBatches.applyStep(job.payload.report, job.payload.operator ?? null))) {
+        while (!(await bankReports.applyStep(job.payload.report, job.payload.operator ?? null))) {
           if (job.signal.aborted) return released();
           if (Date.now() - started > RUN_BUDGET_MS) return later(0, { ...job.payload, failures: 0 });
         }

@@ -69,7 +69,6 @@ export interface NotifyOptions {
   /** Leave the Hash out. */
   unsigned?: boolean;
   times?: number;
-  delayMs?: number;
 }
 
 export const OZOW_REQUEST_FIELDS = [
@@ -292,7 +291,6 @@ export async function startOzowDouble(options: { siteCode?: string; privateKey?:
 
   async function deliver(t: DoubleTransaction, o: NotifyOptions): Promise<(number | string)[]> {
     const out: (number | string)[] = [];
-    if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
     for (let i = 0; i < (o.times ?? 1); i++) {
       const status = await post(o.to ?? t.vars.NotifyUrl!, notification(t, o));
       deliveries.push({ reference: t.reference, status });

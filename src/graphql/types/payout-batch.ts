@@ -2,7 +2,8 @@ import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { EntryRecord } from '../../domain/payout-batch.ts';
 import { AppError } from '../../domain/errors.ts';
-import type { BankReportImport, BatchWithPayouts } from '../../services/payout-batches.ts';
+import type { BankReportImport } from '../../services/bank-reports.ts';
+import type { BatchWithPayouts } from '../../services/payout-batches.ts';
 import { actorOf, builder } from '../builder.ts';
 import { validated } from '../validation.ts';
 import { PayoutRef } from './payout.ts';
@@ -127,7 +128,7 @@ builder.queryFields((t) => ({
     description: 'An imported bank report as its job has applied it so far, null when there is none (operator only; CLI `zarpay payout batch import` waits on it). Errors: FORBIDDEN for a merchant.',
     authScopes: { operator: true },
     args: { id: t.arg({ type: 'UUID', required: true, description: 'The report id (importBankReport\'s reportId).' }) },
-    resolve: (_r, a, ctx) => ctx.services.payoutBatches.report(actorOf(ctx), a.id),
+    resolve: (_r, a, ctx) => ctx.services.bankReports.report(actorOf(ctx), a.id),
   }),
 }));
 
@@ -156,7 +157,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, { input }, ctx) => {
       const content = reportText(input);
       if (!content.trim()) throw new AppError('VALIDATION_FAILED', 'input.content: the report is empty');
-      return ctx.services.payoutBatches.import(actorOf(ctx), content);
+      return ctx.services.bankReports.import(actorOf(ctx), content);
     },
   }),
 }));

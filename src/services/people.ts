@@ -9,7 +9,6 @@ import {
   insertInvite,
   insertPerson,
   insertSession,
-  liveSessions,
   ownerCount,
   peopleOf,
   personForSignIn,
@@ -50,15 +49,12 @@ import {
 } from '../domain/people.ts';
 import type { MailTransport } from '../outside/mail.ts';
 import { type ServiceDeps, withEvents } from './deps.ts';
-import type { KeyEnded, WatchCaller } from './key-watch.ts';
+import type { WatchCaller } from './key-watch.ts';
+import { SessionWatch } from './session-watch.ts';
 import type { KeyService } from './keys.ts';
-import { CACHE_CHANNEL } from '../outside/commit-notifications.ts';
 import type { Notifications } from './notifications.ts';
 import { secondFactorRequired } from '../db/person-security.ts';
 import { type FactorUsed, SecondFactors, type TotpSetup } from './second-factor.ts';
-
-/** Open event streams of sessions are checked this often (the idle and absolute ends; a lost notification of another process's revocation). */
-const RECHECK_MS = 15_000;
 
 /** A session as sign-in hands it out: the cookie's token (once), the CSRF token that goes with it. */
 export interface NewSession {
@@ -107,8 +103,7 @@ export const wrongCode = () => new AppError('UNAUTHORIZED', 'wrong code: type th
  */
 export class PeopleService {
   /** Open streams, by session: told when the session ends. */
-  private readonly watched = new Map<string, Set<KeyEnded>>();
-  private sweep: NodeJS.Timeout | undefined;
+  private readonly sessions: SessionWatch;
   private readonly factors: SecondFactors;
 
   constructor(
@@ -118,11 +113,7 @@ export class PeopleService {
     notifications: Notifications,
   ) {
     this.factors = new SecondFactors(deps);
-    // A session ended in any process (migration 2026-11-25T0060's trigger): its streams here end now.
-    notifications.on(CACHE_CHANNEL, (payload) => {
-      if (payload.startsWith('session:')) this.ended([payload.slice('session:'.length)]);
-    });
-    notifications.onResync(() => void this.recheck());
+    this.sessions = new SessionWatch(deps.db, notifications);
   }
 
   /** Invites a person to a merchant: the link (valid 72 hours, once) and when it expires; e-mailed when SMTP is set. */
@@ -293,7 +284,7 @@ export class PeopleService {
    * processes hear of it through the sessions' change notification.
    */
   endSessions(ids: readonly string[]): void {
-    this.ended(ids);
+    this.sessions.end(ids);
   }
 
   private async startSession(personId: string): Promise<NewSession> {
@@ -327,7 +318,7 @@ export class PeopleService {
   /** Ends the session of this cookie (sign-out); what it holds open ends with it. */
   async signOut(token: string): Promise<void> {
     const id = await revokeSessionByToken(this.deps.db, tokenDigest(token));
-    if (id) this.ended([id]);
+    if (id) this.sessions.end([id]);
   }
 
   /** The merchant's people, oldest first (every role reads them): all, or a page. */
@@ -353,7 +344,7 @@ export class PeopleService {
       await recordAudit(tx, { actor: actorLabel(actor), action: 'person.remove', merchantId: person.merchantId, detail: { person_id: person.id, revoked_keys: keys.map((k) => k.kid) } });
       return { person, sessions, keys };
     });
-    this.ended(sessions);
+    this.sessions.end(sessions);
     this.keys.keysChanged(keys);
     return person;
   }
@@ -384,47 +375,14 @@ export class PeopleService {
    * What ends a merchant caller's open streams: its key's end (revoked, regenerated, expired), or
    * its session's (signed out, person removed, 12 hours, 30 idle minutes).
    */
-  watchCaller: WatchCaller = (actor, onEnd) => {
-    if (!actor.person) return this.keys.watch(actor.key, onEnd);
-    const id = actor.person.sessionId;
-    let set = this.watched.get(id);
-    if (!set) this.watched.set(id, (set = new Set()));
-    set.add(onEnd);
-    this.sweep ??= setInterval(() => void this.recheck(), RECHECK_MS).unref();
-    return () => {
-      const s = this.watched.get(id);
-      s?.delete(onEnd);
-      if (s && s.size === 0) this.watched.delete(id);
-      if (this.watched.size === 0 && this.sweep) {
-        clearInterval(this.sweep);
-        this.sweep = undefined;
-      }
-    };
-  };
+  watchCaller: WatchCaller = (actor, onEnd) => (actor.person ? this.sessions.watch(actor.person.sessionId, onEnd) : this.keys.watch(actor.key, onEnd));
 
   /** Reads the watched sessions again: those no longer valid end their streams. */
-  async recheck(): Promise<void> {
-    const ids = [...this.watched.keys()];
-    let live: Set<string>;
-    try {
-      live = await liveSessions(this.deps.db, ids, SESSION_IDLE_MS);
-    } catch {
-      return; // the database is away: tried again at the next sweep
-    }
-    this.ended(ids.filter((id) => !live.has(id)));
-  }
-
-  private ended(ids: readonly string[]) {
-    for (const id of ids) {
-      const listeners = this.watched.get(id);
-      if (!listeners) continue;
-      this.watched.delete(id);
-      for (const listener of listeners) listener(new AppError('UNAUTHORIZED', 'your session has ended: sign in again'));
-    }
+  recheck(): Promise<void> {
+    return this.sessions.recheck();
   }
 
   stop() {
-    if (this.sweep) clearInterval(this.sweep);
-    this.sweep = undefined;
+    this.sessions.stop();
   }
 }

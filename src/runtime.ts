@@ -162,7 +162,8 @@ export function createServices(config: Config, database: DatabaseHandle, outside
   const rateLimits = new RateLimitService(deps, ports.counters);
   const refunds = new RefundService(deps);
   // The step-up asks for the person's second factor, when they have one, after the password.
-  const payees = new PayeeService(deps, new StepUp(deps, [secondFactorCheck(people)]));
+  const stepUp = new StepUp(deps, [secondFactorCheck(people)]);
+  const payees = new PayeeService(deps, stepUp);
 
   const payoutBatches = new PayoutBatchService(deps);
   const bankReports = new BankReportService(deps);
@@ -200,7 +201,7 @@ export function createServices(config: Config, database: DatabaseHandle, outside
     paymentRequests: new PaymentRequestService(deps, payments),
     providers: providers.all,
     refunds,
-    payouts: new PayoutService(deps, payees),
+    payouts: new PayoutService(deps, payees, stepUp),
     payees,
     payoutBatches,
     bankReports,

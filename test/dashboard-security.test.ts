@@ -219,7 +219,7 @@ describe('who did what, in words', () => {
     await credit(t, other.id, 100_000);
     const details = { accountNumber: '62012345678', branchCode: '250655', accountHolder: 'Thandi Nkosi', bankName: 'First National Bank' };
     const created = await as(owner, 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id } } }', {
-      i: { amountCents: 25_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: details, merchantReference: 'words-1' },
+      i: { amountCents: 25_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: details, merchantReference: 'words-1', stepUp: { password: PASSWORD } },
     });
     const id = created.body.data.createPayout.payout.id as string;
     await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id });

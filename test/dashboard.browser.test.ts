@@ -117,6 +117,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`the merchant dashboard in headless Chrom
     await page.getByTestId('payout-account').fill('62012345678');
     await page.getByTestId('payout-holder').fill('Thandi Nkosi');
     await page.getByTestId('payout-reference').fill('week-47');
+    // A new account from a session needs the password again: a wrong one is refused beside its field, and nothing is made.
+    await page.getByTestId('payout-password').fill('not the password');
+    await page.getByTestId('payout-create').click();
+    expect(await page.getByTestId('error-password').textContent()).toMatch(/^Is not your password/);
+    expect((await op(t, 'query($m: UUID) { payouts(merchantId: $m) { totalCount } }', { m: shop.id })).payouts.totalCount).toBe(0);
+    await page.getByTestId('payout-password').fill('a password of some length');
     await page.getByTestId('payout-create').click();
     const row = page.getByTestId('payout-row').first();
     await row.waitFor();

@@ -176,6 +176,34 @@ describe('paying a payee', () => {
     await expectLedgerOk(t);
   });
 
+  it('typed bank details from a session need the password again (none or a wrong one pays nothing); a payee or an API key does not', async () => {
+    const someone = await join('OWNER');
+    const PAY = 'mutation($i: CreatePayoutInput!) { createPayout(input: $i) { payout { id status bankAccount { accountNumberMasked } } } }';
+    const typed = { amountCents: 2_000, currency: 'ZAR', payoutMethod: 'EFT', paymentDetails: { ...account, accountNumber: '7770001112' } };
+    const reserved = async () => (await http(t, 'GET', '/api/v1/payouts/balance', { key: m.key })).body.data.reserved_cents as number;
+    const before = await reserved();
+
+    const bare = await as(someone, PAY, { i: typed });
+    expect(codeOf(bare)).toBe('FORBIDDEN');
+    expect(bare.body.errors![0]!.extensions).toMatchObject({ details: [{ field: 'input.stepUp.password' }] });
+    const wrong = await as(someone, PAY, { i: { ...typed, stepUp: { password: 'not my password at all' } } });
+    expect(codeOf(wrong)).toBe('FORBIDDEN');
+    expect(await reserved()).toBe(before);
+    const { rows } = await sql<{ detail: { for: string } }>`select detail from audit_log where merchant_id = ${m.id} and action = 'person.step_up_failed' and detail->>'person_id' = ${someone.personId}`.execute(t.database.db);
+    expect(rows.map((r) => r.detail.for)).toEqual(['payout.create']);
+
+    const paid = await as(someone, PAY, { i: { ...typed, stepUp: { password: PASSWORD } } });
+    expect(paid.body.errors).toBeUndefined();
+    expect(paid.body.data.createPayout.payout).toMatchObject({ status: 'PENDING', bankAccount: { accountNumberMasked: '****1112' } });
+    expect(await reserved()).toBe(before + 2_000 + 500);
+    // A saved payee needs no step-up; nor does a key (a machine's credential has no password to give).
+    const { payees } = (await as(someone, '{ payees { id } }')).body.data;
+    const toPayee = await as(someone, PAY, { i: { amountCents: 1_000, currency: 'ZAR', payoutMethod: 'EFT', payeeId: payees[0].id } });
+    expect(toPayee.body.errors).toBeUndefined();
+    const byKey = await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: payoutBody(1_000) });
+    expect(byKey.status, JSON.stringify(byKey.body)).toBe(201);
+  });
+
   it('details or a payee, not both nor neither; an unknown or removed payee is NOT_FOUND and reserves nothing', async () => {
     const { payees } = (await as(owner, '{ payees { id } }')).body.data;
     const both = await http(t, 'POST', '/api/v1/payouts', { key: m.key, body: payoutBody(1_000, { payee_id: payees[0].id }) });

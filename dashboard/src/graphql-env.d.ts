@@ -1648,7 +1648,7 @@ export type introspection = {
       {
         "kind": "INPUT_OBJECT",
         "name": "CreatePayoutInput",
-        "description": "A new payout (REST `POST /api/v1/payouts` body, camelCase).",
+        "description": "A new payout (REST `POST /api/v1/payouts` body, camelCase, plus `stepUp` for a person typing a new account).",
         "specifiedByURL": null,
         "isOneOf": false,
         "fields": null,
@@ -1756,6 +1756,18 @@ export type introspection = {
                 "kind": "ENUM",
                 "ofType": null
               }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "stepUp",
+            "description": "A person signed in to the dashboard who types a new account (paymentDetails, not a saved payee) gives their password again here (FORBIDDEN on `stepUp.password` without it). Not needed for a payee, and never with an API key.",
+            "type": {
+              "kind": "INPUT_OBJECT",
+              "name": "StepUpInput",
+              "ofType": null
             },
             "defaultValue": null,
             "isDeprecated": false,
@@ -3718,7 +3730,7 @@ export type introspection = {
           },
           {
             "name": "createPayout",
-            "description": "Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator.",
+            "description": "Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. A person signed in to the dashboard who types a new account (paymentDetails, not a saved payee) gives `stepUp` too; an API key never does. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator, and on `stepUp.password` or `stepUp.code` when a person's step-up is missing or wrong.",
             "args": [
               {
                 "name": "input",
@@ -11156,6 +11168,47 @@ export type introspection = {
             "deprecationReason": null
           }
         ],
+        "possibleTypes": null
+      },
+      {
+        "kind": "INPUT_OBJECT",
+        "name": "StepUpInput",
+        "description": "The signed-in person proving once more that it is them: their password again, and their second factor when they have one.",
+        "specifiedByURL": null,
+        "isOneOf": false,
+        "fields": null,
+        "inputFields": [
+          {
+            "name": "code",
+            "description": "For a person with a second factor: the 6 digits their authenticator app shows now, or one of their recovery codes (FORBIDDEN on `stepUp.code` when missing or wrong).",
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "password",
+            "description": "The password they sign in with (FORBIDDEN on `stepUp.password` when wrong; five wrong ones in 15 minutes: RATE_LIMIT_EXCEEDED).",
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "interfaces": null,
+        "enumValues": null,
         "possibleTypes": null
       },
       {

@@ -27,7 +27,9 @@ import { kidOrUnknown, maskAccountNumber, openOrNull } from '../domain/sealing.t
 import { payoutJson } from '../domain/payout-json.ts';
 import { bankById, bankForBranchCode, bankNameMismatch } from '../domain/za-banks.ts';
 import type { Tx } from '../db/index.ts';
+import type { StepUpInput } from '../domain/payee.ts';
 import type { PayeeService } from './payees.ts';
+import type { StepUp } from './step-up.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 
 export type CreatePayoutResult = { payout: Payout; created: boolean };
@@ -47,6 +49,7 @@ export class PayoutService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly payees: Pick<PayeeService, 'detailsFor'>,
+    private readonly stepUp: Pick<StepUp, 'verify'>,
   ) {}
 
   /**
@@ -56,8 +59,13 @@ export class PayoutService {
    *
    * "The same input" is the canonical parsed input (key order, defaults and null-for-absent
    * ignored): a REST body and a GraphQL input that mean the same replay each other.
+   *
+   * A person signed in to the dashboard who types a new account's details proves it is them
+   * once more (`proof`: the password again, and the second factor when they have one), as for
+   * adding a saved payee: a session left open is not enough to send money somewhere new. A
+   * saved payee, or an API key (a machine's credential), needs no step-up.
    */
-  async create(actor: Actor, input: CreatePayoutInput): Promise<CreatePayoutResult> {
+  async create(actor: Actor, input: CreatePayoutInput, proof?: StepUpInput): Promise<CreatePayoutResult> {
     const { merchant } = requireMerchant(actor);
     authorize(actor, 'payouts.create');
     const own = oneMerchantScope(actor);
@@ -67,7 +75,7 @@ export class PayoutService {
       if (existing) return replay(existing, requestHash);
     }
     if (!Number.isSafeInteger(input.amountCents + merchant.payoutFeeCents)) throw fieldError('VALIDATION_FAILED', ['amountCents'], 'is too large');
-    const account = await this.account(actor, input);
+    const account = await this.account(actor, input, proof);
     const id = randomUUID();
     const createdAt = new Date();
     // The event's data is the payout as stored; the statement adds the fee it read (see db/payouts.ts).
@@ -129,11 +137,18 @@ export class PayoutService {
   /**
    * The account a new payout pays: the details as given, or a saved payee's (its own copy is
    * sealed with the payout, so removing the payee later changes nothing about it). Exactly one.
+   * Typed details from a person's session need the step-up first (see `create`).
    */
-  private async account(actor: Actor, input: CreatePayoutInput): Promise<{ details: EftDetails; bank: string; payeeId: string | null }> {
+  private async account(actor: Actor, input: CreatePayoutInput, proof: StepUpInput | undefined): Promise<{ details: EftDetails; bank: string; payeeId: string | null }> {
     if (input.paymentDetails && input.payeeId) throw fieldError('VALIDATION_FAILED', ['payeeId'], 'give either paymentDetails or payeeId, not both');
     if (input.payeeId) return this.payees.detailsFor(actor, input.payeeId);
     if (!input.paymentDetails) throw fieldError('VALIDATION_FAILED', ['paymentDetails'], 'is required');
+    if (actor.kind === 'merchant' && actor.person) {
+      if (!proof) throw fieldError('FORBIDDEN', ['stepUp', 'password'], 'is required: to pay an account that is not a saved payee, enter your password again');
+      await this.stepUp.verify(actor, proof, 'payout.create').catch((e: unknown) => {
+        throw underStepUp(e);
+      });
+    }
     // The input's schema refused a code not on the list, so the bank is known here.
     return { details: input.paymentDetails, bank: bankForBranchCode(input.paymentDetails.branchCode)!.id, payeeId: null };
   }
@@ -382,4 +397,11 @@ function replay(existing: { payout: Payout; requestHash: string }, requestHash: 
 
 function isUniqueViolation(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505';
+}
+
+/** A step-up's refusal names its field where the proof sits in a payout's input: `stepUp.password`, `stepUp.code`. */
+function underStepUp(e: unknown): unknown {
+  if (!(e instanceof AppError) || !e.fields) return e;
+  const problem = e.fields[0]!;
+  return fieldError(e.code, ['stepUp', ...problem.path], problem.message);
 }

@@ -134,7 +134,7 @@ export function NewPayout(props: { done: () => void }) {
 function PayoutForm(props: { data: FormData & { payees: { id: string; name: string; bank: string; accountHolder: string; accountNumberMasked: string }[]; balance: { availableCents: number }; viewer: { payoutFeeCents: number } }; done: () => void }) {
   const { banks, payees, balance, viewer } = props.data;
   const [to, setTo] = useState<string>(payees[0]?.id ?? 'new');
-  const [f, setF] = useState({ amount: '', bank: '', accountNumber: '', accountHolder: '', reference: '' });
+  const [f, setF] = useState({ amount: '', bank: '', accountNumber: '', accountHolder: '', reference: '', password: '', code: '' });
   const [created, setCreated] = useState<string | null>(null);
   const set = (k: keyof typeof f) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
   const bank = banks.find((b) => b.id === f.bank);
@@ -151,8 +151,11 @@ function PayoutForm(props: { data: FormData & { payees: { id: string; name: stri
         ...(to === 'new'
           ? { paymentDetails: { bankName: bank?.name ?? '', branchCode: bank?.universalBranchCode ?? '', accountNumber: f.accountNumber, accountHolder: f.accountHolder } }
           : { payeeId: to }),
+        // A new account's details from a session need the password again (and the second factor), as a payee does.
+        ...(to === 'new' && { stepUp: { password: f.password, ...(f.code.trim() !== '' && { code: f.code.trim() }) } }),
       },
     });
+    setF({ ...f, password: '', code: '' });
     setCreated(`Payout of ${rand(r.createPayout.payout.amountCents)} created: ${label(r.createPayout.payout.status)}.`);
     props.done();
   });
@@ -193,13 +196,15 @@ function PayoutForm(props: { data: FormData & { payees: { id: string; name: stri
           <BankPicker id="payout-bank" testid="payout-bank" banks={banks} value={f.bank} onPick={(b) => setF({ ...f, bank: b?.id ?? '' })} error={a.error} />
           {input('accountNumber', 'accountNumber', 'Account number', { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payout-account' })}
           {input('accountHolder', 'accountHolder', 'Account holder', { required: true, 'data-testid': 'payout-holder' })}
+          {input('password', 'password', 'Your password, again (a new account to pay needs it)', { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payout-password' })}
+          {input('code', 'code', 'Your authenticator code (only if you set up a second factor)', { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payout-code' })}
         </>
       )}
       {input('reference', 'merchantReference', 'Your reference (optional)', { 'data-testid': 'payout-reference' })}
       <button type="submit" data-testid="payout-create" disabled={a.busy}>
         Create payout
       </button>
-      <Failure error={a.error} shownBeside={['amountCents', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'merchantReference', 'payeeId']} />
+      <Failure error={a.error} shownBeside={['amountCents', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'merchantReference', 'payeeId', 'password', 'code']} />
       {created && <p role="status">{created}</p>}
     </form>
   );

@@ -1,7 +1,9 @@
 import { AppError } from '../../domain/errors.ts';
 import type { RecordedEvent } from '../../domain/events.ts';
 import type { Payout } from '../../domain/payout.ts';
+import { stepUpInput } from '../../domain/payee.ts';
 import { createPayoutInput } from '../../domain/payout-input.ts';
+import { optional } from '../../domain/validation.ts';
 import { reasonSchema } from '../../domain/validation.ts';
 import { actorOf, builder } from '../builder.ts';
 import { connectionArgsSchema, type KeysetRequest, keysetConnection, selects } from '../keyset.ts';
@@ -112,9 +114,24 @@ export const PaymentDetailsInput = builder.inputType('PaymentDetailsInput', {
   }),
 });
 
-const CreatePayoutInput = builder.inputType('CreatePayoutInput', {
-  description: 'A new payout (REST `POST /api/v1/payouts` body, camelCase).',
+const StepUpInput = builder.inputType('StepUpInput', {
+  description: 'The signed-in person proving once more that it is them: their password again, and their second factor when they have one.',
   fields: (t) => ({
+    password: t.string({ required: true, description: 'The password they sign in with (FORBIDDEN on `stepUp.password` when wrong; five wrong ones in 15 minutes: RATE_LIMIT_EXCEEDED).' }),
+    code: t.string({ required: false, description: 'For a person with a second factor: the 6 digits their authenticator app shows now, or one of their recovery codes (FORBIDDEN on `stepUp.code` when missing or wrong).' }),
+  }),
+});
+
+/**
+ * GraphQL's payout input: the REST body's, plus the step-up a person signed in to the dashboard
+ * gives when they type a new account (REST is for keys, which never step up).
+ */
+const createPayoutGraphqlInput = createPayoutInput.extend({ stepUp: optional(stepUpInput) });
+
+const CreatePayoutInput = builder.inputType('CreatePayoutInput', {
+  description: 'A new payout (REST `POST /api/v1/payouts` body, camelCase, plus `stepUp` for a person typing a new account).',
+  fields: (t) => ({
+    stepUp: t.field({ type: StepUpInput, description: 'A person signed in to the dashboard who types a new account (paymentDetails, not a saved payee) gives their password again here (FORBIDDEN on `stepUp.password` without it). Not needed for a payee, and never with an API key.' }),
     amountCents: t.field({ type: 'Money', required: true, description: 'What the recipient receives, greater than 0.' }),
     currency: t.string({ required: true, description: 'Must be `ZAR` (INVALID_CURRENCY otherwise).' }),
     payoutMethod: t.field({ type: PayoutMethodEnum, required: true, description: 'EFT.' }),
@@ -143,10 +160,13 @@ builder.mutationFields((t) => ({
   createPayout: t.field({
     type: CreatePayoutPayload,
     description:
-      'Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator.',
+      'Creates a pending payout and reserves its gross amount at once (merchant only; REST `POST /api/v1/payouts`). Rate limit: payout create. A person signed in to the dashboard who types a new account (paymentDetails, not a saved payee) gives `stepUp` too; an API key never does. Errors: VALIDATION_FAILED, INVALID_CURRENCY, INVALID_PAYOUT_METHOD, INVALID_PAYMENT_DETAILS, INSUFFICIENT_BALANCE (the message gives the available and the required cents), CONFLICT for a merchantReference reused with other values, FORBIDDEN for the operator, and on `stepUp.password` or `stepUp.code` when a person\'s step-up is missing or wrong.',
     authScopes: { merchant: true },
-    args: { input: t.arg({ type: CreatePayoutInput, required: true, description: 'The payout.', validate: validated(createPayoutInput) }) },
-    resolve: (_r, { input }, ctx) => ctx.services.payouts.create(actorOf(ctx), validatedInput(createPayoutInput, input)),
+    args: { input: t.arg({ type: CreatePayoutInput, required: true, description: 'The payout.', validate: validated(createPayoutGraphqlInput) }) },
+    resolve: (_r, { input }, ctx) => {
+      const { stepUp, ...payout } = validatedInput(createPayoutGraphqlInput, input);
+      return ctx.services.payouts.create(actorOf(ctx), payout, stepUp);
+    },
   }),
 }));
 

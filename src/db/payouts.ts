@@ -69,9 +69,10 @@ const byIds = statement<{ ids: string[]; merchantId: string | null }, Row>(
 /** Payouts by id in the order of `ids`, null where missing or outside the scope (one statement). */
 export async function findPayouts(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<(Payout | null)[]> {
   if (ids.length === 0) return [];
-  const rows = await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
-  const byId = new Map(rows.map((r) => [r.id, toPayout(r)]));
-  return ids.map((id) => byId.get(id) ?? null);
+  // A batch of one reads by `= id`: an index lookup whatever generic plan is cached (see findPayments).
+  const rows = ids.length === 1 ? await byId.run(db, { id: ids[0]!, merchantId: merchantFilter(scope) }) : await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
+  const found = new Map(rows.map((r) => [r.id, toPayout(r)]));
+  return ids.map((id) => found.get(id) ?? null);
 }
 
 const listings = listing<Row>({ what: 'payouts', table: 'payouts p', columns: COLUMNS.replace(/(\w+)/g, 'p.$1') });

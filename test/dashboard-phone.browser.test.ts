@@ -254,6 +254,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     await page.getByTestId('refund-submit').click();
     await page.getByTestId('refund-confirm').waitFor();
     await check('a payment, asked to refund');
+    // Its times day first, as South Africa writes them (a browser without isiZulu's formats falls back to en-ZA's, not en-US's).
+    expect(await page.locator('dl.details dd').filter({ hasText: 'SAST' }).first().textContent()).toMatch(/^\d{1,2}\s\S+\s\d{4},?\s\d{2}:\d{2}\sSAST$/);
 
     await go(page, MESSAGES.zu['nav.payouts']);
     await page.getByTestId('payout-row').first().getByRole('link').click();

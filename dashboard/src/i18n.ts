@@ -435,5 +435,8 @@ export function tNodes(key: MessageKey, vars: Record<string, ComponentChildren>)
 /** Whether the dashboard has words for `key` (an enum value the API may one day answer anew has none yet). */
 export const hasWords = (key: string): key is MessageKey => Object.hasOwn(MESSAGES.en, key);
 
-/** The current language as a locale of South Africa, for dates: `en-ZA`, `af-ZA`, `zu-ZA`. */
-export const locale = () => `${current}-ZA`;
+/**
+ * The current language as locales of South Africa, for dates: `af-ZA`, `zu-ZA`, each then `en-ZA`
+ * (a browser without isiZulu's formats, such as Chromium, writes the day as South Africa does).
+ */
+export const locales = (): string[] => [`${current}-ZA`, 'en-ZA'];

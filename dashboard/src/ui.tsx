@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { parseRand } from '../../src/domain/money.ts';
 import type { ApiError } from './graphql.ts';
 import type { Pages } from './hooks.ts';
-import { hasWords, locale, t } from './i18n.ts';
+import { hasWords, locales, t } from './i18n.ts';
 import { follow } from './router.ts';
 
 /** The widgets and formats every screen shares: links, loading, errors, tables, amounts. */
@@ -142,14 +142,15 @@ export const toCents = (text: string) => parseRand(text) ?? NaN;
 
 /**
  * Times as South Africa reads them (SAST, Africa/Johannesburg), whatever the browser's own zone,
- * in the dashboard's language (`af-ZA`, `zu-ZA`: the browser's own month names).
+ * in the dashboard's language where the browser knows its formats (`af-ZA`: `29 Nov. 2026 06:17`),
+ * else as English in South Africa writes them (`29 Nov 2026, 06:17`).
  */
 const formats = new Map<string, Intl.DateTimeFormat>();
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
-  const tag = locale();
-  let f = formats.get(tag);
-  if (!f) formats.set(tag, (f = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Johannesburg' })));
+  const tags = locales();
+  let f = formats.get(tags[0]!);
+  if (!f) formats.set(tags[0]!, (f = new Intl.DateTimeFormat(tags, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Johannesburg' })));
   return `${f.format(new Date(iso))} SAST`;
 }
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '../dashboard/src/i18n.ts';
+import { englishWords, wordsOnScreen } from './support/dashboard-browser.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
 import { newPayment } from './support/payments.ts';
@@ -10,7 +12,8 @@ import { newPayment } from './support/payments.ts';
  * Statements the Amount and Balance columns are on screen, and no amount breaks across lines.
  * Every screen of the menu is visited (so a new one is checked without changing this test), with
  * a payment, a payout, refunds, deliveries and statement lines long enough to push a layout; then
- * Balance and Payments again in isiZulu.
+ * Balance and Payments again in isiZulu. And in isiZulu every screen (but Payouts, for now), a
+ * payment asking to refund and a payout: none of the dashboard's English is left on any of them.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -205,6 +208,61 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     await page.getByText('Izinkokhelo ezingu-3, ezintsha kuqala').waitFor();
     expect(await page.getByTestId('payment-row').first().textContent()).toContain('kwamukelwe');
     await expectFits(page, 'Payments in isiZulu');
+    await context.close();
+  }, 90_000);
+
+  it('in isiZulu every screen speaks it: none of the dashboard\'s English on any screen, a payment with its refund question, a payout', async () => {
+    const context = await phone();
+    const page = await context.newPage();
+    await page.goto(await invite('zulu@umlazi.example'));
+    await page.getByTestId('set-password').fill('a password of some length');
+    await page.getByTestId('set-password-submit').click();
+    await page.getByTestId('balance-available').waitFor({ timeout: 15_000 });
+    await openMenu(page, true);
+    await page.getByTestId('language').selectOption('zu');
+    await openMenu(page, false);
+    await page.getByRole('heading', { level: 1, name: MESSAGES.zu['nav.balance'] }).waitFor();
+
+    const english = englishWords('zu');
+    expect(english.length).toBeGreaterThan(200);
+    const left: Record<string, string[]> = {};
+    const check = async (screen: string) => {
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+      const found = await wordsOnScreen(page, english);
+      if (found.length > 0) left[screen] = found;
+    };
+
+    await openMenu(page, true);
+    const screens = await menuLinks(page).getByRole('link').evaluateAll((links) => links.map((a) => ({ name: a.textContent ?? '', href: a.getAttribute('href') ?? '' })));
+    await openMenu(page, false);
+    expect(screens.length).toBeGreaterThanOrEqual(10);
+    for (const { name, href } of screens) {
+      // Payouts gets its words with its new form (the screen is being rewritten).
+      if (href === '/dashboard/payouts') continue;
+      await go(page, name);
+      await check(href);
+    }
+    // A secret shown once, and the form that invites.
+    await go(page, MESSAGES.zu['nav.keys']);
+    await page.getByRole('button', { name: MESSAGES.zu['keys.issue'] }).click();
+    await page.locator('.once').waitFor();
+    await check('a new key');
+
+    await page.goto(`${t.url}/dashboard/payments/${paymentId}`);
+    await page.getByRole('heading', { level: 1, name: MESSAGES.zu['payment.title'] }).waitFor();
+    await page.getByTestId('refund-amount').fill('1');
+    await page.getByTestId('refund-submit').click();
+    await page.getByTestId('refund-confirm').waitFor();
+    await check('a payment, asked to refund');
+    // Its times day first, as South Africa writes them (a browser without isiZulu's formats falls back to en-ZA's, not en-US's).
+    expect(await page.locator('dl.details dd').filter({ hasText: 'SAST' }).first().textContent()).toMatch(/^\d{1,2}\s\S+\s\d{4},?\s\d{2}:\d{2}\sSAST$/);
+
+    await go(page, MESSAGES.zu['nav.payouts']);
+    await page.getByTestId('payout-row').first().getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: MESSAGES.zu['payout.title'] }).waitFor();
+    await check('a payout');
+
+    expect(left, 'English left on screens in isiZulu').toEqual({});
     await context.close();
   }, 90_000);
 });

@@ -8,8 +8,8 @@ import { type AuditOptions, CHROMIUM, hasChromium, lighthouseOnPhone } from './s
  * Lighthouse (the npm package, driving Debian's Chromium: nothing downloads a browser) audits
  * the merchant dashboard's sign-in page and its invite page on a phone, and, signed in once,
  * Balance, Payments, a payment, Payouts and Statements. Accessibility and best practices must
- * score at least 95 (CONTRACT §10); the scores, and signed in the performance, are printed on
- * every run.
+ * score at least 95 (CONTRACT §10), and signed in no text goes out uncompressed
+ * (`uses-text-compression`); the scores, and signed in the performance, are printed on every run.
  */
 describe.skipIf(!hasChromium)(`Lighthouse on the merchant dashboard (needs ${CHROMIUM}; CI installs it)`, () => {
   let t: TestApp;
@@ -69,6 +69,8 @@ describe.skipIf(!hasChromium)(`Lighthouse on the merchant dashboard (needs ${CHR
       expect(r.finalPath, label).toBe(path);
       expect(r.accessibility, `${label}: ${r.failing.join(', ')}`).toBeGreaterThanOrEqual(95);
       expect(r.bestPractices, `${label}: ${r.failing.join(', ')}`).toBeGreaterThanOrEqual(95);
+      // The script and style sheet go out compressed (brotli, made at build time).
+      expect(r.failing, label).not.toContain('uses-text-compression');
       scores.push(`${label} ${r.performance}`);
     }
     console.log(`Lighthouse performance, signed in: ${scores.join(', ')}`);

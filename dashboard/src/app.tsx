@@ -80,7 +80,7 @@ const SIGNED_OUT = new Map<string, () => JSX.Element>([
 const MENU = ROUTES.filter((r) => r.nav !== undefined);
 
 export function App() {
-  useLanguage();
+  const language = useLanguage();
   const path = usePath();
   const Open = SIGNED_OUT.get(path);
   const [me, setMe] = useSignedIn(path, !Open);
@@ -88,14 +88,17 @@ export function App() {
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
   useEffect(() => {
-    // A new screen: its heading takes the focus (screen readers announce it) and names the tab.
+    // A new screen: its heading takes the focus (screen readers announce it).
     const h = document.querySelector('main h1') as HTMLElement | null;
     if (h) {
       h.tabIndex = -1;
       h.focus();
     }
-    document.title = `${h?.textContent ?? 'Dashboard'} · zarpay`;
   }, [path, me]);
+  // And names the tab, again in another language (the focus stays on the language control).
+  useEffect(() => {
+    document.title = `${document.querySelector('main h1')?.textContent ?? t('nav.menu')} · zarpay`;
+  }, [path, me, language]);
 
   if (Open) {
     return (
@@ -123,7 +126,7 @@ export function App() {
         {t('skip')}
       </a>
       <header class={menuOpen ? 'menu-open' : undefined}>
-        <p class="brand">
+        <p class="brand" translate={false}>
           zarpay <span>{me.merchant}</span>
         </p>
         <button type="button" class="small menu-button" data-testid="menu" aria-expanded={menuOpen} aria-controls="menu" onClick={() => setMenuOpen(!menuOpen)}>
@@ -142,7 +145,7 @@ export function App() {
           </ul>
         </nav>
         <p class="who">
-          {me.email} ({label(me.role)}){' '}
+          <span translate={false}>{me.email}</span> ({label(me.role)}){' '}
           <button type="button" class="small" data-testid="signout" onClick={() => void leave()}>
             {t('signOut')}
           </button>

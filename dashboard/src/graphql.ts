@@ -2,6 +2,7 @@ import { initGraphQLTada, type ResultOf, type TadaDocumentNode, type VariablesOf
 import { print } from '@0no-co/graphql.web';
 import { createClient, type Client } from 'graphql-sse';
 import type { introspection } from './graphql-env.d.ts';
+import { t } from './i18n.ts';
 
 /**
  * The dashboard's GraphQL: documents typed from schema.graphql (gql.tada), sent to zarpay's own
@@ -56,7 +57,7 @@ export async function request<R, V>(doc: TadaDocumentNode<R, V>, variables?: V):
   try {
     body = await res.json();
   } catch {
-    throw new ApiError('INTERNAL_ERROR', `the service answered ${res.status}`, res.status);
+    throw new ApiError('INTERNAL_ERROR', t('ui.serviceAnswered', { status: res.status }), res.status);
   }
   const first = body.errors?.[0];
   if (first) {
@@ -74,7 +75,7 @@ export async function request<R, V>(doc: TadaDocumentNode<R, V>, variables?: V):
 export async function post(path: string, body: unknown) {
   const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' });
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(json.error?.code ?? 'INTERNAL_ERROR', json.error?.message ?? `failed (${res.status})`, res.status);
+  if (!res.ok) throw new ApiError(json.error?.code ?? 'INTERNAL_ERROR', json.error?.message ?? t('ui.failedWith', { status: res.status }), res.status);
   return json;
 }
 

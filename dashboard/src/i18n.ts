@@ -1,11 +1,22 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { keysWords } from './words/keys.ts';
+import { linksWords } from './words/links.ts';
+import { paymentWords } from './words/payment.ts';
+import { payoutWords } from './words/payout.ts';
+import { peopleWords } from './words/people.ts';
+import { refundsWords } from './words/refunds.ts';
+import { statementsWords } from './words/statements.ts';
+import { uiWords } from './words/ui.ts';
+import { webhooksWords } from './words/webhooks.ts';
 
 /**
  * The dashboard's words in English, Afrikaans and isiZulu (CONTRACT §11: the `language` control),
- * in the hosted payment page's tone: the shell (menu, sign-in and -out, paging, loading), the invite,
- * forgotten password and second-factor screens, Balance and Payments. The language is the person's
- * own (stored with them, read at sign-in), and kept in this browser too, so the sign-in page
- * already speaks it.
+ * in the hosted payment page's tone, for every screen. Here: the shell (menu, sign-in and -out,
+ * paging, loading), the invite, forgotten password, second-factor and Security screens, Balance and
+ * Payments; each other screen's words, and those ui.tsx shares, are a block of their own in
+ * `words/<screen>.ts`, spread into each language below. The language is the person's own (stored
+ * with them, read at sign-in), and kept in this browser too, so the sign-in page already speaks it.
  */
 
 export const LANGUAGES = ['en', 'af', 'zu'] as const;
@@ -13,148 +24,16 @@ export type Language = (typeof LANGUAGES)[number];
 /** Each language named in itself, for the switcher. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', af: 'Afrikaans', zu: 'isiZulu' };
 
-/**
- * The Links screen's words (payment links, the payment request form, the share controls), kept in
- * a block of their own and spread into each language below.
- */
-const linksEn = {
-  'links.title': 'Payment links',
-  'links.caption': '{count} payment links, newest first',
-  'links.col.description': 'Description',
-  'links.col.amount': 'Amount',
-  'links.col.payments': 'Payments',
-  'links.col.captured': 'Captured',
-  'links.col.state': 'State',
-  'links.col.switch': 'Switch',
-  'links.col.share': 'Share',
-  'links.empty': 'No payment links yet.',
-  'links.singleUse': 'single use',
-  'links.typed': 'customer types it',
-  'links.on': 'on',
-  'links.off': 'off',
-  'links.switchOff': 'Switch off',
-  'links.switchOn': 'Switch on',
-  'links.shareRow': 'Share',
-  'links.shareRowLabel': 'Share {description}',
-  'links.new': 'New payment link',
-  'links.description': 'What the customer pays for',
-  'links.amount': 'Amount in rand, such as 150,00 (leave empty: the customer types it)',
-  'links.singleUseLabel': 'Single use: closes once it is paid',
-  'links.create': 'Create link',
-  'links.made': 'Link made for “{description}” ({amount}). Share it:',
-  'links.madeTyped': 'the customer types the amount',
-  'links.badAmount': 'The amount is not valid',
-  'links.badAmountHelp': 'write it in rand, such as 100,50 or 100.50, or leave it empty',
-  'links.payText': 'Pay {description}:',
-  'request.title': 'Request a payment by e-mail',
-  'request.amount': 'Amount in rand, such as 450,00',
-  'request.description': 'What it is for',
-  'request.email': "The customer's e-mail address",
-  'request.submit': 'Send the request',
-  'request.sent': 'A request for {amount} ({description}) is on its way to {email}. Its payment page:',
-  'request.badAmountHelp': 'write it in rand, such as 450,00 or 450.00',
-  'request.page': 'the payment page',
-  'share.copy': 'Copy',
-  'share.copied': 'Copied.',
-  'share.noCopy': 'Could not copy here: select the address and copy it.',
-  'share.qr': 'QR code of {title}',
-  'share.whatsapp': 'Share on WhatsApp',
-  'share.download': 'Download the QR code (PNG)',
-};
-type LinksKey = keyof typeof linksEn;
-
-const linksAf: Record<LinksKey, string> = {
-  'links.title': 'Betaalskakels',
-  'links.caption': '{count} betaalskakels, nuutste eerste',
-  'links.col.description': 'Beskrywing',
-  'links.col.amount': 'Bedrag',
-  'links.col.payments': 'Betalings',
-  'links.col.captured': 'Ontvang',
-  'links.col.state': 'Stand',
-  'links.col.switch': 'Aan of af',
-  'links.col.share': 'Deel',
-  'links.empty': 'Nog geen betaalskakels nie.',
-  'links.singleUse': 'eenmalig',
-  'links.typed': 'die klant tik dit in',
-  'links.on': 'aan',
-  'links.off': 'af',
-  'links.switchOff': 'Skakel af',
-  'links.switchOn': 'Skakel aan',
-  'links.shareRow': 'Deel',
-  'links.shareRowLabel': 'Deel {description}',
-  'links.new': 'Nuwe betaalskakel',
-  'links.description': 'Waarvoor die klant betaal',
-  'links.amount': 'Bedrag in rand, soos 150,00 (laat leeg: die klant tik dit in)',
-  'links.singleUseLabel': 'Eenmalig: sluit sodra dit betaal is',
-  'links.create': 'Maak die skakel',
-  'links.made': 'Skakel gemaak vir “{description}” ({amount}). Deel dit:',
-  'links.madeTyped': 'die klant tik die bedrag in',
-  'links.badAmount': 'Die bedrag is nie geldig nie',
-  'links.badAmountHelp': 'skryf dit in rand, soos 100,50 of 100.50, of laat dit leeg',
-  'links.payText': 'Betaal {description}:',
-  'request.title': 'Vra per e-pos vir ’n betaling',
-  'request.amount': 'Bedrag in rand, soos 450,00',
-  'request.description': 'Waarvoor dit is',
-  'request.email': 'Die klant se e-posadres',
-  'request.submit': 'Stuur die versoek',
-  'request.sent': '’n Versoek vir {amount} ({description}) is op pad na {email}. Die betaalblad:',
-  'request.badAmountHelp': 'skryf dit in rand, soos 450,00 of 450.00',
-  'request.page': 'die betaalblad',
-  'share.copy': 'Kopieer',
-  'share.copied': 'Gekopieer.',
-  'share.noCopy': 'Kan nie hier kopieer nie: kies die adres en kopieer dit.',
-  'share.qr': 'QR-kode van {title}',
-  'share.whatsapp': 'Deel op WhatsApp',
-  'share.download': 'Laai die QR-kode af (PNG)',
-};
-
-const linksZu: Record<LinksKey, string> = {
-  'links.title': 'Izixhumanisi zokukhokha',
-  'links.caption': 'Izixhumanisi zokukhokha ezingu-{count}, ezintsha kuqala',
-  'links.col.description': 'Incazelo',
-  'links.col.amount': 'Inani',
-  'links.col.payments': 'Izinkokhelo',
-  'links.col.captured': 'Okutholakele',
-  'links.col.state': 'Isimo',
-  'links.col.switch': 'Vula noma vala',
-  'links.col.share': 'Yabelana',
-  'links.empty': 'Azikho izixhumanisi zokukhokha okwamanje.',
-  'links.singleUse': 'esisetshenziswa kanye',
-  'links.typed': 'ikhasimende liyalibhala',
-  'links.on': 'kuvuliwe',
-  'links.off': 'kuvaliwe',
-  'links.switchOff': 'Vala',
-  'links.switchOn': 'Vula',
-  'links.shareRow': 'Yabelana',
-  'links.shareRowLabel': 'Yabelana ngo-{description}',
-  'links.new': 'Isixhumanisi esisha sokukhokha',
-  'links.description': 'Lokho ikhasimende elikhokhela khona',
-  'links.amount': 'Inani ngama-rand, njengo-150,00 (shiya kungabhalwanga lutho: ikhasimende liyalibhala)',
-  'links.singleUseLabel': 'Esisetshenziswa kanye: siyavalwa uma sesikhokhiwe',
-  'links.create': 'Dala isixhumanisi',
-  'links.made': 'Isixhumanisi senzelwe “{description}” ({amount}). Yabelana ngaso:',
-  'links.madeTyped': 'ikhasimende libhala inani',
-  'links.badAmount': 'Inani alilungile',
-  'links.badAmountHelp': 'libhale ngama-rand, njengo-100,50 noma 100.50, noma ulishiye lingabhalwanga',
-  'links.payText': 'Khokhela {description}:',
-  'request.title': 'Cela inkokhelo nge-imeyili',
-  'request.amount': 'Inani ngama-rand, njengo-450,00',
-  'request.description': 'Okwenzelwe khona',
-  'request.email': 'Ikheli le-imeyili lekhasimende',
-  'request.submit': 'Thumela isicelo',
-  'request.sent': 'Isicelo sika-{amount} ({description}) sisendleleni eya ku-{email}. Ikhasi lokukhokha:',
-  'request.badAmountHelp': 'libhale ngama-rand, njengo-450,00 noma 450.00',
-  'request.page': 'ikhasi lokukhokha',
-  'share.copy': 'Kopisha',
-  'share.copied': 'Kukopishiwe.',
-  'share.noCopy': 'Akukwazi ukukopisha lapha: khetha ikheli bese ulikopisha.',
-  'share.qr': 'Ikhodi ye-QR ka-{title}',
-  'share.whatsapp': 'Yabelana ku-WhatsApp',
-  'share.download': 'Landa ikhodi ye-QR (PNG)',
-};
-
 const en = {
-  ...linksEn,
+  ...linksWords.en,
+  ...uiWords.en,
+  ...paymentWords.en,
+  ...payoutWords.en,
+  ...refundsWords.en,
+  ...webhooksWords.en,
+  ...keysWords.en,
+  ...statementsWords.en,
+  ...peopleWords.en,
   'nav.balance': 'Balance',
   'nav.payments': 'Payments',
   'nav.links': 'Links',
@@ -243,6 +122,7 @@ const en = {
   'balance.returns': 'Returned by the bank',
   'balance.returnsWhy': 'Payouts the bank sent back, credited again.',
   'payments.find': 'Find (order, amount in rand, customer e-mail)',
+  'payments.placeholder': 'INV-1042, 100,50 or name@example.co.za',
   'payments.status': 'Status',
   'payments.all': 'All',
   'payments.count': '{count} payments, newest first',
@@ -263,7 +143,15 @@ const en = {
 export type MessageKey = keyof typeof en;
 
 const af: Record<MessageKey, string> = {
-  ...linksAf,
+  ...linksWords.af,
+  ...uiWords.af,
+  ...paymentWords.af,
+  ...payoutWords.af,
+  ...refundsWords.af,
+  ...webhooksWords.af,
+  ...keysWords.af,
+  ...statementsWords.af,
+  ...peopleWords.af,
   'nav.balance': 'Saldo',
   'nav.payments': 'Betalings',
   'nav.links': 'Betaalskakels',
@@ -352,6 +240,7 @@ const af: Record<MessageKey, string> = {
   'balance.returns': 'Deur die bank teruggestuur',
   'balance.returnsWhy': 'Uitbetalings wat die bank teruggestuur het, weer gekrediteer.',
   'payments.find': 'Soek (bestelling, bedrag in rand, kliënt se e-pos)',
+  'payments.placeholder': 'INV-1042, 100,50 of naam@voorbeeld.co.za',
   'payments.status': 'Status',
   'payments.all': 'Almal',
   'payments.count': '{count} betalings, nuutste eerste',
@@ -371,7 +260,15 @@ const af: Record<MessageKey, string> = {
 };
 
 const zu: Record<MessageKey, string> = {
-  ...linksZu,
+  ...linksWords.zu,
+  ...uiWords.zu,
+  ...paymentWords.zu,
+  ...payoutWords.zu,
+  ...refundsWords.zu,
+  ...webhooksWords.zu,
+  ...keysWords.zu,
+  ...statementsWords.zu,
+  ...peopleWords.zu,
   'nav.balance': 'Ibhalansi',
   'nav.payments': 'Izinkokhelo',
   'nav.links': 'Izixhumanisi',
@@ -460,6 +357,7 @@ const zu: Record<MessageKey, string> = {
   'balance.returns': 'Okubuyiswe yibhange',
   'balance.returnsWhy': 'Izinkokhelo eziphumayo ezibuyiswe yibhange, zaphinde zafakwa.',
   'payments.find': 'Thola (i-oda, inani ngamarandi, i-imeyili yekhasimende)',
+  'payments.placeholder': 'INV-1042, 100,50 noma igama@isibonelo.co.za',
   'payments.status': 'Isimo',
   'payments.all': 'Konke',
   'payments.count': 'Izinkokhelo ezingu-{count}, ezintsha kuqala',
@@ -478,7 +376,8 @@ const zu: Record<MessageKey, string> = {
   'status.cancelled': 'kukhanselwe',
 };
 
-const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };
+/** Every word in every language (exported for the test that each has the same keys and `{places}`). */
+export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, af, zu };
 const STORED = 'zarpay.language';
 
 const isLanguage = (v: unknown): v is Language => typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
@@ -524,3 +423,20 @@ export function useLanguage(): Language {
 export function t(key: MessageKey, vars: Record<string, string | number> = {}): string {
   return MESSAGES[current][key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? ''));
 }
+
+/**
+ * A text in the current language with elements in its `{name}` places (an amount in its own
+ * `<span class="money">`, say), so that each language puts them where its sentence wants them.
+ */
+export function tNodes(key: MessageKey, vars: Record<string, ComponentChildren>): ComponentChildren[] {
+  return MESSAGES[current][key].split(/\{(\w+)\}/).map((part, i) => (i % 2 === 1 ? vars[part] : part));
+}
+
+/** Whether the dashboard has words for `key` (an enum value the API may one day answer anew has none yet). */
+export const hasWords = (key: string): key is MessageKey => Object.hasOwn(MESSAGES.en, key);
+
+/**
+ * The current language as locales of South Africa, for dates: `af-ZA`, `zu-ZA`, each then `en-ZA`
+ * (a browser without isiZulu's formats, such as Chromium, writes the day as South Africa does).
+ */
+export const locales = (): string[] => [`${current}-ZA`, 'en-ZA'];

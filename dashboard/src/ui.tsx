@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { parseRand } from '../../src/domain/money.ts';
 import type { ApiError } from './graphql.ts';
 import type { Pages } from './hooks.ts';
-import { t } from './i18n.ts';
+import { hasWords, locales, t } from './i18n.ts';
 import { follow } from './router.ts';
 
 /** The widgets and formats every screen shares: links, loading, errors, tables, amounts. */
@@ -33,7 +33,7 @@ export function Failure(props: { error?: ApiError | null; shownBeside?: readonly
   if (beside.length > 0 && props.error.details.length > 0 && props.error.details.every((d) => beside.some((f) => d.field === f || d.field.endsWith(`.${f}`)))) return null;
   return (
     <p class="error" role="alert">
-      {props.error.code === 'FORBIDDEN' ? 'Not allowed: ' : ''}
+      {props.error.code === 'FORBIDDEN' ? t('ui.notAllowed') : ''}
       {props.error.message}
     </p>
   );
@@ -58,7 +58,7 @@ export function Table<T>(props: {
   const titles = columns.map((c) => (typeof c === 'string' ? c : c.title));
   return (
     // Named by its caption, so two tables on one screen are two distinct regions.
-    <div class="scroll" tabIndex={0} role="region" aria-label={`${props.caption ?? 'Table'} (scrolls sideways on small screens)`}>
+    <div class="scroll" tabIndex={0} role="region" aria-label={t('ui.tableScrolls', { name: props.caption ?? t('ui.table') })}>
       <table data-testid={props.testid}>
         {props.caption !== undefined && <caption>{props.caption}</caption>}
         <thead>
@@ -100,14 +100,28 @@ function labelled(row: preact.JSX.Element, titles: readonly string[]) {
 export function Once(props: { label: string; value: string }) {
   return (
     <div class="once" role="status">
-      <p>{props.label} It is shown only now: copy it somewhere safe.</p>
+      <p>
+        {props.label} {t('ui.once')}
+      </p>
       <code>{props.value}</code>
     </div>
   );
 }
 
-/** An enum value as words: `AWAITING_WEBHOOK` → `awaiting webhook`. */
-export const label = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+/**
+ * An enum value the API answers (a status, a role, a statement entry's type) in words, in the
+ * dashboard's language: `AWAITING_WEBHOOK` → `awaiting webhook` (`status.awaiting_webhook`),
+ * `OWNER` → `owner` (`role.owner`), `PAYOUT_FEE` → `payout fee` (`entry.payout_fee`). A value it
+ * has no words for yet reads as itself, in lower case.
+ */
+export function label(s: string): string {
+  const value = s.toLowerCase();
+  for (const kind of ['status', 'role', 'entry']) {
+    const key = `${kind}.${value}`;
+    if (hasWords(key)) return t(key);
+  }
+  return value.replace(/_/g, ' ');
+}
 
 /**
  * Amounts as `R 1 234.56` (cents in, rand out; a minus sign for debits). The spaces are
@@ -126,9 +140,19 @@ export function rand(cents: number | null | undefined): string {
 /** Rand typed as text (`1234.56`, `1 234,56`, `R 50`) to cents, by the API's own parser; NaN when it is not an amount. */
 export const toCents = (text: string) => parseRand(text) ?? NaN;
 
-/** Times as South Africa reads them (SAST, Africa/Johannesburg), whatever the browser's own zone. */
-const SAST = new Intl.DateTimeFormat('en-ZA', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Johannesburg' });
-export const when = (iso: string | null | undefined) => (iso ? `${SAST.format(new Date(iso))} SAST` : '—');
+/**
+ * Times as South Africa reads them (SAST, Africa/Johannesburg), whatever the browser's own zone,
+ * in the dashboard's language where the browser knows its formats (`af-ZA`: `29 Nov. 2026 06:17`),
+ * else as English in South Africa writes them (`29 Nov 2026, 06:17`).
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const tags = locales();
+  let f = formats.get(tags[0]!);
+  if (!f) formats.set(tags[0]!, (f = new Intl.DateTimeFormat(tags, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Johannesburg' })));
+  return `${f.format(new Date(iso))} SAST`;
+}
 
 /**
  * Paging for the list above it: "Next page" (`list-next`, disabled on the last page) and

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
@@ -31,13 +32,7 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.map': 'application/json',
-};
-
+/** The application's files by name: the built script and style sheet (their `.br`/`.gz` copies are only ever their encodings). */
 const ASSET = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(js|css|svg|map)$/;
 
 /**
@@ -152,20 +147,24 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { services: Se
     return { data: { signed_out: true } };
   });
 
-  // The application's files: built at install time, cached by name (each carries its content hash).
-  app.get<{ Params: { file: string } }>('/dashboard/assets/:file', async (req, reply) => {
-    const file = req.params.file;
-    const ext = ASSET.exec(file)?.[1];
-    if (!ext) throw new AppError('NOT_FOUND', 'no such file');
-    let body: Buffer;
-    try {
-      body = await readFile(join(DASHBOARD_DIR, 'assets', file));
-    } catch {
-      throw new AppError('NOT_FOUND', 'no such file');
-    }
-    reply.header('Content-Type', TYPES[`.${ext}`]!);
-    reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-    return reply.send(body);
+  // The application's files: built at install time, cached by name (each carries its content hash),
+  // and sent as the brotli or gzip copy the build made beside each when the browser takes one
+  // (`Content-Encoding`, `Vary: Accept-Encoding`), else as they are. @fastify/static negotiates
+  // and sends; the route stays this one, for the named files only.
+  await app.register(fastifyStatic, {
+    root: join(DASHBOARD_DIR, 'assets'),
+    serve: false,
+    preCompressed: true,
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    cacheControl: true,
+    maxAge: '365d',
+    immutable: true,
+  });
+  app.get<{ Params: { file: string } }>('/dashboard/assets/:file', (req, reply) => {
+    if (!ASSET.test(req.params.file)) throw new AppError('NOT_FOUND', 'no such file');
+    return reply.sendFile(req.params.file);
   });
 
   let page: Buffer | undefined;

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
 import { type Me, useAction, useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { Failure, label, Once, Status, Table, when } from '../ui.tsx';
 
 /** The merchant's API keys: issue, regenerate and revoke; a new secret shown once. */
@@ -30,20 +31,20 @@ export function Keys(props: { me: Me }) {
   });
   return (
     <section aria-labelledby="h-keys">
-      <h1 id="h-keys">API keys</h1>
+      <h1 id="h-keys">{t('nav.keys')}</h1>
       {may && (
         <button type="button" onClick={() => void act.run('issue')} disabled={act.busy}>
-          Issue a new key
+          {t('keys.issue')}
         </button>
       )}
       <Failure error={act.error} />
-      {shown && <Once label="The new secret key." value={shown} />}
+      {shown && <Once label={t('keys.newSecret')} value={shown} />}
       <Status q={q}>
         {({ viewer }) => (
           <Table
-            columns={['Key', 'Status', 'Issued', may && 'Actions']}
+            columns={[t('keys.col.key'), t('payments.status'), t('keys.col.issued'), may && t('keys.col.actions')]}
             rows={viewer.apiKeys}
-            empty="No keys."
+            empty={t('keys.none')}
             row={(k) => (
               <tr key={k.kid}>
                 <td>
@@ -56,10 +57,10 @@ export function Keys(props: { me: Me }) {
                     {k.status === 'ACTIVE' && (
                       <>
                         <button type="button" class="small" onClick={() => void act.run('regenerate', k.kid)}>
-                          Regenerate
+                          {t('keys.regenerate')}
                         </button>{' '}
-                        <button type="button" class="small danger" onClick={() => confirm(`Revoke ${k.displayMask}? Requests with it will be refused.`) && void act.run('revoke', k.kid)}>
-                          Revoke
+                        <button type="button" class="small danger" onClick={() => confirm(t('keys.revokeConfirm', { key: k.displayMask })) && void act.run('revoke', k.kid)}>
+                          {t('keys.revoke')}
                         </button>
                       </>
                     )}

@@ -93,7 +93,7 @@ export function Links(props: { me: Me }) {
               )}
             />
             <Failure error={toggle.error} />
-            <Pager pages={pages} next={nextCursor(paymentLinks.pageInfo)} what="payment links" />
+            <Pager pages={pages} next={nextCursor(paymentLinks.pageInfo)} what={t('links.title')} />
           </>
         )}
       </Status>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { parseRand } from '../../../src/domain/money.ts';
 import { graphql, request, type ResultOf } from '../graphql.ts';
 import { type Me, useAction, useQuery } from '../hooks.ts';
-import { t } from '../i18n.ts';
+import { t, tNodes } from '../i18n.ts';
 import { Share } from '../share.tsx';
 import { Failure, label, Link, rand, Status, Table, when } from '../ui.tsx';
 
@@ -29,51 +29,53 @@ export function Payment(props: { id: string; me: Me }) {
   return (
     <section aria-labelledby="h-payment">
       <p>
-        <Link href="/dashboard/payments">← Payments</Link>
+        <Link href="/dashboard/payments">← {t('nav.payments')}</Link>
       </p>
-      <h1 id="h-payment">Payment</h1>
+      <h1 id="h-payment">{t('payment.title')}</h1>
       <Status q={q}>
         {({ payment: p }) => (
           <>
             <dl class="details">
-              <dt>Order</dt>
-              <dd>{p.merchantOrderId}</dd>
-              <dt>Status</dt>
+              <dt>{t('payments.order')}</dt>
+              <dd translate={false}>{p.merchantOrderId}</dd>
+              <dt>{t('payments.status')}</dt>
               <dd>{label(p.status)}</dd>
-              <dt>Amount</dt>
+              <dt>{t('payments.amount')}</dt>
               <dd>{rand(p.amount)}</dd>
-              <dt>Fee</dt>
+              <dt>{t('payment.fee')}</dt>
               <dd>{rand(p.feeCents)}</dd>
-              <dt>Net</dt>
+              <dt>{t('payment.net')}</dt>
               <dd>{rand(p.netAmountCents)}</dd>
-              <dt>Description</dt>
-              <dd>{p.description ?? '—'}</dd>
-              <dt>Customer</dt>
-              <dd data-testid="payment-customer">{p.customer ? [p.customer.email, p.customer.phone].filter(Boolean).join(', ') : '—'}</dd>
-              <dt>Voucher</dt>
-              <dd>{p.voucherCode ? `${p.voucherCode}${p.voucherRedeemed ? ' (redeemed)' : ''}` : '—'}</dd>
-              <dt>Created</dt>
+              <dt>{t('payment.description')}</dt>
+              <dd translate={false}>{p.description ?? '—'}</dd>
+              <dt>{t('payment.customer')}</dt>
+              <dd data-testid="payment-customer" translate={false}>
+                {p.customer ? [p.customer.email, p.customer.phone].filter(Boolean).join(', ') : '—'}
+              </dd>
+              <dt>{t('payment.voucher')}</dt>
+              <dd>{p.voucherCode ? (p.voucherRedeemed ? t('payment.redeemed', { code: p.voucherCode }) : p.voucherCode) : '—'}</dd>
+              <dt>{t('payments.created')}</dt>
               <dd>{when(p.createdAt)}</dd>
-              <dt>Completed</dt>
+              <dt>{t('payment.completed')}</dt>
               <dd>{when(p.completedAt)}</dd>
             </dl>
             {UNPAID.includes(p.status) && (
               <section aria-labelledby="h-pay-link" data-testid="payment-share">
-                <h2 id="h-pay-link">Where the customer pays</h2>
-                <p>Not paid yet: send the customer this page, or let them scan the QR code.</p>
+                <h2 id="h-pay-link">{t('payment.payHere')}</h2>
+                <p>{t('payment.notPaid')}</p>
                 <Share url={p.paymentUrl} qrImageUrl={p.qrCode.imageUrl} text={t('links.payText', { description: p.description ?? p.merchantOrderId })} testid="payment-link" title={t('request.page')} />
               </section>
             )}
-            <h2>Attempts</h2>
+            <h2>{t('payment.attempts')}</h2>
             <Table
-              columns={['Provider', 'Status', 'Reference', 'Started']}
+              columns={[t('payment.provider'), t('payments.status'), t('payment.reference'), t('payment.started')]}
               rows={p.latestAttempt ? [p.latestAttempt] : []}
-              empty="The customer has not started paying."
+              empty={t('payment.noAttempt')}
               row={(a) => (
                 <tr>
-                  <td>{a.provider}</td>
-                  <td>{a.status}</td>
-                  <td>{a.providerRef ?? '—'}</td>
+                  <td translate={false}>{a.provider}</td>
+                  <td>{label(a.status)}</td>
+                  <td translate={false}>{a.providerRef ?? '—'}</td>
                   <td>{when(a.createdAt)}</td>
                 </tr>
               )}
@@ -123,7 +125,7 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
   const refund = useAction(async (cents: number | null) => {
     // Left out, not null, for "all that is left": the API refuses a null amount.
     const r = await request(RefundPayment, { input: { paymentId: props.payment.id, ...(cents !== null && { amountCents: cents }), reason: reason || null, idempotencyKey: key } });
-    setDone(`Refund of ${rand(r.refundPayment.refund.amountCents)} made: its status below follows it until it is done.`);
+    setDone(t('payment.refundMade', { amount: rand(r.refundPayment.refund.amountCents) }));
     setKey(crypto.randomUUID());
     setAmount('');
     setReview(null);
@@ -133,14 +135,14 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
     setDone(null);
     const text = amount.trim();
     const cents = text === '' ? null : parseRand(text);
-    if (cents === null && text !== '') return setProblem('Write the amount in rand, such as 100,50 or 100.50, or leave it empty for all that is left.');
-    if (cents !== null && (cents < 1 || cents > remaining)) return setProblem(`The amount must be between R 0.01 and ${rand(remaining)} (what is left to refund).`);
+    if (cents === null && text !== '') return setProblem(t('payment.refundBadAmount'));
+    if (cents !== null && (cents < 1 || cents > remaining)) return setProblem(t('payment.refundOutside', { max: rand(remaining) }));
     setProblem(null);
     setReview({ cents });
   };
   return (
     <>
-      <h2>Refunds</h2>
+      <h2>{t('nav.refunds')}</h2>
       <Status q={q}>
         {({ payment }) => {
           const refunding = payment.refunds.filter((r) => r.status === 'PENDING').reduce((sum, r) => sum + r.amountCents, 0);
@@ -148,18 +150,21 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
           return (
           <>
             <p>
-              Refunded so far: <span class="money">{rand(payment.refundedCents)}</span>
-              {refunding > 0 && <> (and <span class="money">{rand(refunding)}</span> on its way)</>}; left to refund: <span class="money">{rand(remaining)}</span>
+              {tNodes(refunding > 0 ? 'payment.refundedPending' : 'payment.refunded', {
+                refunded: <span class="money">{rand(payment.refundedCents)}</span>,
+                pending: <span class="money">{rand(refunding)}</span>,
+                left: <span class="money">{rand(remaining)}</span>,
+              })}
             </p>
             {payment.refunds.length === 0 ? (
-              <p class="empty">No refunds.</p>
+              <p class="empty">{t('payment.noRefunds')}</p>
             ) : (
               <ul data-testid="refunds">
                 {payment.refunds.map((r) => (
                   <li key={r.id} data-testid="refund-row">
                     <span class="money">{rand(r.amountCents)}</span> — <span data-testid="refund-status">{label(r.status)}</span>
-                    {r.reason ? ` (${r.reason})` : ''} — {when(r.createdAt)}
-                    {r.failureReason ? `: ${r.failureReason}` : ''}
+                    {r.reason && <span translate={false}> ({r.reason})</span>} — {when(r.createdAt)}
+                    {r.failureReason && <span translate={false}>: {r.failureReason}</span>}
                   </li>
                 ))}
               </ul>
@@ -172,7 +177,7 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
                   ask(remaining);
                 }}
               >
-                <label for="refund-amount">Amount to refund (rand, such as 100,50; empty: all that is left)</label>
+                <label for="refund-amount">{t('payment.refundAmount')}</label>
                 <input
                   id="refund-amount"
                   data-testid="refund-amount"
@@ -183,10 +188,10 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
                     setReview(null);
                   }}
                 />
-                <label for="refund-reason">Reason (optional)</label>
+                <label for="refund-reason">{t('payment.refundReason')}</label>
                 <input id="refund-reason" maxLength={200} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
                 <button type="submit" data-testid="refund-submit" disabled={refund.busy || review !== null}>
-                  Refund…
+                  {t('payment.refundSubmit')}
                 </button>
                 {problem && (
                   <p class="error" role="alert">
@@ -196,22 +201,16 @@ function PaymentRefunds(props: { payment: PaymentDetail; me: Me }) {
                 {review && (
                   <div class="confirm" role="alertdialog" aria-labelledby="refund-question">
                     <p id="refund-question">
-                      {review.cents === null ? (
-                        <>
-                          Refund everything that is left, <span class="money">{rand(remaining)}</span>, to the customer?
-                        </>
-                      ) : (
-                        <>
-                          Refund <span class="money">{rand(review.cents)}</span> of <span class="money">{rand(payment.amount)}</span> to the customer?
-                        </>
-                      )}{' '}
-                      The money leaves your balance; the fee is not returned.
+                      {review.cents === null
+                        ? tNodes('payment.refundAll', { amount: <span class="money">{rand(remaining)}</span> })
+                        : tNodes('payment.refundPart', { amount: <span class="money">{rand(review.cents)}</span>, total: <span class="money">{rand(payment.amount)}</span> })}{' '}
+                      {t('payment.refundNote')}
                     </p>
                     <button type="button" data-testid="refund-confirm" disabled={refund.busy} onClick={() => void refund.run(review.cents)}>
-                      Yes, refund {rand(review.cents ?? remaining)}
+                      {t('payment.refundYes', { amount: rand(review.cents ?? remaining) })}
                     </button>{' '}
                     <button type="button" class="small" onClick={() => setReview(null)}>
-                      No, go back
+                      {t('payment.refundNo')}
                     </button>
                   </div>
                 )}

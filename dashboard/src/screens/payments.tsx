@@ -45,7 +45,7 @@ export function Payments() {
             data-testid="payments-search"
             type="search"
             value={text}
-            placeholder="INV-1042, 100,50 or name@example.co.za"
+            placeholder={t('payments.placeholder')}
             onInput={(e) => setText(e.currentTarget.value)}
           />
         </span>

@@ -1,5 +1,6 @@
 import { graphql, request } from '../graphql.ts';
 import { useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { label, Link, rand, Status, when } from '../ui.tsx';
 
 /** One payout: its amounts, the bank account (masked), and its history. */
@@ -19,45 +20,47 @@ export function Payout(props: { id: string }) {
   return (
     <section aria-labelledby="h-payout">
       <p>
-        <Link href="/dashboard/payouts">← Payouts</Link>
+        <Link href="/dashboard/payouts">← {t('nav.payouts')}</Link>
       </p>
-      <h1 id="h-payout">Payout</h1>
+      <h1 id="h-payout">{t('payout.title')}</h1>
       <Status q={q}>
         {({ payout: p }) => (
           <>
             <dl class="details">
-              <dt>Reference</dt>
-              <dd>{p.merchantReference ?? '—'}</dd>
-              <dt>Status</dt>
+              <dt>{t('payout.reference')}</dt>
+              <dd translate={false}>{p.merchantReference ?? '—'}</dd>
+              <dt>{t('payments.status')}</dt>
               <dd>{label(p.status)}</dd>
-              <dt>Amount</dt>
+              <dt>{t('payments.amount')}</dt>
               <dd>{rand(p.amountCents)}</dd>
-              <dt>Fee</dt>
+              <dt>{t('payment.fee')}</dt>
               <dd>{rand(p.feeCents)}</dd>
-              <dt>Reserved (gross)</dt>
+              <dt>{t('payout.gross')}</dt>
               <dd>{rand(p.grossAmountCents)}</dd>
-              <dt>Bank account</dt>
-              <dd data-testid="payout-bank-account">
+              <dt>{t('payout.bankAccount')}</dt>
+              <dd data-testid="payout-bank-account" translate={false}>
                 {p.bankAccount ? `${p.bankAccount.accountHolder}, ${p.bankAccount.bankName} ${p.bankAccount.branchCode}, ${p.bankAccount.accountNumberMasked}` : '—'}
               </dd>
-              <dt>Bank's transfer reference</dt>
-              <dd data-testid="payout-transfer-reference">{p.externalTransferId ?? '—'}</dd>
-              <dt>Created</dt>
+              <dt>{t('payout.transferReference')}</dt>
+              <dd data-testid="payout-transfer-reference" translate={false}>
+                {p.externalTransferId ?? '—'}
+              </dd>
+              <dt>{t('payments.created')}</dt>
               <dd>{when(p.createdAt)}</dd>
-              <dt>Completed</dt>
+              <dt>{t('payment.completed')}</dt>
               <dd>{when(p.completedAt)}</dd>
               {(p.failureReason || p.rejectionReason) && (
                 <>
-                  <dt>Why</dt>
-                  <dd>{p.failureReason ?? p.rejectionReason}</dd>
+                  <dt>{t('payout.why')}</dt>
+                  <dd translate={false}>{p.failureReason ?? p.rejectionReason}</dd>
                 </>
               )}
             </dl>
-            <h2>History</h2>
+            <h2>{t('payout.history')}</h2>
             <ol>
               {p.events.map((e) => (
                 <li key={e.id}>
-                  {e.type} — {when(e.createdAt)}
+                  <span translate={false}>{e.type}</span> — {when(e.createdAt)}
                 </li>
               ))}
             </ol>

@@ -46,14 +46,14 @@ export function People(props: { me: Me }) {
     q.reload();
   });
   /** What removing a person ends, said before it happens: their sessions, and every key they issued. */
-  const removal = (p: { email: string; issuedKeys: readonly { displayMask: string }[] }) =>
-    `Remove ${p.email}? They are signed out at once.` +
-    (p.issuedKeys.length === 0
-      ? ''
-      : ` The ${p.issuedKeys.length === 1 ? 'API key' : `${p.issuedKeys.length} API keys`} they issued stop${p.issuedKeys.length === 1 ? 's' : ''} working too: ${p.issuedKeys.map((k) => k.displayMask).join(', ')}.`);
+  const removal = (p: { email: string; issuedKeys: readonly { displayMask: string }[] }) => {
+    const keys = { count: p.issuedKeys.length, keys: p.issuedKeys.map((k) => k.displayMask).join(', ') };
+    const asked = t('people.removeConfirm', { email: p.email });
+    return keys.count === 0 ? asked : `${asked} ${t(keys.count === 1 ? 'people.removeKey' : 'people.removeKeys', keys)}`;
+  };
   return (
     <section aria-labelledby="h-people">
-      <h1 id="h-people">People</h1>
+      <h1 id="h-people">{t('nav.people')}</h1>
       {owner && (
         <form
           class="panel"
@@ -62,19 +62,19 @@ export function People(props: { me: Me }) {
             void invite.run();
           }}
         >
-          <label for="invite-email">Invite by e-mail address</label>
+          <label for="invite-email">{t('people.inviteEmail')}</label>
           <input id="invite-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          <label for="invite-role">Role</label>
+          <label for="invite-role">{t('people.role')}</label>
           <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            <option value="VIEWER">viewer: reads everything</option>
-            <option value="DEVELOPER">developer: also keys and webhooks</option>
-            <option value="OWNER">owner: everything</option>
+            <option value="VIEWER">{t('people.viewerMay')}</option>
+            <option value="DEVELOPER">{t('people.developerMay')}</option>
+            <option value="OWNER">{t('people.ownerMay')}</option>
           </select>
           <button type="submit" disabled={invite.busy}>
-            Invite
+            {t('people.invite')}
           </button>
           <Failure error={invite.error} />
-          {link && <Once label="The invite link (valid 72 hours, once)." value={link} />}
+          {link && <Once label={t('people.inviteLink')} value={link} />}
         </form>
       )}
       <Failure error={remove.error ?? changeRole.error} />
@@ -86,21 +86,21 @@ export function People(props: { me: Me }) {
           <ul class="people">
             {page.rows.map((p) => (
               <li key={p.id}>
-                {p.email} — {label(p.role)}
-                {p.active ? '' : ' (invited)'}
-                {p.issuedKeys.length > 0 && ` · issued ${p.issuedKeys.length} active API key${p.issuedKeys.length === 1 ? '' : 's'}`}{' '}
+                <span translate={false}>{p.email}</span> — {label(p.role)}
+                {p.active ? '' : ` ${t('people.invited')}`}
+                {p.issuedKeys.length > 0 && ` · ${p.issuedKeys.length === 1 ? t('people.issuedOne') : t('people.issuedMany', { count: p.issuedKeys.length })}`}{' '}
                 {owner && p.email !== props.me.email && (
                   <>
                     <label class="visually-hidden" for={`role-${p.id}`}>
-                      Role of {p.email}
+                      {t('people.roleOf', { email: p.email })}
                     </label>
                     <select id={`role-${p.id}`} value={p.role} disabled={changeRole.busy} onChange={(e) => void changeRole.run(p.id, e.currentTarget.value as Role)}>
-                      <option value="VIEWER">viewer</option>
-                      <option value="DEVELOPER">developer</option>
-                      <option value="OWNER">owner</option>
+                      <option value="VIEWER">{label('VIEWER')}</option>
+                      <option value="DEVELOPER">{label('DEVELOPER')}</option>
+                      <option value="OWNER">{label('OWNER')}</option>
                     </select>{' '}
                     <button type="button" class="small danger" onClick={() => confirm(removal(p)) && void remove.run(p.id)}>
-                      Remove
+                      {t('people.remove')}
                     </button>
                   </>
                 )}
@@ -114,12 +114,12 @@ export function People(props: { me: Me }) {
       </Status>
       {owner && (
         <>
-          <h2>Who did what</h2>
+          <h2>{t('people.audit')}</h2>
           <Status q={audit}>
             {({ auditLog }) => {
               const page = offsetPage(auditLog, 25, auditPages.at ?? 0);
               return page.rows.length === 0 ? (
-                <p class="empty">Nothing yet.</p>
+                <p class="empty">{t('people.auditNone')}</p>
               ) : (
                 <>
                 <ul>
@@ -129,7 +129,7 @@ export function People(props: { me: Me }) {
                     </li>
                   ))}
                 </ul>
-                <Pager pages={auditPages} next={page.next} what="who did what" />
+                <Pager pages={auditPages} next={page.next} what={t('people.auditPages')} />
                 </>
               );
             }}

@@ -35,12 +35,12 @@ export function Refunds() {
   useLive(PaymentEvents, {}, q.reload);
   return (
     <section aria-labelledby="h-refunds">
-      <h1 id="h-refunds">Refunds</h1>
+      <h1 id="h-refunds">{t('nav.refunds')}</h1>
       <div class="filters">
         <span>
-          <label for="refund-status">Status</label>
+          <label for="refund-status">{t('payments.status')}</label>
           <select id="refund-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as RefundStatus | '')}>
-            <option value="">All</option>
+            <option value="">{t('payments.all')}</option>
             {REFUND_STATUSES.map((s) => (
               <option value={s}>{label(s)}</option>
             ))}
@@ -52,21 +52,21 @@ export function Refunds() {
           <>
             <Table
               testid="refunds-table"
-              caption={`${refunds.totalCount} refunds, newest first`}
-              columns={['Payment', 'Status', { title: 'Amount', numeric: true }, 'Reason', 'Asked for']}
+              caption={t('refunds.count', { count: refunds.totalCount })}
+              columns={[t('refunds.col.payment'), t('payments.status'), { title: t('payments.amount'), numeric: true }, t('refunds.col.reason'), t('refunds.col.asked')]}
               rows={refunds.edges}
-              empty={`No refunds${status ? ` that are ${label(status)}` : ' yet'}.`}
+              empty={status ? t('refunds.noneIn', { status: label(status) }) : t('refunds.none')}
               row={({ node: r }) => (
                 <tr data-testid="refund-row" key={r.id}>
-                  <td>
+                  <td translate={false}>
                     <Link href={`/dashboard/payments/${r.paymentId}`}>{r.payment.merchantOrderId}</Link>
                   </td>
                   <td>
                     {label(r.status)}
-                    {r.failureReason ? `: ${r.failureReason}` : ''}
+                    {r.failureReason && <span translate={false}>: {r.failureReason}</span>}
                   </td>
                   <td class="num">{rand(r.amountCents)}</td>
-                  <td>{r.reason ?? '—'}</td>
+                  <td translate={false}>{r.reason ?? '—'}</td>
                   <td>{when(r.createdAt)}</td>
                 </tr>
               )}

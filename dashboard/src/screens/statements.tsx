@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
 import { useAction, useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { Failure, label, rand, Status, Table, when } from '../ui.tsx';
 
 /** The ledger's entries between two days, with opening and closing balances, and as CSV. */
@@ -72,7 +73,7 @@ export function Statements() {
   });
   return (
     <section aria-labelledby="h-statements">
-      <h1 id="h-statements">Statements</h1>
+      <h1 id="h-statements">{t('nav.statements')}</h1>
       <form
         class="panel"
         onSubmit={(e) => {
@@ -80,34 +81,32 @@ export function Statements() {
           setAsked({ from, to });
         }}
       >
-        <label for="statement-from">From (first day)</label>
+        <label for="statement-from">{t('statements.from')}</label>
         <input id="statement-from" data-testid="statement-from" type="date" required value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
-        <label for="statement-to">To (last day)</label>
+        <label for="statement-to">{t('statements.to')}</label>
         <input id="statement-to" data-testid="statement-to" type="date" required value={to} onInput={(e) => setTo(e.currentTarget.value)} />
-        <button type="submit">Show</button>{' '}
+        <button type="submit">{t('statements.show')}</button>{' '}
         <button type="button" data-testid="statement-csv" onClick={() => void download.run()} disabled={download.busy}>
-          Download CSV
+          {t('statements.csv')}
         </button>{' '}
         <button type="button" data-testid="statement-accounting" onClick={() => void accounting.run()} disabled={accounting.busy}>
-          Download for accounting
+          {t('statements.accounting')}
         </button>
         <Failure error={download.error ?? accounting.error} />
       </form>
       <Status q={q}>
         {({ statement: s }) => (
           <>
-            <p>
-              Opening balance {rand(s.openingBalanceCents)}, closing balance {rand(s.closingBalanceCents)}, {s.total} entries.
-            </p>
+            <p>{t('statements.summary', { opening: rand(s.openingBalanceCents), closing: rand(s.closingBalanceCents), count: s.total })}</p>
             <Table
-              columns={['Posted', 'Type', 'Description', { title: 'Amount', numeric: true }, { title: 'Balance', numeric: true }]}
+              columns={[t('statements.col.posted'), t('statements.col.type'), t('payment.description'), { title: t('payments.amount'), numeric: true }, { title: t('statements.col.balance'), numeric: true }]}
               rows={s.entries}
-              empty="Nothing moved in these days."
+              empty={t('statements.none')}
               row={(e) => (
                 <tr key={e.entryId}>
                   <td>{when(e.postedAt)}</td>
                   <td>{label(e.type)}</td>
-                  <td>{e.description}</td>
+                  <td translate={false}>{e.description}</td>
                   <td class="num">{rand(e.amountCents)}</td>
                   <td class="num">{rand(e.balanceAfterCents)}</td>
                 </tr>

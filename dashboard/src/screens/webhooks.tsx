@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { graphql, request } from '../graphql.ts';
 import { type Me, useAction, usePages, useQuery } from '../hooks.ts';
+import { t } from '../i18n.ts';
 import { Failure, label, Once, offsetPage, Pager, Status, Table, when } from '../ui.tsx';
 
 /** Where events are sent, the signing secrets, and the delivery log with redelivery. */
@@ -44,7 +45,7 @@ export function Webhooks(props: { me: Me }) {
   });
   return (
     <section aria-labelledby="h-webhooks">
-      <h1 id="h-webhooks">Webhooks</h1>
+      <h1 id="h-webhooks">{t('nav.webhooks')}</h1>
       <Status q={q}>
         {(d) => {
           const deliveries = offsetPage(d.webhookDeliveries, 25, pages.at ?? 0);
@@ -57,7 +58,7 @@ export function Webhooks(props: { me: Me }) {
                 void save.run();
               }}
             >
-              <label for="webhook-url">Where events are sent</label>
+              <label for="webhook-url">{t('webhooks.url')}</label>
               <input
                 id="webhook-url"
                 data-testid="webhook-url"
@@ -72,56 +73,56 @@ export function Webhooks(props: { me: Me }) {
               />
               {may && (
                 <button type="submit" data-testid="webhook-url-save" disabled={save.busy}>
-                  Save URL
+                  {t('webhooks.save')}
                 </button>
               )}
               <Failure error={save.error} />
-              {saved && <p role="status">Saved.</p>}
+              {saved && <p role="status">{t('webhooks.saved')}</p>}
             </form>
-            <h2>Signing secrets</h2>
+            <h2>{t('webhooks.secrets')}</h2>
             {d.viewer.webhookSecrets.length === 0 ? (
-              <p class="empty">No secret yet: deliveries go out unsigned.</p>
+              <p class="empty">{t('webhooks.noSecret')}</p>
             ) : (
               <ul>
                 {d.viewer.webhookSecrets.map((s) => (
                   <li key={s.kid}>
                     <code>{s.kid}</code> {label(s.status)}
-                    {s.rotatingUntil ? `, signs until ${when(s.rotatingUntil)}` : ''}
+                    {s.rotatingUntil ? t('webhooks.signsUntil', { when: when(s.rotatingUntil) }) : ''}
                   </li>
                 ))}
               </ul>
             )}
             {may && (
               <button type="button" onClick={() => void rotate.run()} disabled={rotate.busy}>
-                {d.viewer.webhookSecrets.some((s) => s.status === 'ACTIVE') ? 'Rotate secret' : 'Create secret'}
+                {t(d.viewer.webhookSecrets.some((s) => s.status === 'ACTIVE') ? 'webhooks.rotate' : 'webhooks.create')}
               </button>
             )}
             <Failure error={rotate.error} />
-            {secret && <Once label="The new signing secret." value={secret} />}
-            <h2>Deliveries</h2>
+            {secret && <Once label={t('webhooks.newSecret')} value={secret} />}
+            <h2>{t('webhooks.deliveries')}</h2>
             <Failure error={redeliver.error} />
             <Table
-              columns={['Event', 'Status', 'Attempts', 'Last answer', 'Queued', may && 'Action']}
+              columns={[t('webhooks.col.event'), t('payments.status'), t('webhooks.col.attempts'), t('webhooks.col.answer'), t('webhooks.col.queued'), may && t('webhooks.col.action')]}
               rows={deliveries.rows}
-              empty="Nothing delivered yet."
+              empty={t('webhooks.none')}
               row={(w) => (
                 <tr key={w.id}>
-                  <td>{w.eventType}</td>
+                  <td translate={false}>{w.eventType}</td>
                   <td>{label(w.status)}</td>
                   <td>{w.attempts}</td>
-                  <td>{w.lastStatusCode ?? w.lastError ?? '—'}</td>
+                  <td translate={false}>{w.lastStatusCode ?? w.lastError ?? '—'}</td>
                   <td>{when(w.createdAt)}</td>
                   {may && (
                     <td>
                       <button type="button" class="small" onClick={() => void redeliver.run(w.eventId)}>
-                        Redeliver
+                        {t('webhooks.redeliver')}
                       </button>
                     </td>
                   )}
                 </tr>
               )}
             />
-            <Pager pages={pages} next={deliveries.next} what="deliveries" />
+            <Pager pages={pages} next={deliveries.next} what={t('webhooks.deliveriesPages')} />
           </>
           );
         }}

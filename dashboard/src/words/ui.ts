@@ -1,0 +1,96 @@
+/**
+ * The words every screen shares (ui.tsx, graphql.ts): a refusal, a service that did not answer, a
+ * table's name for a screen reader, a secret shown once, and the enum values the API answers, in
+ * words: statuses, roles, statement entry types (`label()` looks them up; payment statuses are
+ * i18n.ts's `status.*`).
+ */
+
+const en = {
+  'ui.notAllowed': 'Not allowed: ',
+  'ui.table': 'Table',
+  'ui.tableScrolls': '{name} (scrolls sideways on small screens)',
+  'ui.once': 'It is shown only now: copy it somewhere safe.',
+  'ui.serviceAnswered': 'the service answered {status}',
+  'ui.failedWith': 'failed ({status})',
+  'status.pending': 'pending',
+  'status.succeeded': 'succeeded',
+  'status.expired': 'expired',
+  'status.active': 'active',
+  'status.revoked': 'revoked',
+  'status.disabled': 'disabled',
+  'status.rotating': 'rotating',
+  'status.approved': 'approved',
+  'status.processing': 'processing',
+  'status.completed': 'completed',
+  'status.rejected': 'rejected',
+  'role.owner': 'owner',
+  'role.developer': 'developer',
+  'role.viewer': 'viewer',
+  'entry.credit': 'credit',
+  'entry.payment': 'payment',
+  'entry.payout': 'payout',
+  'entry.payout_fee': 'payout fee',
+  'entry.payout_return': 'payout return',
+  'entry.refund': 'refund',
+};
+type Key = keyof typeof en;
+
+const af: Record<Key, string> = {
+  'ui.notAllowed': 'Nie toegelaat nie: ',
+  'ui.table': 'Tabel',
+  'ui.tableScrolls': '{name} (rol sywaarts op klein skerms)',
+  'ui.once': "Dit word net nou gewys: kopieer dit na 'n veilige plek.",
+  'ui.serviceAnswered': 'die diens het {status} geantwoord',
+  'ui.failedWith': 'misluk ({status})',
+  'status.pending': 'hangende',
+  'status.succeeded': 'geslaag',
+  'status.expired': 'verval',
+  'status.active': 'aktief',
+  'status.revoked': 'herroep',
+  'status.disabled': 'gedeaktiveer',
+  'status.rotating': 'word vervang',
+  'status.approved': 'goedgekeur',
+  'status.processing': 'word verwerk',
+  'status.completed': 'voltooi',
+  'status.rejected': 'afgekeur',
+  'role.owner': 'eienaar',
+  'role.developer': 'ontwikkelaar',
+  'role.viewer': 'kyker',
+  'entry.credit': 'aanvulling',
+  'entry.payment': 'betaling',
+  'entry.payout': 'uitbetaling',
+  'entry.payout_fee': 'uitbetalingsfooi',
+  'entry.payout_return': 'teruggestuurde uitbetaling',
+  'entry.refund': 'terugbetaling',
+};
+
+const zu: Record<Key, string> = {
+  'ui.notAllowed': 'Akuvunyelwe: ',
+  'ui.table': 'Ithebula',
+  'ui.tableScrolls': '{name} (liyaskroleka liye eceleni ezikrinini ezincane)',
+  'ui.once': 'Kukhonjiswa manje kuphela: kukopishele endaweni ephephile.',
+  'ui.serviceAnswered': 'isevisi iphendule ngo-{status}',
+  'ui.failedWith': 'kuhlulekile ({status})',
+  'status.pending': 'kulindile',
+  'status.succeeded': 'kuphumelele',
+  'status.expired': 'kuphelelwe yisikhathi',
+  'status.active': 'kuyasebenza',
+  'status.revoked': 'kuhoxisiwe',
+  'status.disabled': 'kuvaliwe',
+  'status.rotating': 'kuyashintshwa',
+  'status.approved': 'kuvunyiwe',
+  'status.processing': 'kuyacutshungulwa',
+  'status.completed': 'kuqediwe',
+  'status.rejected': 'kwenqatshiwe',
+  'role.owner': 'umnikazi',
+  'role.developer': 'umthuthukisi',
+  'role.viewer': 'umbukeli',
+  'entry.credit': 'okwengeziwe',
+  'entry.payment': 'inkokhelo',
+  'entry.payout': 'inkokhelo ephumayo',
+  'entry.payout_fee': 'imali yenkokhelo ephumayo',
+  'entry.payout_return': 'inkokhelo ephumayo ebuyisiwe',
+  'entry.refund': 'imbuyiselo',
+};
+
+export const uiWords = { en, af, zu };

@@ -306,10 +306,10 @@ type BatchMove = { id: string; to: 'completed'; reason?: undefined } | { id: str
 
 /**
  * What an entry booking a whole batch means for its payouts (pure, given them as locked): the
- * entry's outcome, its detail, and each payout's move. Every check is the batch's: one payout of
- * it that does not fit moves none of the others.
+ * entry's outcome, its detail, and each payout's move. The entry is checked against the whole
+ * batch (booked, the batch's total in ZAR) before any payout moves: one that does not fit moves none.
  */
-export function decideBatch(
+function decideBatch(
   line: ReportLine,
   batch: { messageId: string; totalCents: number } | undefined,
   payouts: readonly LockedPayout[],

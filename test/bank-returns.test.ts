@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBankReport } from '../src/domain/iso20022/camt.ts';
 import { startApp, type TestApp } from './support/app.ts';
 import { camt054, schemaErrors } from './support/bank-reports.ts';
 import { createMerchant, credit, eftDetails, expectLedgerOk, http, op, payoutBody, type TestMerchant } from './support/client.ts';
@@ -251,5 +252,27 @@ describe('a whole batch the bank gives back (CONTRACT §11, issue 34)', { timeou
     expect(await eventCounts('payout.returned', ids)).toEqual({ [early]: 1 });
     expect(await eventCounts('payout.failed', ids)).toEqual(Object.fromEntries(pending.map((id) => [id, 1])));
     await eventually(async () => pending.every((id) => events().some((e) => e.type === 'payout.failed' && e.data.id === id)) && events().some((e) => e.type === 'payout.returned' && e.data.id === early));
+  });
+});
+
+describe('reading a whole file given back', () => {
+  it('is one line of the entry\'s amount, naming the batch, with the return\'s reason from its transaction', () => {
+    const msgId = 'ZARPAY-20261125-000007';
+    const [notified] = parseBankReport(wholeFileReturn054('FNB-RTN-7', msgId, '1234.56')).lines;
+    expect(notified).toMatchObject({
+      batchRefs: [msgId],
+      amountCents: 123_456,
+      currency: 'ZAR',
+      creditDebit: 'CRDT',
+      returned: true,
+      returnReason: 'FF01 invalid file format (FILE REJECTED)',
+      reference: 'FNB-RTN-7-RTN',
+      payoutId: null,
+    });
+    // Named only by its transaction's PmtInfId, flagged as a reversal, no reason given.
+    const [reversed] = parseBankReport(wholeFileReversal053('FNB-STM-7', msgId, '1234.56')).lines;
+    expect(reversed).toMatchObject({ batchRefs: [msgId], amountCents: 123_456, returned: true, returnReason: 'returned by the bank', reference: 'FNB-STM-7-REV' });
+    // The batch's debit is no return.
+    expect(parseBankReport(wholeFileDebit054('FNB-PAID-7', msgId, '1234.56')).lines[0]).toMatchObject({ batchRefs: [msgId], creditDebit: 'DBIT', returned: false, returnReason: null });
   });
 });

@@ -8,6 +8,7 @@ import { rateLimitExceeded, rateLimitHeaders } from '../src/http/rate-limits.ts'
 import type { Services } from '../src/services/index.ts';
 import type { RateLimitDecision } from '../src/services/rate-limits.ts';
 import { merchantRoutes } from './merchant.ts';
+import { operatorRoutes } from './operator.ts';
 import { undocumented } from './openapi/document.ts';
 import { docsRoutes } from './openapi/routes.ts';
 import { paymentRoutes } from './payments.ts';
@@ -123,6 +124,8 @@ function settle(reply: FastifyReply, decision: RateLimitDecision | null): Error 
 export function rest(app: FastifyInstance, services: Services, config: Config): readonly string[] {
   const served: string[] = [];
   app.register(restApi, { prefix: '/api/v1', services, served });
+  // The operator's few REST routes: their own gate, body limits and error words (rest/operator.ts).
+  app.register(operatorRoutes, { prefix: '/api/v1/operator', services, served });
   app.register(docsRoutes, { publicBaseUrl: config.publicBaseUrl, serviceEnv: config.serviceEnv });
   app.addHook('onReady', (done) => {
     const missing = undocumented(served);

@@ -22,11 +22,13 @@ beforeAll(async () => {
   shop = await createMerchant(t, { name: 'Auth Shop' });
   spare = await createMerchant(t, { name: 'Spare Shop' });
   await credit(t, shop.id, 100_000);
-  for (const name of ['approve', 'reject', 'cancel', 'complete', 'fail']) payouts[name] = await newPayout();
-  for (const name of ['complete', 'fail']) {
+  for (const name of ['approve', 'reject', 'cancel', 'complete', 'fail', 'return']) payouts[name] = await newPayout();
+  for (const name of ['complete', 'fail', 'return']) {
     await op(t, `mutation { approvePayout(id: "${payouts[name]}") { payout { id } } }`);
     await op(t, `mutation { startPayoutTransfer(id: "${payouts[name]}") { payout { id } } }`);
   }
+  // A return is of a completed payout (CONTRACT §11).
+  await op(t, `mutation { completePayout(id: "${payouts.return}", externalTransferId: "FNB-RET-1") { payout { id } } }`);
   payment = (await http(t, 'POST', '/api/v1/payments/init', { key: shop.key, body: { amount: 6_000, currency: 'ZAR', merchant_order_id: 'AUTH-1' } })).body.data.payment_id;
   // Redelivery needs somewhere to deliver to.
   await op(t, `mutation { updateMerchant(id: "${shop.id}", input: { webhookUrl: "http://127.0.0.1:9/hook" }) { merchant { id } } }`);
@@ -52,6 +54,7 @@ const operatorFields: [string, () => string][] = [
   ['cancelPayout', () => `mutation { cancelPayout(id: "${payouts.cancel}") { payout { status rejectionReason } } }`],
   ['completePayout', () => `mutation { completePayout(id: "${payouts.complete}", externalTransferId: "FNB-1") { payout { status } } }`],
   ['failPayout', () => `mutation { failPayout(id: "${payouts.fail}", reason: "bank refused") { payout { status } } }`],
+  ['returnPayout', () => `mutation { returnPayout(id: "${payouts.return}", reason: "AC04 closed account") { payout { status returnReason } } }`],
   ['stats', () => '{ stats { reservedCents payouts { status count } } }'],
   ['redeliverEvent', () => `mutation { redeliverEvent(eventId: "${eventId}") { delivery { id } } }`],
   ['settlePayment', () => `mutation { settlePayment(id: "${payment}", outcome: CAPTURED) { payment { status } } }`],
@@ -96,6 +99,11 @@ describe('operator fields', () => {
     expect(await status(payouts.complete!)).toBe('completed');
     expect(await status(payouts.fail!)).toBe('failed');
     expect(await status(payouts.cancel!)).toBe('rejected');
+    // Returned once, by the operator: the refused callers' attempts gave nothing back.
+    const returned = (await http(t, 'GET', `/api/v1/payouts/${payouts.return}`, { key: shop.key })).body.data;
+    expect(returned).toMatchObject({ status: 'completed', return_reason: 'AC04 closed account' });
+    const credits = await t.database.db.selectFrom('ledger_transactions').select('id').where('kind', '=', 'payout_return').where('payout_id', '=', payouts.return!).execute();
+    expect(credits).toHaveLength(1);
   });
 });
 

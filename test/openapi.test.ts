@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './support/app.ts';
 import { createMerchant, credit, http, op, payoutBody, type TestMerchant } from './support/client.ts';
+import { gzipSync } from 'node:zlib';
+import { camt054 } from './support/bank-reports.ts';
 import { openApiChecker } from './support/openapi.ts';
+import { eventually } from './support/receiver.ts';
 
 let t: TestApp;
 let shop: TestMerchant;
@@ -198,6 +201,24 @@ describe('the OpenAPI document', () => {
     await call('POST', rotatePath, rotatePath, {});
     await call('POST', rotatePath, rotatePath, { key: revoked.key });
 
+    // The operator's import of a bank report: XML (gzipped or not), the operator token.
+    const reports = '/api/v1/operator/bank-reports';
+    const asOperator = { authorization: `Bearer ${t.config.operatorToken}`, 'content-type': 'application/xml' };
+    const report = camt054('OA-NTF-1', [{ endToEndId: 'NOT-OURS-1', amount: '12.00', bankRef: 'OA-REF-1' }]);
+    const stored = await call('POST', reports, reports, { rawBody: report, headers: asOperator });
+    expect(stored.status).toBe(202);
+    await eventually(async () => (await op(t, 'query($id: UUID!) { bankReport(id: $id) { status } }', { id: stored.body.data.report_id })).bankReport.status === 'applied');
+    expect((await call('POST', reports, reports, { rawBody: report, headers: asOperator })).status).toBe(200);
+    await call('POST', reports, reports, { rawBody: '{}', headers: { ...asOperator, 'content-type': 'application/json' } });
+    await call('POST', reports, reports, { rawBody: report, headers: { 'content-type': 'application/xml' } });
+    await call('POST', reports, reports, { key: shop.key, rawBody: report, headers: { 'content-type': 'application/xml' } });
+    await call('POST', reports, reports, { rawBody: gzipSync(Buffer.alloc(33 * 1024 * 1024)) as unknown as string, headers: { ...asOperator, 'content-encoding': 'gzip' } });
+    const fresh = camt054('OA-NTF-2', [{ endToEndId: 'NOT-OURS-2', amount: '13.00', bankRef: 'OA-REF-2' }]);
+    failOnce(t.app.services.bankReports as any, 'import', new Error('unexpected'));
+    await call('POST', reports, reports, { rawBody: fresh, headers: asOperator });
+    failOnce(t.app.services.bankReports as any, 'import', unavailable);
+    await call('POST', reports, reports, { rawBody: fresh, headers: asOperator });
+
     const services = t.app.services;
     for (const [method, path, url, target, fn, opts] of [
       ['POST', secretPath, secretPath, services.webhookSecrets, 'create', {}],
@@ -250,8 +271,16 @@ describe('the OpenAPI document', () => {
     shop = { ...shop, key: regenerated.body.data.full_key };
 
     // 429: a second service whose every budget is one request a minute.
-    const limited = await startApp({ RATE_LIMITS: 'payment_init=1,payment_status=1,payout_create=1,payout_status=1,balance=1,credentials=1,refund=1' });
+    const limited = await startApp({ RATE_LIMITS: 'payment_init=1,payment_status=1,payout_create=1,payout_status=1,balance=1,credentials=1,refund=1,anonymous=1' });
     try {
+      // The operator's route limits only those without credentials, by address.
+      const reportsUrl = `${limited.url}/api/v1/operator/bank-reports`;
+      for (const expected of [401, 429]) {
+        const res = await fetch(reportsUrl, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<Document/>' });
+        const answer = { status: res.status, body: await res.json(), headers: res.headers };
+        expect(answer.status).toBe(expected);
+        checker.check('POST', '/api/v1/operator/bank-reports', answer);
+      }
       const m = await createMerchant(limited);
       for (const [method, docPath, url, body] of [
         ['GET', '/api/v1/payouts/balance', '/api/v1/payouts/balance', undefined],

@@ -431,7 +431,9 @@ type RouteProbe =
   /** Reached by a capability, not by merchant: proved under "a capability" below. */
   | { kind: 'capability'; reach: 'customer' | 'provider' | 'signed link' }
   /** No merchant's data. */
-  | { kind: 'public' };
+  | { kind: 'public' }
+  /** The operator's alone (`/api/v1/operator`): a merchant's key is FORBIDDEN whatever it sends. */
+  | { kind: 'operator' };
 
 const ownerOf = (table: 'payments' | 'webhook_secrets' | 'api_keys' | 'payment_links') => async (id: string) =>
   (await t.database.db.selectFrom(table).select('merchant_id').where('id', '=', id).executeTakeFirst())?.merchant_id;
@@ -501,6 +503,7 @@ const ROUTES: Record<string, RouteProbe> = {
   'GET /favicon.svg': { kind: 'public' },
   'GET /favicon.ico': { kind: 'public' },
   'GET /api/v1/openapi.json': { kind: 'public' },
+  'POST /api/v1/operator/bank-reports': { kind: 'operator' },
   'GET /docs': { kind: 'public' },
   'GET /docs/init.js': { kind: 'public' },
   'GET /docs/assets/:name': { kind: 'public' },
@@ -595,6 +598,13 @@ describe('every HTTP route', () => {
       case 'graphql':
         expect(path.startsWith('/graphql')).toBe(true);
         return;
+      case 'operator': {
+        expect(path.startsWith('/api/v1/operator/'), `${route}: the operator's routes are under /api/v1/operator`).toBe(true);
+        const res = await http(t, method, path, { key: a.key, rawBody: '<Document/>', headers: { 'content-type': 'application/xml' } });
+        expect({ status: res.status, code: codeOf(res) }, 'a merchant\'s key').toEqual({ status: 403, code: 'FORBIDDEN' });
+        expectHides(res, 'b', 'a merchant at the operator\'s route');
+        return;
+      }
       case 'capability':
       case 'public':
         expect(path.startsWith('/api/v1/') && path !== '/api/v1/openapi.json', `${route}: /api/v1 is the merchant's`).toBe(false);

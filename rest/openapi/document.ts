@@ -3,6 +3,7 @@ import type { ServiceEnv } from '../../src/config.ts';
 import { createDocument } from 'zod-openapi';
 import { apiKeyRecordJson } from '../../src/domain/api-key.ts';
 import { balanceJsonSchema, balanceQuery } from '../../src/domain/balance.ts';
+import { BANK_REPORT_BODY_LIMIT, bankReportJsonSchema } from '../../src/domain/bank-report-json.ts';
 import { merchantSettingsInput, merchantSettingsJsonSchema } from '../../src/domain/merchant.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { idempotencyKeyInput, initiatePaymentInput, listPaymentsQuery } from '../../src/domain/payment-input.ts';
@@ -578,6 +579,39 @@ export const OPERATIONS = {
       },
     },
   },
+  '/api/v1/operator/bank-reports': {
+    post: {
+      operationId: 'importBankReport',
+      summary: 'Import the bank\'s camt.054 or camt.053 report (operator only), up to 32 MiB',
+      description:
+        'The operator\'s twin of GraphQL `importBankReport` and `zarpay payout batch import` for reports of any size a bank sends: the body is the report\'s XML as the bank wrote it (`application/xml` or `text/xml`), gzipped with `Content-Encoding: gzip` or not, ' +
+        `at most ${BANK_REPORT_BODY_LIMIT / 1024 / 1024} MiB as sent and once unzipped (this route only; every other route keeps its 64 KiB). ` +
+        'It is checked against the published schema of its own message version and stored with a job that applies it (completes the booked payouts, fails or returns the returned ones, reports the rest): the answer comes at once, `202` with `status: "applying"`; ' +
+        'ask GraphQL `bankReport(id)` with its `report_id` until it is `applied`. The same file applied before changes nothing (`200`, `already_imported: true`). ' +
+        'Authorization: `Bearer <OPERATOR_TOKEN>`; a merchant\'s API key is refused (403), and a request without credentials counts against its address\'s budget like any other.',
+      tags: ['Operator'],
+      operator: true,
+      body: z.string().min(1).max(BANK_REPORT_BODY_LIMIT).meta({ description: 'The report\'s XML (ISO 20022 camt.054.001.02/.04/.08, camt.053.001.02/.03/.04/.08)' }),
+      bodyTypes: ['application/xml', 'text/xml'],
+      headers: z.object({
+        'Content-Encoding': z.enum(['gzip', 'identity']).optional().meta({ description: 'gzip: the body is the report gzipped (XML shrinks about tenfold)', example: 'gzip' }),
+      }),
+      responses: {
+        '202': { description: 'Stored and being applied by its job: ask bankReport(id) until status is applied', schema: successOf(bankReportJsonSchema) },
+        '200': { description: 'The same file was applied in full before: nothing changed', schema: successOf(bankReportJsonSchema) },
+        '400': error('Not XML sent as application/xml or text/xml, not valid gzip, empty, not a camt.054/053 report, invalid against its version\'s schema (the lines named), or a version whose schema is not shipped; a query parameter', [
+          'INVALID_INPUT',
+          'VALIDATION_FAILED',
+        ]),
+        '401': error('No operator token (Authorization: Bearer), or a wrong one', ['UNAUTHORIZED']),
+        '403': error('A merchant\'s API key (this is the operator\'s), or a revoked or expired one', ['FORBIDDEN']),
+        '413': error(`Body larger than ${BANK_REPORT_BODY_LIMIT / 1024 / 1024} MiB, as sent or once unzipped`, ['INVALID_INPUT']),
+        '429': error('Without valid credentials: over this client address\'s budget (RATE_LIMITS anonymous); retry after Retry-After seconds', ['RATE_LIMIT_EXCEEDED']),
+        '500': common['500']!,
+        '503': common['503']!,
+      },
+    },
+  },
 } satisfies Record<string, Record<string, OperationDoc>>;
 
 interface OperationDoc {
@@ -586,6 +620,10 @@ interface OperationDoc {
   description: string;
   tags: string[];
   body?: z.ZodType;
+  /** The body's media types, when it is not JSON. */
+  bodyTypes?: string[];
+  /** The operator's (the operator token), not a merchant's. */
+  operator?: boolean;
   /** A body the caller may leave out (every field has a default). */
   bodyOptional?: boolean;
   examples?: Record<string, ExampleDoc>;
@@ -665,21 +703,24 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
         summary: op.summary,
         description: op.description,
         tags: op.tags,
-        security: [{ ApiKey: [] }],
+        security: [op.operator ? { OperatorToken: [] } : { ApiKey: [] }],
         ...((op.query || op.path || op.headers) && {
           requestParams: { ...(op.query && { query: op.query }), ...(op.path && { path: op.path }), ...(op.headers && { header: op.headers }) },
         }),
         ...(op.body && {
           requestBody: {
             required: !op.bodyOptional,
-            content: {
-              'application/json': {
-                schema: op.body,
-                ...(op.examples && {
-                  examples: Object.fromEntries(Object.entries(op.examples).map(([name, e]) => [name, { summary: e.summary, value: e.value }])),
-                }),
-              },
-            },
+            content: Object.fromEntries(
+              (op.bodyTypes ?? ['application/json']).map((type) => [
+                type,
+                {
+                  schema: op.body,
+                  ...(op.examples && {
+                    examples: Object.fromEntries(Object.entries(op.examples).map(([name, e]) => [name, { summary: e.summary, value: e.value }])),
+                  }),
+                },
+              ]),
+            ),
           },
         }),
         responses: Object.fromEntries(
@@ -721,10 +762,12 @@ export function openApiDocument(serverUrl: string, serviceEnv: ServiceEnv = 'prd
         { name: 'Statements', description: 'The balance\'s movements by day, for the books (JSON or CSV)' },
         { name: 'Merchant', description: 'The merchant\'s own settings: webhook URL, redirect allow-list, support contact' },
         { name: 'Credentials', description: 'Secret API keys and webhook signing secrets' },
+        { name: 'Operator', description: 'The operator\'s routes (the operator token, never a merchant\'s key): what does not fit GraphQL\'s 64 KiB requests' },
       ],
       components: {
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Secret key `sec1-{env}-{kid}-{secret}-{checksum}`' },
+          OperatorToken: { type: 'http', scheme: 'bearer', description: 'The operator token (OPERATOR_TOKEN): the operator\'s routes only' },
         },
       },
       paths: paths as never,

@@ -381,6 +381,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/bank-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the bank's camt.054 or camt.053 report (operator only), up to 32 MiB
+         * @description The operator's twin of GraphQL `importBankReport` and `zarpay payout batch import` for reports of any size a bank sends: the body is the report's XML as the bank wrote it (`application/xml` or `text/xml`), gzipped with `Content-Encoding: gzip` or not, at most 32 MiB as sent and once unzipped (this route only; every other route keeps its 64 KiB). It is checked against the published schema of its own message version and stored with a job that applies it (completes the booked payouts, fails or returns the returned ones, reports the rest): the answer comes at once, `202` with `status: "applying"`; ask GraphQL `bankReport(id)` with its `report_id` until it is `applied`. The same file applied before changes nothing (`200`, `already_imported: true`). Authorization: `Bearer <OPERATOR_TOKEN>`; a merchant's API key is refused (403), and a request without credentials counts against its address's budget like any other.
+         */
+        post: operations["importBankReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1203,6 +1223,65 @@ export interface components {
             /** @description The previous secret, still signing until rotating_until (null if there was none) */
             rotating_kid: string | null;
             rotating_until: string | null;
+        };
+        BankReport: {
+            /**
+             * Format: uuid
+             * @description The report, known by the SHA-256 of its bytes (GraphQL `bankReport(id)`)
+             * @example 6c1e9a52-8a43-4c1e-9a57-5d2f0e2b7c11
+             */
+            report_id: string;
+            /** @enum {string} */
+            kind: "camt.054" | "camt.053";
+            /**
+             * @description The report's GrpHdr/MsgId
+             * @example FNB-STM-20261125
+             */
+            message_id: string;
+            /**
+             * @description `applying` (its job `payout.bank_report` is applying it), `applied` (every entry; the counts are final), `failed` (its job gave up: `error` says why; import the file again to go on)
+             * @enum {string}
+             */
+            status: "applying" | "applied" | "failed";
+            /** @description Why its job last failed, while the report is not applied */
+            error: string | null;
+            /**
+             * Format: int64
+             * @description Transactions in the report
+             */
+            entry_count: number;
+            /**
+             * Format: int64
+             * @description Transactions applied so far (entry_count once applied)
+             */
+            applied_count: number;
+            /** @description The same file was applied in full before: nothing changed now */
+            already_imported: boolean;
+            /**
+             * Format: int64
+             * @description Entries that completed payouts
+             */
+            completed: number;
+            /**
+             * Format: int64
+             * @description Entries that failed payouts (returned by the bank before completion)
+             */
+            failed: number;
+            /**
+             * Format: int64
+             * @description Entries that returned completed payouts (their amounts back in the balance)
+             */
+            returned: number;
+            /**
+             * Format: int64
+             * @description Entries whose payouts were already where the entry says
+             */
+            unchanged: number;
+            /**
+             * Format: int64
+             * @description Entries that moved nothing
+             */
+            unmatched: number;
         };
     };
     responses: never;
@@ -4210,6 +4289,158 @@ export interface operations {
                 };
             };
             /** @description Over the per-minute rate limit for this operation, or, without a valid key, over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; nothing internal is disclosed. Codes: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporary outage (database unreachable); retry with backoff. Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importBankReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description gzip: the body is the report gzipped (XML shrinks about tenfold) */
+                "Content-Encoding"?: "gzip" | "identity";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+                "text/xml": string;
+            };
+        };
+        responses: {
+            /** @description The same file was applied in full before: nothing changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["BankReport"];
+                    };
+                };
+            };
+            /** @description Stored and being applied by its job: ask bankReport(id) until status is applied */
+            202: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        data: components["schemas"]["BankReport"];
+                    };
+                };
+            };
+            /** @description Not XML sent as application/xml or text/xml, not valid gzip, empty, not a camt.054/053 report, invalid against its version's schema (the lines named), or a version whose schema is not shipped; a query parameter. Codes: INVALID_INPUT, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No operator token (Authorization: Bearer), or a wrong one. Codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A merchant's API key (this is the operator's), or a revoked or expired one. Codes: FORBIDDEN. */
+            403: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 32 MiB, as sent or once unzipped. Codes: INVALID_INPUT. */
+            413: {
+                headers: {
+                    /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Without valid credentials: over this client address's budget (RATE_LIMITS anonymous); retry after Retry-After seconds. Codes: RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
                     /** @description Requests allowed per minute for this operation; on 401 and 403, for this client address without a valid key (absent while RATE_LIMITS=off) */

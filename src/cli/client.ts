@@ -82,6 +82,36 @@ export async function graphql<T = any>(target: Target, query: string, variables:
   return body.data;
 }
 
+/**
+ * One POST of raw bytes to an operator REST route (`/api/v1/operator/...`): for what is larger than
+ * a GraphQL request may be (a bank's report). The answer's `data`; a refusal becomes a CliError.
+ */
+export async function operatorPost<T = any>(target: Target, path: string, body: Uint8Array, headers: Record<string, string>): Promise<T> {
+  const url = `${target.url}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        authorization: `Bearer ${target.token}`,
+        ...(target.operator && OPERATOR_NAME.test(target.operator) && { 'x-operator-name': target.operator }),
+      },
+      body: new Uint8Array(body),
+    });
+  } catch (e) {
+    throw new CliError('SERVICE_UNAVAILABLE', `cannot reach zarpay at ${target.url}: ${(e as Error).cause ?? (e as Error).message} (is it running? ZARPAY_URL says where)`);
+  }
+  let answer: { status?: string; data?: T; error?: { code?: string; message?: string } };
+  try {
+    answer = (await response.json()) as typeof answer;
+  } catch {
+    throw new CliError(response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR', `unexpected ${response.status} answer from ${url} (is ZARPAY_URL a zarpay service?)`);
+  }
+  if (answer.status === 'success' && answer.data !== undefined) return answer.data;
+  throw new CliError(answer.error?.code ?? 'INTERNAL_ERROR', answer.error?.message ?? `${response.status} from ${url}`);
+}
+
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /**

@@ -90,6 +90,17 @@ interface Gate {
 export const GATES = {
   /** `/api/v1`: a merchant's secret key, always. */
   api: { credentials: ['secretKey'], required: 'missing API key: send your secret API key in the X-API-Key header', refused: 'answered', budget: 'unproved' },
+  /**
+   * `/api/v1/operator`: the operator token, always. A merchant's key is read too, so that its
+   * holder is told FORBIDDEN (by the routes' own hook, before the body is read) rather than that
+   * no credential came.
+   */
+  operator: {
+    credentials: ['operatorToken', 'secretKey'],
+    required: 'missing operator token: send Authorization: Bearer <OPERATOR_TOKEN>',
+    refused: 'answered',
+    budget: 'unproved',
+  },
   /** `/graphql`, `/graphql/stream`: the operator token or a secret key; without either, the caller is nobody (public fields only). */
   graphql: { credentials: ['operatorToken', 'secretKey', 'session'], refused: 'answered', budget: 'unproved' },
   /** Every other route (the home page, docs, GraphiQL's files, `/metrics`, unknown routes): takes none, and does not charge valid ones. */

@@ -174,34 +174,24 @@ export class BankReportService {
 
   /**
    * A whole exported batch booked as one entry (CONTRACT §11): its PmtInfId or MsgId among the
-   * entry's references and its total as the amount completes every processing payout of the batch,
-   * in one transaction with the entry's record; a total that differs completes none and says by how much.
+   * entry's references and its total as the amount. A debit completes every processing payout of
+   * the batch; a return (the bank gave the whole file back) returns every completed payout of it
+   * and fails every processing one, each as a return of its own entry would (`decide`). All in one
+   * transaction with the entry's record; a total that differs moves none and says by how much.
    */
   private async applyBatch(tx: Tx, actor: Actor, reportId: string, line: ReportLine): Promise<void> {
     const batch = await batches.findBatchByMessageId(tx, line.batchRefs);
-    const entry: EntryRecord = { position: line.position, payoutId: null, outcome: 'unmatched', reference: line.reference, amountCents: line.amountCents, currency: line.currency, detail: null };
     const ids = batch ? ((await batches.batchPayoutIds(tx, [batch.id])).get(batch.id) ?? []) : [];
-    const locked = [];
+    const locked: LockedPayout[] = [];
     for (const id of ids) locked.push({ id, payout: await batches.lockPayoutForEntry(tx, scope(actor), id) });
-    const processing = locked.filter((p) => p.payout?.status === 'processing');
-    if (!batch) entry.detail = `no exported batch has the MsgId or PmtInfId ${line.batchRefs.join(' or ')}`;
-    else if (line.status !== 'BOOK') entry.detail = `batch ${batch.messageId}: not booked (status ${line.status || 'missing'})`;
-    else if (line.returned || line.creditDebit !== 'DBIT') entry.detail = `batch ${batch.messageId}: booked as a credit, not as the batch's debit`;
-    else if (line.amountCents === null || line.currency !== 'ZAR') entry.detail = `batch ${batch.messageId}: the entry gives no amount in ZAR`;
-    else if (line.amountCents !== batch.totalCents) {
-      entry.detail = `batch ${batch.messageId}: amount ZAR ${decimalAmount(line.amountCents)} differs from the batch's total ZAR ${decimalAmount(batch.totalCents)} by ZAR ${decimalAmount(Math.abs(line.amountCents - batch.totalCents))}`;
-    } else if (processing.length === 0) {
-      entry.outcome = 'unchanged';
-      entry.detail = `batch ${batch.messageId}: no payout of it is processing`;
-    } else {
-      entry.outcome = 'completed';
-      entry.detail = `batch ${batch.messageId}: ${processing.length} of ${ids.length} payouts completed`;
-    }
+    const decision = decideBatch(line, batch, locked);
+    const entry: EntryRecord = { position: line.position, payoutId: null, outcome: decision.outcome, reference: line.reference, amountCents: line.amountCents, currency: line.currency, detail: decision.detail };
     if (!(await batches.recordEntry(tx, reportId, entry))) return;
-    if (entry.outcome !== 'completed') return;
-    const reference = line.reference ?? batch!.messageId;
-    for (const p of processing) {
-      await movePayoutIn(tx, actor, p.id, 'complete', { externalTransferId: reference, audit: { bank_report_id: reportId, bank_report_entry: line.position, batch_id: batch!.id } });
+    const audit = { bank_report_id: reportId, bank_report_entry: line.position, batch_id: batch?.id };
+    for (const move of decision.moves) {
+      if (move.to === 'completed') await movePayoutIn(tx, actor, move.id, 'complete', { externalTransferId: line.reference ?? batch!.messageId, audit });
+      else if (move.to === 'failed') await movePayoutIn(tx, actor, move.id, 'fail', { failureReason: move.reason, audit });
+      else await returnPayoutIn(tx, actor, move.id, move.reason, audit);
     }
   }
 
@@ -309,4 +299,46 @@ function decide(line: ReportLine, payout: Awaited<ReturnType<typeof batches.lock
   if (payout.status === 'processing') return { outcome: 'completed', reference, detail: null };
   if (payout.status === 'completed' && payout.externalTransferId === reference) return { outcome: 'unchanged', detail: 'already completed' };
   return unmatched(`booked by the bank, but the payout is ${payout.status}`);
+}
+
+type LockedPayout = { id: string; payout: Awaited<ReturnType<typeof batches.lockPayoutForEntry>> };
+type BatchMove = { id: string; to: 'completed'; reason?: undefined } | { id: string; to: 'failed' | 'returned'; reason: string };
+
+/**
+ * What an entry booking a whole batch means for its payouts (pure, given them as locked): the
+ * entry's outcome, its detail, and each payout's move. The entry is checked against the whole
+ * batch (booked, the batch's total in ZAR) before any payout moves: one that does not fit moves none.
+ */
+function decideBatch(
+  line: ReportLine,
+  batch: { messageId: string; totalCents: number } | undefined,
+  payouts: readonly LockedPayout[],
+): { outcome: EntryRecord['outcome']; detail: string; moves: BatchMove[] } {
+  const unmatched = (detail: string) => ({ outcome: 'unmatched' as const, detail, moves: [] });
+  if (!batch) return unmatched(`no exported batch has the MsgId or PmtInfId ${line.batchRefs.join(' or ')}`);
+  const named = `batch ${batch.messageId}`;
+  if (line.status !== 'BOOK') return unmatched(`${named}: not booked (status ${line.status || 'missing'})`);
+  if (!line.returned && line.creditDebit !== 'DBIT') return unmatched(`${named}: booked as a credit that is not a return, not as the batch's debit`);
+  if (line.amountCents === null || line.currency !== 'ZAR') return unmatched(`${named}: the entry gives no amount in ZAR`);
+  if (line.amountCents !== batch.totalCents) {
+    const what = line.returned ? 'returned amount' : 'amount';
+    return unmatched(`${named}: ${what} ZAR ${decimalAmount(line.amountCents)} differs from the batch's total ZAR ${decimalAmount(batch.totalCents)} by ZAR ${decimalAmount(Math.abs(line.amountCents - batch.totalCents))}`);
+  }
+  if (!line.returned) {
+    const moves: BatchMove[] = payouts.filter((p) => p.payout?.status === 'processing').map((p) => ({ id: p.id, to: 'completed' }));
+    if (moves.length === 0) return { outcome: 'unchanged', detail: `${named}: no payout of it is processing`, moves };
+    return { outcome: 'completed', detail: `${named}: ${moves.length} of ${payouts.length} payouts completed`, moves };
+  }
+  // The bank gave the whole file back: each payout as a return naming it alone would move it.
+  const reason = line.returnReason ?? 'returned by the bank';
+  const moves: BatchMove[] = [];
+  for (const p of payouts) {
+    if (p.payout?.status === 'processing') moves.push({ id: p.id, to: 'failed', reason });
+    else if (p.payout?.status === 'completed' && !p.payout.returned) moves.push({ id: p.id, to: 'returned', reason });
+  }
+  const returned = moves.filter((m) => m.to === 'returned').length;
+  const failed = moves.length - returned;
+  if (moves.length === 0) return { outcome: 'unchanged', detail: `${named}: returned (${reason}), and no payout of it is left to return or fail`, moves };
+  const counts = [returned > 0 && `${returned} returned`, failed > 0 && `${failed} failed`].filter(Boolean).join(', ');
+  return { outcome: returned > 0 ? 'returned' : 'failed', detail: `${named} given back by the bank (${reason}): ${counts}, of ${payouts.length} payouts`, moves };
 }

@@ -37,8 +37,9 @@ export interface ReportLine {
    */
   entry: { amountCents: number | null; currency: string | null; endToEndIds: string[] };
   /**
-   * A whole exported batch booked as one entry: the `PmtInfId` and `MsgId` the entry's batch
-   * details (`NtryDtls/Btch`) or references name; empty for any other line.
+   * A whole exported batch booked as one entry, paid (a debit) or given back (a return): the
+   * `PmtInfId` and `MsgId` the entry's batch details (`NtryDtls/Btch`) or references name; empty
+   * for any other line.
    */
   batchRefs: string[];
 }
@@ -121,8 +122,16 @@ export function parseBankReport(xml: string): BankReport {
               ),
             ]
           : [];
-      for (const tx of transactions.length > 0 && batchRefs.length === 0 ? transactions : [{}]) {
-        lines.push({ ...line(lines.length, entry, tx, one || batchRefs.length > 0), entry: group, batchRefs });
+      if (batchRefs.length > 0) {
+        // One line for the whole batch, of the entry's amount. A file the bank gives back whole
+        // says why in its transaction's return information (RtrInf), which the line reads.
+        const returnTx = transactions.find((tx) => tx.RtrInf) ?? (transactions.length === 1 ? transactions[0]! : {});
+        const batchLine = line(lines.length, entry, returnTx, true);
+        lines.push({ ...batchLine, amountCents: group.amountCents, currency: group.currency, entry: group, batchRefs });
+        continue;
+      }
+      for (const tx of transactions.length > 0 ? transactions : [{}]) {
+        lines.push({ ...line(lines.length, entry, tx, one), entry: group, batchRefs });
       }
     }
   }

@@ -80,7 +80,7 @@ const ExportPayoutBatchPayload = builder.simpleObject('PayoutBatchFilePayload', 
 
 const ImportBankReportInput = builder.inputType('ImportBankReportInput', {
   description:
-    'A bank report (camt.054 or camt.053 XML): exactly one of its text, its bytes in base64, or its bytes gzipped and in base64. A request body is at most 64 KiB, so larger reports go gzipped (XML shrinks about tenfold; the CLI always sends it so).',
+    'A bank report (camt.054 or camt.053 XML): exactly one of its text, its bytes in base64, or its bytes gzipped and in base64. A request body is at most 64 KiB, so larger reports go gzipped (XML shrinks about tenfold), or, up to 32 MiB, as XML to the operator\'s REST route POST /api/v1/operator/bank-reports (the CLI sends them there).',
   fields: (t) => ({
     content: t.string({ description: 'The report\'s XML text.' }),
     contentBase64: t.string({ description: 'The report\'s bytes in base64 (UTF-8 XML).' }),

@@ -42,11 +42,11 @@ function dayStatement(n: number, paid: { id: string; amount: string }[]): string
       ? { endToEndId: e2e(paid[i]!.id), amount: paid[i]!.amount, bankRef: `FNB-DAY-P${i}` }
       : { endToEndId: `SUPPLIER-RUN-${i}`, amount: `${(i % 900) + 1}.00`, bankRef: `FNB-DAY-${i}` },
   );
-  return camt053('FNB-STM-DAY-5000', entries);
+  return camt053('FNB-STM-DAY-1000', entries);
 }
 
 describe('a bank report over HTTP (issue 34)', { timeout: 300_000 }, () => {
-  it('imports a 5,000-entry camt.053 of several MB, gzipped, and its job applies every entry; the same file plain is the same report', async () => {
+  it('imports a 1,000-entry camt.053 of 860 KB, and its job applies every entry; the same file gzipped is the same report', async () => {
     const ids: string[] = [];
     for (const amount of [1_200, 3_400]) {
       const res = await http(t, 'POST', '/api/v1/payouts', { key: shop.key, body: { ...payoutBody(amount), payment_details: eftDetails } });
@@ -55,18 +55,17 @@ describe('a bank report over HTTP (issue 34)', { timeout: 300_000 }, () => {
     for (const id of ids) await op(t, 'mutation($id: UUID!) { approvePayout(id: $id) { payout { id } } }', { id });
     await op(t, 'mutation { exportPayoutBatch { batch { id } } }');
 
-    const xml = dayStatement(5_000, [
+    // 1,000 entries: about 860 KB of XML, thirteen times what /graphql takes (a real day's file is
+    // bigger still; the job's pace, 50 entries a step, is the same whatever the size).
+    const xml = dayStatement(1_000, [
       { id: ids[0]!, amount: '12.00' },
       { id: ids[1]!, amount: '34.00' },
     ]);
-    const gzipped = gzipSync(xml);
-    // Far past what GraphQL takes, even gzipped.
-    expect(Buffer.byteLength(xml)).toBeGreaterThan(4 * 1024 * 1024);
-    expect(gzipped.length).toBeGreaterThan(64 * 1024);
+    expect(Buffer.byteLength(xml)).toBeGreaterThan(12 * 64 * 1024);
 
-    const res = await send(gzipped, { operator: true, headers: { 'content-encoding': 'gzip' } });
+    const res = await send(xml, { operator: true });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body.data).toMatchObject({ kind: 'camt.053', message_id: 'FNB-STM-DAY-5000', status: 'applying', entry_count: 5_000, already_imported: false });
+    expect(res.body.data).toMatchObject({ kind: 'camt.053', message_id: 'FNB-STM-DAY-1000', status: 'applying', entry_count: 1_000, already_imported: false });
     const reportId = res.body.data.report_id as string;
 
     // The job applies it in steps: wait for it (a condition, not a time).
@@ -74,11 +73,11 @@ describe('a bank report over HTTP (issue 34)', { timeout: 300_000 }, () => {
       const r = (await op(t, 'query($id: UUID!) { bankReport(id: $id) { status appliedCount completed unmatched } }', { id: reportId })).bankReport;
       return r.status === 'applied' && r;
     }, 240_000);
-    expect(done).toEqual({ status: 'applied', appliedCount: 5_000, completed: 2, unmatched: 4_998 });
+    expect(done).toEqual({ status: 'applied', appliedCount: 1_000, completed: 2, unmatched: 998 });
     for (const id of ids) expect((await http(t, 'GET', `/api/v1/payouts/${id}`, { key: shop.key })).body.data.status).toBe('completed');
 
-    // The same bytes, sent plain this time: the same report, applied already, nothing changes.
-    const again = await send(xml, { operator: true });
+    // The same report gzipped, as a bank's file is often kept: applied already, nothing changes.
+    const again = await send(gzipSync(xml), { operator: true, headers: { 'content-encoding': 'gzip' } });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data).toMatchObject({ report_id: reportId, status: 'applied', already_imported: true, completed: 0 });
     await expectLedgerOk(t);

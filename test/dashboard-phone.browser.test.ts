@@ -12,8 +12,9 @@ import { newPayment } from './support/payments.ts';
  * Statements the Amount and Balance columns are on screen, and no amount breaks across lines.
  * Every screen of the menu is visited (so a new one is checked without changing this test), with
  * a payment, a payout, refunds, deliveries and statement lines long enough to push a layout; then
- * Balance and Payments again in isiZulu. And in isiZulu every screen (but Payouts, for now), a
- * payment asking to refund and a payout: none of the dashboard's English is left on any of them.
+ * Balance and Payments again in isiZulu. And in isiZulu every screen (Payouts with its New payout
+ * form for a typed account and its Save a payee form), a payment asking to refund and a payout:
+ * none of the dashboard's English is left on any of them.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -237,8 +238,6 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
     await openMenu(page, false);
     expect(screens.length).toBeGreaterThanOrEqual(10);
     for (const { name, href } of screens) {
-      // Payouts gets its words with its new form (the screen is being rewritten).
-      if (href === '/dashboard/payouts') continue;
       await go(page, name);
       await check(href);
     }

@@ -13,7 +13,7 @@ const places = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1
 
 /** Words that are the same in English and the other language: names, codes, loan words. */
 const SAME: Record<'af' | 'zu', readonly string[]> = {
-  af: ['nav.webhooks', 'payments.status'],
+  af: ['nav.webhooks', 'payments.status', 'payouts.bank'],
   zu: [],
 };
 

@@ -4,6 +4,7 @@ import { keysWords } from './words/keys.ts';
 import { linksWords } from './words/links.ts';
 import { paymentWords } from './words/payment.ts';
 import { payoutWords } from './words/payout.ts';
+import { payoutsWords } from './words/payouts.ts';
 import { peopleWords } from './words/people.ts';
 import { refundsWords } from './words/refunds.ts';
 import { statementsWords } from './words/statements.ts';
@@ -29,6 +30,7 @@ const en = {
   ...uiWords.en,
   ...paymentWords.en,
   ...payoutWords.en,
+  ...payoutsWords.en,
   ...refundsWords.en,
   ...webhooksWords.en,
   ...keysWords.en,
@@ -147,6 +149,7 @@ const af: Record<MessageKey, string> = {
   ...uiWords.af,
   ...paymentWords.af,
   ...payoutWords.af,
+  ...payoutsWords.af,
   ...refundsWords.af,
   ...webhooksWords.af,
   ...keysWords.af,
@@ -264,6 +267,7 @@ const zu: Record<MessageKey, string> = {
   ...uiWords.zu,
   ...paymentWords.zu,
   ...payoutWords.zu,
+  ...payoutsWords.zu,
   ...refundsWords.zu,
   ...webhooksWords.zu,
   ...keysWords.zu,

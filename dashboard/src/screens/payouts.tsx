@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, graphql, request } from '../graphql.ts';
-import { t } from '../i18n.ts';
+import { t, tNodes } from '../i18n.ts';
 import { type Me, useAction, useLive, usePages, useQuery } from '../hooks.ts';
 import { Failure, FieldProblem, label, Link, nextCursor, Pager, rand, Status, Table, toCents, when } from '../ui.tsx';
 
@@ -30,25 +30,25 @@ export function Payouts(props: { me: Me }) {
   useLive(PayoutEvents, {}, q.reload);
   return (
     <section aria-labelledby="h-payouts">
-      <h1 id="h-payouts">Payouts</h1>
+      <h1 id="h-payouts">{t('nav.payouts')}</h1>
       {props.me.role === 'OWNER' && <NewPayout done={q.reload} />}
       <Status q={q}>
         {({ payouts }) => (
           <>
           <Table
             testid="payouts-table"
-            caption={`${payouts.totalCount} payouts, newest first`}
-            columns={['Reference', 'Status', { title: 'Amount', numeric: true }, 'Account', 'Created']}
+            caption={t('payouts.count', { count: payouts.totalCount })}
+            columns={[t('payout.reference'), t('payments.status'), { title: t('payments.amount'), numeric: true }, t('payouts.col.account'), t('payments.created')]}
             rows={payouts.edges}
-            empty="No payouts yet."
+            empty={t('payouts.none')}
             row={({ node: p }) => (
               <tr data-testid="payout-row" key={p.id}>
-                <td>
+                <td translate={false}>
                   <Link href={`/dashboard/payouts/${p.id}`}>{p.merchantReference ?? p.id.slice(0, 8)}</Link>
                 </td>
                 <td>{label(p.status)}</td>
                 <td class="num">{rand(p.amountCents)}</td>
-                <td>{p.bankAccount ? `${p.bankAccount.bankName} ${p.bankAccount.accountNumberMasked}` : '—'}</td>
+                <td translate={false}>{p.bankAccount ? `${p.bankAccount.bankName} ${p.bankAccount.accountNumberMasked}` : '—'}</td>
                 <td>{when(p.createdAt)}</td>
               </tr>
             )}
@@ -101,19 +101,19 @@ function Field(props: { id: string; text: string; error: ApiError | null; field:
 function BankPicker(props: { id: string; banks: readonly Bank[]; value: string; onPick: (bank: Bank | undefined) => void; error: ApiError | null; testid: string }) {
   const bank = props.banks.find((b) => b.id === props.value);
   return (
-    <Field id={props.id} text="Bank" error={props.error} field="branchCode">
+    <Field id={props.id} text={t('payouts.bank')} error={props.error} field="branchCode">
       {(describedBy) => (
         <>
           <select id={props.id} required data-testid={props.testid} value={props.value} aria-describedby={describedBy} onChange={(e) => props.onPick(props.banks.find((b) => b.id === e.currentTarget.value))}>
-            <option value="">Choose the bank…</option>
+            <option value="">{t('payouts.chooseBank')}</option>
             {props.banks.map((b) => (
-              <option key={b.id} value={b.id}>
+              <option key={b.id} value={b.id} translate={false}>
                 {b.name}
               </option>
             ))}
           </select>
           <p class="hint" data-testid={`${props.testid}-branch`}>
-            {bank ? `Branch code ${bank.universalBranchCode} (the bank's universal code)` : 'The branch code follows from the bank.'}
+            {bank ? t('payouts.branch', { code: bank.universalBranchCode }) : t('payouts.branchFollows')}
           </p>
         </>
       )}
@@ -125,7 +125,7 @@ export function NewPayout(props: { done: () => void }) {
   const q = useQuery(() => request(PayoutFormQuery, {}));
   return (
     <details class="panel">
-      <summary>New payout</summary>
+      <summary>{t('payouts.new')}</summary>
       <Status q={q}>{(data) => <PayoutForm data={data} done={() => (q.reload(), props.done())} />}</Status>
     </details>
   );
@@ -135,13 +135,13 @@ function PayoutForm(props: { data: FormData & { payees: { id: string; name: stri
   const { banks, payees, balance, viewer } = props.data;
   const [to, setTo] = useState<string>(payees[0]?.id ?? 'new');
   const [f, setF] = useState({ amount: '', bank: '', accountNumber: '', accountHolder: '', reference: '', password: '', code: '' });
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ amountCents: number; status: string } | null>(null);
   const set = (k: keyof typeof f) => (e: { currentTarget: HTMLInputElement }) => setF({ ...f, [k]: e.currentTarget.value });
   const bank = banks.find((b) => b.id === f.bank);
   const cents = toCents(f.amount);
   const gross = Number.isFinite(cents) ? cents + viewer.payoutFeeCents : NaN;
   const a = useAction(async () => {
-    if (!Number.isFinite(cents)) throw new ApiError('VALIDATION_FAILED', 'The amount is not valid', 200, [{ field: 'amountCents', message: 'write it in rand, such as 150.00' }]);
+    if (!Number.isFinite(cents)) throw new ApiError('VALIDATION_FAILED', t('links.badAmount'), 200, [{ field: 'amountCents', message: t('payouts.badAmountHelp') }]);
     const r = await request(CreatePayout, {
       input: {
         amountCents: cents,
@@ -156,7 +156,7 @@ function PayoutForm(props: { data: FormData & { payees: { id: string; name: stri
       },
     });
     setF({ ...f, password: '', code: '' });
-    setCreated(`Payout of ${rand(r.createPayout.payout.amountCents)} created: ${label(r.createPayout.payout.status)}.`);
+    setCreated({ amountCents: r.createPayout.payout.amountCents, status: r.createPayout.payout.status });
     props.done();
   });
   const input = (k: keyof typeof f, field: string, text: string, extra: Record<string, unknown> = {}) => (
@@ -171,41 +171,44 @@ function PayoutForm(props: { data: FormData & { payees: { id: string; name: stri
         void a.run();
       }}
     >
-      {input('amount', 'amountCents', 'Amount (rand)', { inputMode: 'decimal', required: true, 'data-testid': 'payout-amount' })}
+      {input('amount', 'amountCents', t('payouts.amount'), { inputMode: 'decimal', required: true, 'data-testid': 'payout-amount' })}
       <p class="hint" data-testid="payout-cost" aria-live="polite">
-        Available: <span data-testid="payout-available">{rand(balance.availableCents)}</span>. Payout fee: <span data-testid="payout-fee">{rand(viewer.payoutFeeCents)}</span>
-        {Number.isFinite(gross) && (
-          <>
-            . Taken from the balance: <strong>{rand(gross)}</strong>
-            {gross > balance.availableCents && <span class="error"> (more than is available)</span>}
-          </>
-        )}
+        {tNodes(Number.isFinite(gross) ? 'payouts.costTaken' : 'payouts.cost', {
+          available: <span class="money" data-testid="payout-available">{rand(balance.availableCents)}</span>,
+          fee: <span class="money" data-testid="payout-fee">{rand(viewer.payoutFeeCents)}</span>,
+          gross: <strong class="money">{rand(gross)}</strong>,
+        })}
+        {Number.isFinite(gross) && gross > balance.availableCents && <span class="error"> ({t('payouts.tooMuch')})</span>}
       </p>
-      <label for="payout-to">Pay to</label>
+      <label for="payout-to">{t('payouts.to')}</label>
       <select id="payout-to" data-testid="payout-to" value={to} onChange={(e) => setTo(e.currentTarget.value)}>
         {payees.map((p) => (
-          <option key={p.id} value={p.id}>
+          <option key={p.id} value={p.id} translate={false}>
             {p.name} ({p.bank} {p.accountNumberMasked})
           </option>
         ))}
-        <option value="new">A new account (type its details)</option>
+        <option value="new">{t('payouts.newAccount')}</option>
       </select>
       <FieldProblem id="payout-to-problem" error={a.error} field="payeeId" />
       {to === 'new' && (
         <>
           <BankPicker id="payout-bank" testid="payout-bank" banks={banks} value={f.bank} onPick={(b) => setF({ ...f, bank: b?.id ?? '' })} error={a.error} />
-          {input('accountNumber', 'accountNumber', 'Account number', { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payout-account' })}
-          {input('accountHolder', 'accountHolder', 'Account holder', { required: true, 'data-testid': 'payout-holder' })}
-          {input('password', 'password', 'Your password, again (a new account to pay needs it)', { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payout-password' })}
-          {input('code', 'code', 'Your authenticator code (only if you set up a second factor)', { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payout-code' })}
+          {input('accountNumber', 'accountNumber', t('payouts.accountNumber'), { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payout-account' })}
+          {input('accountHolder', 'accountHolder', t('payouts.accountHolder'), { required: true, 'data-testid': 'payout-holder' })}
+          {input('password', 'password', t('payouts.password'), { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payout-password' })}
+          {input('code', 'code', t('payouts.code'), { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payout-code' })}
         </>
       )}
-      {input('reference', 'merchantReference', 'Your reference (optional)', { 'data-testid': 'payout-reference' })}
+      {input('reference', 'merchantReference', t('payouts.reference'), { 'data-testid': 'payout-reference' })}
       <button type="submit" data-testid="payout-create" disabled={a.busy}>
-        Create payout
+        {t('payouts.create')}
       </button>
       <Failure error={a.error} shownBeside={['amountCents', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'merchantReference', 'payeeId', 'password', 'code']} />
-      {created && <p role="status">{created}</p>}
+      {created && (
+        <p role="status">
+          {tNodes('payouts.created', { amount: <span class="money">{rand(created.amountCents)}</span>, status: label(created.status) })}
+        </p>
+      )}
     </form>
   );
 }
@@ -222,26 +225,26 @@ export function Payees(props: { owner: boolean }) {
   });
   return (
     <section aria-labelledby="h-payees">
-      <h2 id="h-payees">Saved payees</h2>
+      <h2 id="h-payees">{t('payees.title')}</h2>
       <Status q={q}>
         {({ payees, banks }) => (
           <>
             <Table
               testid="payees-table"
-              caption={`${payees.length} saved payees`}
-              columns={['Name', 'Account', props.owner && 'Remove']}
+              caption={t('payees.count', { count: payees.length })}
+              columns={[t('payees.col.name'), t('payouts.col.account'), props.owner && t('payees.remove')]}
               rows={payees}
-              empty="No saved payees yet."
+              empty={t('payees.none')}
               row={(p) => (
                 <tr data-testid="payee-row" key={p.id}>
-                  <td>{p.name}</td>
-                  <td>
+                  <td translate={false}>{p.name}</td>
+                  <td translate={false}>
                     {p.accountHolder}, {p.bank} {p.accountNumberMasked}
                   </td>
                   {props.owner && (
                     <td>
-                      <button type="button" class="secondary" disabled={remove.busy} onClick={() => void remove.run(p.id)} aria-label={`Remove ${p.name}`}>
-                        Remove
+                      <button type="button" class="secondary" disabled={remove.busy} onClick={() => void remove.run(p.id)} aria-label={t('payees.removeName', { name: p.name })}>
+                        {t('payees.remove')}
                       </button>
                     </td>
                   )}
@@ -271,7 +274,7 @@ function NewPayee(props: { banks: readonly Bank[]; done: () => void }) {
         paymentDetails: { bankName: bank?.name ?? '', branchCode: bank?.universalBranchCode ?? '', accountNumber: f.accountNumber, accountHolder: f.accountHolder },
       },
     });
-    setAdded(`${r.createPayee.payee.name} saved.`);
+    setAdded(r.createPayee.payee.name);
     setF({ name: '', bank: '', accountNumber: '', accountHolder: '', password: '', code: '' });
     props.done();
   });
@@ -282,24 +285,24 @@ function NewPayee(props: { banks: readonly Bank[]; done: () => void }) {
   );
   return (
     <details class="panel">
-      <summary>Save a payee</summary>
+      <summary>{t('payees.new')}</summary>
       <form
         onSubmit={(e) => {
           e.preventDefault();
           void a.run();
         }}
       >
-        {input('name', 'name', 'Name (yours for it)', { required: true, 'data-testid': 'payee-name' })}
+        {input('name', 'name', t('payees.name'), { required: true, 'data-testid': 'payee-name' })}
         <BankPicker id="payee-bank" testid="payee-bank" banks={props.banks} value={f.bank} onPick={(b) => setF({ ...f, bank: b?.id ?? '' })} error={a.error} />
-        {input('accountNumber', 'accountNumber', 'Account number', { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payee-account' })}
-        {input('accountHolder', 'accountHolder', 'Account holder', { required: true, 'data-testid': 'payee-holder' })}
-        {input('password', 'password', 'Your password, again (a new account to pay needs it)', { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payee-password' })}
-        {input('code', 'code', 'Your authenticator code (only if you set up a second factor)', { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payee-code' })}
+        {input('accountNumber', 'accountNumber', t('payouts.accountNumber'), { inputMode: 'numeric', required: true, autocomplete: 'off', 'data-testid': 'payee-account' })}
+        {input('accountHolder', 'accountHolder', t('payouts.accountHolder'), { required: true, 'data-testid': 'payee-holder' })}
+        {input('password', 'password', t('payouts.password'), { type: 'password', required: true, autocomplete: 'current-password', 'data-testid': 'payee-password' })}
+        {input('code', 'code', t('payouts.code'), { inputMode: 'numeric', autocomplete: 'one-time-code', 'data-testid': 'payee-code' })}
         <button type="submit" data-testid="payee-create" disabled={a.busy}>
-          Save payee
+          {t('payees.submit')}
         </button>
         <Failure error={a.error} shownBeside={['name', 'branchCode', 'accountNumber', 'accountHolder', 'bankName', 'password', 'code']} />
-        {added && <p role="status">{added}</p>}
+        {added && <p role="status">{tNodes('payees.saved', { name: <span translate={false}>{added}</span> })}</p>}
       </form>
     </details>
   );

@@ -133,6 +133,8 @@ const refundAf = (f: AuditFacts) => {
 };
 const ROLE_AF: Readonly<Record<string, string>> = { owner: 'eienaar', developer: 'ontwikkelaar', viewer: 'kyker' };
 const roleAf = (v: unknown) => ROLE_AF[str(v)] ?? str(v);
+/** A payment's status, as the dashboard names it (dashboard/src/i18n.ts `status.*`). */
+const STATUS_AF: Readonly<Record<string, string>> = { created: 'geskep', initiated: 'begin', awaiting_webhook: 'wag vir webhook', captured: 'ontvang', failed: 'misluk', cancelled: 'gekanselleer' };
 const reasonOf = (v: unknown) => (str(v) ? `: ${str(v)}` : '');
 
 /** Each action's words in Afrikaans, after the actor's name (the same facts as the English). */
@@ -143,7 +145,7 @@ export const AUDIT_WORDS_AF: Readonly<Record<string, Words>> = {
   'payout.complete': (f) => `het ${payoutAf(f)} voltooi`,
   'payout.fail': (f) => `het ${payoutAf(f)} as misluk gemerk`,
   'payout.reveal_bank_account': (f) => `het die bankrekening van ${payoutAf(f)} gewys`,
-  'payment.settle': (f) => `het ${paymentAf(f)} as ${str(f.detail.outcome)} afgehandel`,
+  'payment.settle': (f) => `het ${paymentAf(f)} as ${STATUS_AF[str(f.detail.outcome)] ?? str(f.detail.outcome)} afgehandel`,
   'payment.reconcile': (f) => `het ${paymentAf(f)} by die verskaffer nagegaan`,
   'payment.notify': (f) => `het die verskaffer se kennisgewing oor ${paymentAf(f)} deurgegee`,
   'payment.captured': (f) => `het die ontvangs van ${paymentAf(f)} aangeteken`,
@@ -216,6 +218,7 @@ const refundZu = (f: AuditFacts) => {
 };
 const ROLE_ZU: Readonly<Record<string, string>> = { owner: 'umnikazi', developer: 'umthuthukisi', viewer: 'umbukeli' };
 const roleZu = (v: unknown) => ROLE_ZU[str(v)] ?? str(v);
+const STATUS_ZU: Readonly<Record<string, string>> = { created: 'kwenziwe', initiated: 'kuqalisiwe', awaiting_webhook: 'kulindwe i-webhook', captured: 'kwamukelwe', failed: 'kuhlulekile', cancelled: 'kukhanselwe' };
 
 /** Each action's words in isiZulu, after the actor's name (the same facts as the English). */
 export const AUDIT_WORDS_ZU: Readonly<Record<string, Words>> = {
@@ -225,7 +228,7 @@ export const AUDIT_WORDS_ZU: Readonly<Record<string, Words>> = {
   'payout.complete': (f) => `uqede ${payoutZu(f)}`,
   'payout.fail': (f) => `uphawule ${payoutZu(f)} njengehlulekile`,
   'payout.reveal_bank_account': (f) => `uvezile i-akhawunti yasebhange ${payoutZu(f, 'ye')}`,
-  'payment.settle': (f) => `uqede ${paymentZu(f)} njengo-${str(f.detail.outcome)}`,
+  'payment.settle': (f) => `uqede ${paymentZu(f)}, isimo: ${STATUS_ZU[str(f.detail.outcome)] ?? str(f.detail.outcome)}`,
   'payment.reconcile': (f) => `uhlole ${paymentZu(f)} kumhlinzeki`,
   'payment.notify': (f) => `udlulise isaziso somhlinzeki mayelana ${paymentZu(f, 'ne')}`,
   'payment.captured': (f) => `ubhale ukutholwa ${paymentZu(f, 'kwe')}`,

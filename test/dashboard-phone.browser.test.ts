@@ -241,6 +241,10 @@ describe.skipIf(!existsSync(CHROMIUM))(`the dashboard on a 390×844 phone (needs
       await go(page, name);
       await check(href);
     }
+    // Who did what is in isiZulu too (the service writes it in the reader's language), and the walk read it.
+    await go(page, MESSAGES.zu['nav.people']);
+    await page.getByTestId('audit-entry').first().waitFor();
+    expect(await page.getByTestId('audit-entry').allTextContents()).toContainEqual(expect.stringContaining('zulu@umlazi.example ushintshe ulimi lwakhe'));
     // A secret shown once, and the form that invites.
     await go(page, MESSAGES.zu['nav.keys']);
     await page.getByRole('button', { name: MESSAGES.zu['keys.issue'] }).click();

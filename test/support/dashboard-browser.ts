@@ -45,11 +45,12 @@ export function englishWords(language: 'af' | 'zu'): string[] {
 /**
  * Which of `words` the screen says: its text, its title, and what a screen reader reads besides
  * (labels, placeholders, alternative texts). Data is left out (`translate="no"`: names, references,
- * e-mail addresses), and so are the audit log's sentences, which the service writes.
+ * e-mail addresses). The audit log's sentences are read too: the service writes them in the
+ * reader's language.
  */
 export async function wordsOnScreen(page: Page, words: readonly string[]): Promise<string[]> {
   return page.evaluate((words) => {
-    const data = (el: Element | null) => Boolean(el?.closest('[translate="no"], [data-testid="audit-entry"], script, style'));
+    const data = (el: Element | null) => Boolean(el?.closest('[translate="no"], script, style'));
     const texts = [document.title];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!data(node.parentElement)) texts.push(node.textContent ?? '');

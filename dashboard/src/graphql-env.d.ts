@@ -623,7 +623,7 @@ export type introspection = {
           },
           {
             "name": "summary",
-            "description": "The entry in words: who did what, to which payout or payment, and its amount (\"owner@shop.example created payout 3f2504e0 of R 250.00\").",
+            "description": "The entry in words: who did what, to which payout or payment, and its amount (\"owner@shop.example created payout 3f2504e0 of R 250.00\"), in the reader's language: a dashboard person's own (setLanguage), English for an API key and the operator.",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -1900,7 +1900,7 @@ export type introspection = {
       {
         "kind": "INPUT_OBJECT",
         "name": "ImportBankReportInput",
-        "description": "A bank report (camt.054 or camt.053 XML): exactly one of its text, its bytes in base64, or its bytes gzipped and in base64. A request body is at most 64 KiB, so larger reports go gzipped (XML shrinks about tenfold; the CLI always sends it so).",
+        "description": "A bank report (camt.054 or camt.053 XML): exactly one of its text, its bytes in base64, or its bytes gzipped and in base64. A request body is at most 64 KiB, so larger reports go gzipped (XML shrinks about tenfold), or, up to 32 MiB, as XML to the operator's REST route POST /api/v1/operator/bank-reports (the CLI sends them there).",
         "specifiedByURL": null,
         "isOneOf": false,
         "fields": null,

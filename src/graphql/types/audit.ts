@@ -15,7 +15,7 @@ const AuditEntryRef = builder.objectRef<AuditEntry & { summary: string }>('Audit
     payoutId: t.expose('payoutId', { type: 'UUID', nullable: true, description: 'The payout, if any.' }),
     detail: t.expose('detail', { type: 'JSON', description: 'What was found and done (never an account number or a voucher code).' }),
     amountCents: t.expose('amountCents', { type: 'Money', nullable: true, description: 'The amount of the payout, or else the payment, the entry is about; null without one.' }),
-    summary: t.exposeString('summary', { description: 'The entry in words: who did what, to which payout or payment, and its amount ("owner@shop.example created payout 3f2504e0 of R 250.00").' }),
+    summary: t.exposeString('summary', { description: 'The entry in words: who did what, to which payout or payment, and its amount ("owner@shop.example created payout 3f2504e0 of R 250.00"), in the reader\'s language: a dashboard person\'s own (setLanguage), English for an API key and the operator.' }),
   }),
 });
 

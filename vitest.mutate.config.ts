@@ -8,5 +8,5 @@ import base from './vitest.config.ts';
  */
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ['test/domain.test.ts', 'test/domain-rules.test.ts', 'test/domain-pure.test.ts'], reporters: ['default'] },
+  test: { ...base.test, include: ['test/domain.test.ts', 'test/domain-rules.test.ts', 'test/domain-pure.test.ts', 'test/openapi-document.test.ts'], reporters: ['default'] },
 });

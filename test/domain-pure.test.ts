@@ -1,13 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checksum, displayMask, generateKey, hashSecret, newKid, parseKey, secretMatches, toBase62 } from '../src/domain/api-key.ts';
+import { type ApiKeyRecord, apiKeyJson, apiKeyRecordJson, checksum, displayMask, generateKey, hashSecret, issuerOf, newKid, parseKey, secretMatches, toBase62 } from '../src/domain/api-key.ts';
 import { captureLegs, creditLegs, type Leg, payoutReturnLegs, type Posting, projectionDelta, refundReserveLegs, refundSettleLegs, releaseLegs, settleLegs } from '../src/domain/ledger.ts';
 import { formatRand, parseRand, paymentFee } from '../src/domain/money.ts';
 import { EXPIRED, isTerminal, LINK_PAID_ALREADY, netAmountIn, PAYMENT_STATUSES, paymentNotFound } from '../src/domain/payment.ts';
 import { CANCELLED_REASON, PAYOUT_EVENT_FOR, PAYOUT_MOVES, payoutNotFound, planPayoutMove, UNREADABLE_BANK_ACCOUNT } from '../src/domain/payout.ts';
 import { redirectAllowed } from '../src/domain/redirect.ts';
-import { createRefundInput, refundJson, type Refund } from '../src/domain/refund.ts';
+import { createRefundInput, listMerchantRefundsQuery, listRefundsQuery, refundJson, refundJsonSchema, type Refund, refundNotFound } from '../src/domain/refund.ts';
 import { deriveKey, formMessage, hmacHex, hmacMatches, qrMessage } from '../src/domain/signing.ts';
 import { generateWebhookSecret, newWebhookKid, signatureHeader, signWebhook, WEBHOOK_SECRET_PREFIX, webhookSecretKey } from '../src/domain/webhook-signature.ts';
 import { isInternalAddress, webhookUrlProblem } from '../src/domain/webhook-url.ts';
@@ -141,6 +141,9 @@ describe('API keys', () => {
     }
     expect(checksum(prefix)).toBe(expected.padStart(6, '0'));
     expect(checksum(prefix)).toHaveLength(6);
+    // CRC-32's standard check value: "123456789" is 0xCBF43926 = 3421780262 = 3·62⁵ + 45·62⁴ + 35·62³ + 27·62² + 22·62 + 14.
+    expect(checksum('123456789')).toBe('3jZRME');
+    expect(checksum('')).toBe('000000');
   });
 
   it('generates keys that parse back, and refuses any changed character', () => {
@@ -154,6 +157,25 @@ describe('API keys', () => {
     expect(parseKey(`x${k.fullKey}`)).toBeNull();
     expect(newKid()).toMatch(/^[a-z2-7]{12}$/);
     expect(displayMask('tst', k.kid, k.checksum)).toBe(`sec1-tst-${k.kid}…${k.checksum}`);
+  });
+
+  it('reads keys of each environment, and refuses any part of the wrong shape even under a right checksum', () => {
+    const key = (env: string, kid: string, secret: string) => {
+      const prefix = `sec1-${env}-${kid}-${secret}-`;
+      return prefix + checksum(prefix);
+    };
+    const kid = 'abcdefghij27';
+    const secret = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg';
+    for (const env of ['prd', 'tst', 'dev']) expect(parseKey(key(env, kid, secret)), env).toEqual({ env, kid, secret, checksum: checksum(`sec1-${env}-${kid}-${secret}-`) });
+    const wrong: [string, string, string][] = [
+      ['stg', kid, secret], ['PRD', kid, secret],
+      ['tst', 'ABCDEFGHIJ27', secret], ['tst', 'abcdefghij18', secret], ['tst', 'abcdefghij2', secret], ['tst', 'abcdefghij272', secret],
+      ['tst', kid, secret.slice(1)], ['tst', kid, `${secret}h`], ['tst', kid, `${secret.slice(1)}_`], ['tst', kid, `${secret.slice(1)}-`],
+    ];
+    for (const [env, k, s] of wrong) expect(parseKey(key(env, k, s)), `${env} ${k} ${s}`).toBeNull();
+    const good = key('tst', kid, secret);
+    expect(parseKey(good.slice(0, -1))).toBeNull();
+    expect(parseKey(`${good.slice(0, -1)}-`)).toBeNull();
   });
 
   it('stores a keyed hash and compares in constant time', () => {
@@ -359,5 +381,66 @@ describe('payments', () => {
     expect(redirectAllowed('https://:pw@shop.example.com/', shop, false)).toBe(false);
     expect(redirectAllowed('https://evil.example.com/', shop, false)).toBe(false);
     expect(redirectAllowed('https://shop.example.com.evil.io/', shop, false)).toBe(false);
+  });
+});
+
+describe('refunds, as listed and as published', () => {
+  it('lists a page of at most 100, from an offset, in one status or all', () => {
+    expect(listRefundsQuery.parse({})).toEqual({ limit: 50, offset: 0 });
+    expect(listMerchantRefundsQuery.parse({ limit: '100', offset: '3', status: 'failed' })).toEqual({ limit: 100, offset: 3, status: 'failed' });
+    expect(listMerchantRefundsQuery.parse({ status: null })).toEqual({ limit: 50, offset: 0 });
+    const problem = (input: unknown) => listMerchantRefundsQuery.safeParse(input).error?.issues[0]?.message;
+    expect(problem({ status: 'refunded' })).toBe('must be one of pending, succeeded, failed');
+    expect(problem({ limit: 101 })).toBe('must be 1 to 100');
+    expect(listRefundsQuery.safeParse({ status: 'failed' }).success).toBe(false);
+    expect(refundNotFound()).toMatchObject({ code: 'REFUND_NOT_FOUND', message: 'refund not found' });
+  });
+
+  it('what the API document says a refund is, refundJson sends, and nothing else', () => {
+    const base: Refund = {
+      id: '7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11', merchantId: 'm', paymentId: '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e', status: 'pending', amountCents: 2500, currency: 'ZAR',
+      reason: 'r'.repeat(200), merchantReference: 'm'.repeat(64), failureReason: null, createdAt: new Date('2026-11-25T10:00:00Z'), completedAt: null,
+    };
+    const done = new Date('2026-11-25T11:00:00Z');
+    for (const r of [base, { ...base, status: 'succeeded', completedAt: done }, { ...base, status: 'failed', failureReason: 'x'.repeat(500), completedAt: done }] as Refund[]) {
+      expect(refundJsonSchema.safeParse(refundJson(r)).success, r.status).toBe(true);
+    }
+    const sent = refundJson(base);
+    for (const wrong of [{ currency: 'USD' }, { status: 'refunded' }, { amount_cents: 0 }, { reason: 'r'.repeat(201) }, { merchant_reference: 'm'.repeat(65) }, { failure_reason: 'x'.repeat(501) }, { created_at: '2026-11-25' }, { other: 1 }]) {
+      expect(refundJsonSchema.safeParse({ ...sent, ...wrong }).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+});
+
+describe('API key records', () => {
+  const record: ApiKeyRecord = {
+    id: '7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11', merchantId: 'm', kid: 'nq6r2bxkbbi3', env: 'tst', type: 'secret', status: 'active', createdAt: new Date('2026-11-25T10:00:00Z'),
+    expiresAt: null, revokedAt: null, displayMask: 'sec1-tst-nq6r2bxkbbi3…3pgar0', issuedBy: 'merchant', issuedByPersonId: null, role: 'owner',
+  };
+
+  it('shows a key without its secret, with expiry and revocation only when they happened', () => {
+    expect(apiKeyJson(record)).toEqual({
+      id: record.id, kid: 'nq6r2bxkbbi3', env: 'tst', type: 'secret', status: 'active', created_at: '2026-11-25T10:00:00.000Z',
+      display_mask: 'sec1-tst-nq6r2bxkbbi3…3pgar0', issued_by: 'merchant', issued_by_person_id: null, role: 'owner',
+    });
+    const ended = apiKeyJson({ ...record, status: 'revoked', expiresAt: new Date('2026-12-01T00:00:00Z'), revokedAt: new Date('2026-11-26T09:30:00Z') });
+    expect(ended).toMatchObject({ expires_at: '2026-12-01T00:00:00.000Z', revoked_at: '2026-11-26T09:30:00.000Z', status: 'revoked' });
+  });
+
+  it('what the API document says a key record is, apiKeyJson sends, and nothing else', () => {
+    const person = { ...record, issuedBy: 'person', issuedByPersonId: '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e', role: 'viewer' } as ApiKeyRecord;
+    for (const k of [record, person, { ...record, expiresAt: new Date(), revokedAt: new Date(), status: 'revoked' } as ApiKeyRecord]) {
+      expect(apiKeyRecordJson.safeParse(apiKeyJson(k)).success).toBe(true);
+    }
+    const sent = apiKeyJson(record);
+    for (const wrong of [{ kid: 'NQ6R2BXKBBI3' }, { kid: 'nq6r2bxkbbi' }, { kid: 'nq6r2bxkbbi1' }, { env: 'stg' }, { type: 'publishable' }, { status: 'paused' }, { issued_by: 'bank' }, { role: 'admin' }, { display_mask: 'x'.repeat(33) }, { other: 1 }]) {
+      expect(apiKeyRecordJson.safeParse({ ...sent, ...wrong }).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+
+  it('a key issued by a key keeps its issuer: the person, or the merchant or operator, with the role', () => {
+    expect(issuerOf({ issuedBy: 'person', issuedByPersonId: 'p1', role: 'developer' })).toEqual({ by: 'person', personId: 'p1', role: 'developer' });
+    expect(issuerOf({ issuedBy: 'operator', issuedByPersonId: null, role: 'owner' })).toEqual({ by: 'operator', role: 'owner' });
+    expect(issuerOf({ issuedBy: 'merchant', issuedByPersonId: null, role: 'viewer' })).toEqual({ by: 'merchant', role: 'viewer' });
   });
 });

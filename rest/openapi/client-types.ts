@@ -5,8 +5,8 @@ import { openApiDocument } from './document.ts';
 /**
  * The TypeScript types `openapi-typescript` generates from the OpenAPI document, as a merchant
  * would generate them (docs/typescript.md). They are committed at `rest/openapi/zarpay-api.d.ts` so the
- * generated-client walk (test/openapi-client.test.ts) is type-checked; that test fails when the
- * file is stale. `npm run client-types` rewrites it.
+ * generated-client walk (test/openapi-client.test.ts) is type-checked; test/openapi-document.test.ts
+ * fails when the file is stale. `npm run client-types` rewrites it.
  */
 export const CLIENT_TYPES_FILE = new URL('./zarpay-api.d.ts', import.meta.url);
 

@@ -80,6 +80,7 @@ import {
   type StartAttempt,
   type StartedAttempt,
 } from './port.ts';
+import { type ProviderAnswer, type ProviderHttp, providerRequest } from './http.ts';
 
 /** Ozow's live API (`OZOW_API_URL` overrides it: Ozow's staging API, or a local double). */
 export const OZOW_API_URL = 'https://api.ozow.com';
@@ -189,11 +190,9 @@ export class OzowProvider implements PaymentProvider {
   private readonly siteCode: string;
   private readonly privateKey: string;
   private readonly apiKey: string;
-  private readonly apiUrl: string;
   private readonly notifyUrl: string;
   private readonly isTest: boolean;
-  private readonly timeoutMs: number;
-  private readonly fetch: typeof fetch;
+  private readonly http: ProviderHttp;
   private token: { value: string; until: number } | undefined;
 
   constructor(o: OzowOptions) {
@@ -210,11 +209,16 @@ export class OzowProvider implements PaymentProvider {
     this.apiKey = o.apiKey;
     const url = new URL(o.apiUrl ?? OZOW_API_URL);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('OZOW_API_URL must be an http(s) address');
-    this.apiUrl = url.toString().replace(/\/+$/, '');
     this.notifyUrl = o.notifyUrl;
     this.isTest = o.isTest;
-    this.timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.http = {
+      name: NAME,
+      label: 'Ozow',
+      apiUrl: url.toString().replace(/\/+$/, ''),
+      timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fetch: o.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      clean: (message) => this.clean(message),
+    };
   }
 
   async startAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
@@ -286,7 +290,7 @@ export class OzowProvider implements PaymentProvider {
     const vars = { TransactionId: paid.transactionId!, Amount: randOf(amountCents), RefundReason: `zarpay refund ${idempotencyKey}`, NotifyUrl: this.notifyUrl };
     const body = [{ ...vars, HashCheck: ozowHash(REFUND_REQUEST_FIELDS.map((f) => vars[f]), this.privateKey) }];
     const auth = { authorization: `Bearer ${await this.bearer(signal)}` };
-    let res: OzowResponse;
+    let res: ProviderAnswer;
     try {
       res = await this.request('submit refund', 'POST', '/secure/refunds/submit', { json: body, headers: auth, signal });
     } catch (e) {
@@ -411,50 +415,17 @@ export class OzowProvider implements PaymentProvider {
     return this.token.value;
   }
 
-  private async request(
+  /** One call to Ozow's API (src/outside/providers/http.ts sorts what the answer means). */
+  private request(
     op: string,
     method: 'GET' | 'POST',
     path: string,
     opts: { json?: unknown; form?: URLSearchParams; headers?: Record<string, string>; signal?: AbortSignal | undefined },
-  ): Promise<OzowResponse> {
-    opts.signal?.throwIfAborted();
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-    if (opts.json !== undefined) headers['content-type'] = 'application/json';
-    if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    let status: number;
-    let text: string;
-    try {
-      const res = await this.fetch(this.apiUrl + path, {
-        method,
-        headers,
-        body: opts.json !== undefined ? JSON.stringify(opts.json) : opts.form?.toString(),
-        // The API never redirects; following one would send the key somewhere else.
-        redirect: 'manual',
-        signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
-      });
-      status = res.status;
-      text = await res.text();
-    } catch (e) {
-      if (opts.signal?.aborted) throw e;
-      const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-      throw new ProviderUnavailableError(NAME, timedOut ? 'timeout' : 'network', timedOut ? `Ozow did not answer ${op} within ${this.timeoutMs} ms` : `Ozow could not be reached for ${op}`, undefined, {
-        cause: e,
-      });
-    }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (status >= 500) throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Ozow failed ${op}: HTTP ${status}`), status);
-    if (status === 429) throw new ProviderUnavailableError(NAME, 'rate_limited', `Ozow asked us to slow down (${op}): HTTP 429`, status);
-    if (status >= 200 && status < 300) return { ok: true, status, body };
-    if (status >= 400) return { ok: false, status, body };
-    throw new ProviderUnavailableError(NAME, 'bad_response', `Ozow answered ${op} with HTTP ${status}`, status);
+  ): Promise<ProviderAnswer> {
+    return providerRequest(this.http, { op, method, path, ...opts });
   }
 
-  private refused(op: string, res: OzowResponse): ProviderRefusedError {
+  private refused(op: string, res: ProviderAnswer): ProviderRefusedError {
     const b = (typeof res.body === 'object' && res.body !== null ? res.body : {}) as Record<string, unknown>;
     const message = [b.errorMessage, b.message, b.error_description, b.error].find((v): v is string => typeof v === 'string' && v.length > 0);
     return new ProviderRefusedError(NAME, res.status, typeof b.error === 'string' ? b.error : undefined, this.clean(`Ozow refused ${op}: HTTP ${res.status}${message ? `: ${message}` : ''}`));
@@ -464,12 +435,6 @@ export class OzowProvider implements PaymentProvider {
   private clean(message: string): string {
     return message.split(this.privateKey).join('[redacted]').split(this.apiKey).join('[redacted]').slice(0, 500);
   }
-}
-
-interface OzowResponse {
-  ok: boolean;
-  status: number;
-  body: unknown;
 }
 
 /** Ended without payment: Ozow takes no money for the reference any more. */

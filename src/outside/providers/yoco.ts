@@ -105,6 +105,7 @@ import {
   type StartAttempt,
   type StartedAttempt,
 } from './port.ts';
+import { type ProviderAnswer, type ProviderHttp, providerRequest } from './http.ts';
 
 /** Yoco's real Checkout API address (`YOCO_API_URL` overrides it, e.g. with a local double). */
 export const YOCO_API_URL = 'https://payments.yoco.com/api';
@@ -156,9 +157,7 @@ export function createYocoProvider(options: YocoOptions): YocoProvider {
 export class YocoProvider implements PaymentProvider {
   readonly name = NAME;
   private readonly secretKey: string;
-  private readonly apiUrl: string;
-  private readonly timeoutMs: number;
-  private readonly fetch: typeof fetch;
+  private readonly http: ProviderHttp;
   private readonly webhook: Webhook;
   /** 'live' or 'test' from the key's prefix; undefined for a key of another shape. */
   private readonly mode: string | undefined;
@@ -177,10 +176,16 @@ export class YocoProvider implements PaymentProvider {
     }
     const url = new URL(options.apiUrl ?? YOCO_API_URL);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('YOCO_API_URL must be an http(s) address');
-    this.apiUrl = url.toString().replace(/\/+$/, '');
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(this.timeoutMs) || this.timeoutMs <= 0) throw new Error('the Yoco timeout must be a positive integer of milliseconds');
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error('the Yoco timeout must be a positive integer of milliseconds');
+    this.http = {
+      name: NAME,
+      label: 'Yoco',
+      apiUrl: url.toString().replace(/\/+$/, ''),
+      timeoutMs,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      clean: (message) => this.clean(message),
+    };
   }
 
   async startAttempt(attempt: StartAttempt): Promise<StartedAttempt> {
@@ -291,69 +296,45 @@ export class YocoProvider implements PaymentProvider {
     method: 'GET' | 'POST',
     path: string,
     opts: { body?: unknown; idempotencyKey?: string; signal?: AbortSignal | undefined } = {},
-  ): Promise<YocoResponse> {
+  ): Promise<ProviderAnswer> {
     opts.signal?.throwIfAborted();
     const wait = this.quietUntil - Date.now();
     if (wait > 0) {
       throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to wait before ${op}: ${Math.ceil(wait / 1000)} s to go`, 429, { retryAfterMs: wait });
     }
-    const headers: Record<string, string> = { authorization: `Bearer ${this.secretKey}`, accept: 'application/json' };
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const headers: Record<string, string> = { authorization: `Bearer ${this.secretKey}` };
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-    let status: number;
-    let text: string;
-    let retryAfter: string | null = null;
-    let replayed = false;
-    try {
-      const res = await this.fetch(this.apiUrl + path, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        // The API never redirects; following one would send the key somewhere else.
-        redirect: 'manual',
-        // Covers reading the body too: a peer that sends headers and then stalls is a timeout.
-        signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
-      });
-      status = res.status;
-      retryAfter = res.headers.get('retry-after');
-      replayed = res.headers.get('idempotent-replayed') === 'true';
-      text = await res.text();
-    } catch (e) {
-      // The caller let go (its job's shutdown): not Yoco's failure.
-      if (opts.signal?.aborted) throw e;
-      const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-      throw new ProviderUnavailableError(
-        NAME,
-        timedOut ? 'timeout' : 'network',
-        timedOut ? `Yoco did not answer ${op} within ${this.timeoutMs} ms` : `Yoco could not be reached for ${op}`,
-        undefined,
-        { cause: e },
-      );
-    }
-    const body = parseJson(text);
-    if (status >= 500) {
-      // A failure Yoco itself stored for this key (see the header: "Refunds retried after a 5xx").
-      const createdNothing = replayed && opts.idempotencyKey !== undefined && yocoError(body).code !== undefined;
-      throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Yoco failed ${op}: HTTP ${status}${replayed ? ' (replayed)' : ''}${detail(body)}`), status, { createdNothing });
-    }
-    if (status === 429) {
-      const retryAfterMs = retryAfterMsOf(retryAfter);
-      if (retryAfterMs !== undefined) this.quietUntil = Math.max(this.quietUntil, Date.now() + retryAfterMs);
-      throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to slow down (${op}): HTTP 429`, status, retryAfterMs === undefined ? {} : { retryAfterMs });
-    }
-    if (status === 409) throw new ProviderUnavailableError(NAME, 'busy', `Yoco is still processing an earlier ${op} with the same key: HTTP 409`, status);
-    if (status >= 200 && status < 300) return { ok: true, status, body };
-    if (status >= 400) return { ok: false, status, body };
-    throw new ProviderUnavailableError(NAME, 'bad_response', `Yoco answered ${op} with HTTP ${status}`, status);
+    return providerRequest(this.http, {
+      op,
+      method,
+      path,
+      headers,
+      json: opts.body,
+      signal: opts.signal,
+      classify: ({ status, headers: answered, body }) => {
+        const replayed = answered.get('idempotent-replayed') === 'true';
+        if (status >= 500) {
+          // A failure Yoco itself stored for this key (see the header: "Refunds retried after a 5xx").
+          const createdNothing = replayed && opts.idempotencyKey !== undefined && yocoError(body).code !== undefined;
+          throw new ProviderUnavailableError(NAME, 'server_error', this.clean(`Yoco failed ${op}: HTTP ${status}${replayed ? ' (replayed)' : ''}${detail(body)}`), status, { createdNothing });
+        }
+        if (status === 429) {
+          const retryAfterMs = retryAfterMsOf(answered.get('retry-after'));
+          if (retryAfterMs !== undefined) this.quietUntil = Math.max(this.quietUntil, Date.now() + retryAfterMs);
+          throw new ProviderUnavailableError(NAME, 'rate_limited', `Yoco asked us to slow down (${op}): HTTP 429`, status, retryAfterMs === undefined ? {} : { retryAfterMs });
+        }
+        if (status === 409) throw new ProviderUnavailableError(NAME, 'busy', `Yoco is still processing an earlier ${op} with the same key: HTTP 409`, status);
+      },
+    });
   }
 
-  private read<T>(op: string, schema: z.ZodType<T>, res: YocoResponse): T {
+  private read<T>(op: string, schema: z.ZodType<T>, res: ProviderAnswer): T {
     const parsed = schema.safeParse(res.body);
     if (!parsed.success) throw new ProviderUnavailableError(NAME, 'bad_response', `Yoco's answer to ${op} is not what its API documents`, res.status);
     return parsed.data;
   }
 
-  private refused(op: string, res: YocoResponse): ProviderRefusedError {
+  private refused(op: string, res: ProviderAnswer): ProviderRefusedError {
     const { code, message } = yocoError(res.body);
     return new ProviderRefusedError(NAME, res.status, code, this.clean(`Yoco refused ${op}: HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`));
   }
@@ -362,12 +343,6 @@ export class YocoProvider implements PaymentProvider {
   private clean(message: string): string {
     return message.split(this.secretKey).join('[redacted]').slice(0, 500);
   }
-}
-
-interface YocoResponse {
-  ok: boolean;
-  status: number;
-  body: unknown;
 }
 
 function ref(providerRef: string): string {
@@ -379,14 +354,6 @@ function header(headers: NotificationHeaders, name: string): string | undefined 
   const value = headers[name];
   const first = Array.isArray(value) ? value[0] : value;
   return first ? first : undefined;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Yoco's documented problem fields (`code`, `detail`, `title`), and those its own plugin reads from older answers. */

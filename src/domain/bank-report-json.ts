@@ -39,19 +39,25 @@ export const bankReportJsonSchema = z
 
 export type BankReportJson = z.infer<typeof bankReportJsonSchema>;
 
-/** What a report's import says, as `BankReportService` tells it. */
+/** What a report's import says, as `BankReportService` tells it (its entries aside). */
 export interface BankReportSummary {
   reportId: string;
   kind: string;
   messageId: string;
+  /** `applying` (its job is under way), `applied` (every entry), `failed` (its job gave up: `error` says why). */
   status: (typeof BANK_REPORT_STATUSES)[number];
+  /** Why its job last failed, while it is not applied. */
   error: string | null;
+  /** Entries in the report, and how many of them are applied so far. */
   entryCount: number;
   appliedCount: number;
+  /** The same file was imported in full before: nothing was changed now. */
   alreadyImported: boolean;
   completed: number;
   failed: number;
+  /** Completed payouts the bank gave back (CONTRACT §11): still completed, their amounts back in the balance. */
   returned: number;
+  /** Entries that named a payout already where the entry says (a statement after a notification). */
   unchanged: number;
   unmatched: number;
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../db/index.ts';
 import { enqueue, findJobByKey, requeueFailed } from '../db/jobs.ts';
 import * as batches from '../db/payout-batches.ts';
 import { type Actor, actorLabel, OPERATOR, requireOperator, scope } from '../domain/actor.ts';
+import type { BankReportSummary } from '../domain/bank-report-json.ts';
 import { AppError } from '../domain/errors.ts';
 import { isUuid } from '../domain/ids.ts';
 import { type ReportLine, parseBankReport } from '../domain/iso20022/camt.ts';
@@ -16,26 +17,8 @@ import { isShipped, SHIPPED_SCHEMAS, schemaErrors } from '../outside/bank/schema
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
 import { movePayoutIn, returnPayoutIn } from './payouts.ts';
 
-export interface BankReportImport {
-  reportId: string;
-  kind: string;
-  messageId: string;
-  /** `applying` (its job is under way), `applied` (every entry), `failed` (its job gave up: `error` says why). */
-  status: 'applying' | 'applied' | 'failed';
-  /** Why its job last failed, while it is not applied. */
-  error: string | null;
-  /** Entries in the report, and how many of them are applied so far. */
-  entryCount: number;
-  appliedCount: number;
-  /** The same file was imported in full before: nothing was changed now. */
-  alreadyImported: boolean;
-  completed: number;
-  failed: number;
-  /** Completed payouts the bank gave back (CONTRACT §11): still completed, their amounts back in the balance. */
-  returned: number;
-  /** Entries that named a payout already where the entry says (a statement after a notification). */
-  unchanged: number;
-  unmatched: number;
+/** A report's import as told by `BankReportService`: its summary and each entry's decision. */
+export interface BankReportImport extends BankReportSummary {
   entries: EntryRecord[];
 }
 

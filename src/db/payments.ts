@@ -106,22 +106,15 @@ const byIds = statement<{ ids: string[]; merchantId: string | null }, Row>(
   `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = any(:ids::uuid[]) and ${SCOPED}`,
 );
 
-/**
- * The same read for a batch of one (GraphQL's `payment(id)`): `= any(array)` has one generic plan
- * for every batch size, guessed at ten rows, and PostgreSQL chose a scan of every payment for it;
- * `= id` is an index lookup whatever plan is cached.
- */
-const byOneId = statement<{ id: string; merchantId: string | null }, Row>(
-  'a payment by id (a batch of one), with its latest attempt',
-  `select ${COLUMNS}, ${VOUCHER_COLUMNS}, latest.* from payments p ${VOUCHER} ${LATEST_ATTEMPT} where p.id = :id::uuid and ${SCOPED}`,
-);
-
 /** Payments by id in the order of `ids`, null where missing or outside the scope (one statement). */
 export async function findPayments(db: DbOrTx, scope: MerchantScope, ids: readonly string[]): Promise<(StoredPayment | null)[]> {
   if (ids.length === 0) return [];
-  const rows = ids.length === 1 ? await byOneId.run(db, { id: ids[0]!, merchantId: merchantFilter(scope) }) : await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
-  const byId = new Map(rows.map((r) => [r.id, toPayment(r)]));
-  return ids.map((id) => byId.get(id) ?? null);
+  // A batch of one (GraphQL's `payment(id)`) is REST's read by `= id`: `= any(array)` has one
+  // generic plan for every batch size, guessed at ten rows, and PostgreSQL chose a scan of every
+  // payment for it; `= id` is an index lookup whatever plan is cached.
+  const rows = ids.length === 1 ? await byId.run(db, { id: ids[0]!, ...paymentFilter(scope) }) : await byIds.run(db, { ids: [...ids], merchantId: merchantFilter(scope) });
+  const found = new Map(rows.map((r) => [r.id, toPayment(r)]));
+  return ids.map((id) => found.get(id) ?? null);
 }
 
 const FILTERS = `(:orderId::text is null or p.merchant_order_id = :orderId::text)

@@ -145,9 +145,7 @@ export class PayoutService {
     if (!input.paymentDetails) throw fieldError('VALIDATION_FAILED', ['paymentDetails'], 'is required');
     if (actor.kind === 'merchant' && actor.person) {
       if (!proof) throw fieldError('FORBIDDEN', ['stepUp', 'password'], 'is required: to pay an account that is not a saved payee, enter your password again');
-      await this.stepUp.verify(actor, proof, 'payout.create').catch((e: unknown) => {
-        throw underStepUp(e);
-      });
+      await this.stepUp.verify(actor, proof, 'payout.create', ['stepUp']);
     }
     // The input's schema refused a code not on the list, so the bank is known here.
     return { details: input.paymentDetails, bank: bankForBranchCode(input.paymentDetails.branchCode)!.id, payeeId: null };
@@ -397,11 +395,4 @@ function replay(existing: { payout: Payout; requestHash: string }, requestHash: 
 
 function isUniqueViolation(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === '23505';
-}
-
-/** A step-up's refusal names its field where the proof sits in a payout's input: `stepUp.password`, `stepUp.code`. */
-function underStepUp(e: unknown): unknown {
-  if (!(e instanceof AppError) || !e.fields) return e;
-  const problem = e.fields[0]!;
-  return fieldError(e.code, ['stepUp', ...problem.path], problem.message);
 }

@@ -39,9 +39,18 @@ export class StepUp {
   /**
    * Resolves when `proof` holds for the person behind `actor`'s session; otherwise FORBIDDEN on
    * the `password` field (nothing else is said), 429 after five wrong ones in 15 minutes. A
-   * wrong password is counted and audited.
+   * wrong password is counted and audited. `at` is where the proof sits in the caller's input
+   * (a payout's `stepUp`): the refusal names its fields there (`stepUp.password`).
    */
-  async verify(actor: MerchantActor, proof: StepUpInput, action: string): Promise<void> {
+  async verify(actor: MerchantActor, proof: StepUpInput, action: string, at: readonly string[] = []): Promise<void> {
+    try {
+      await this.check(actor, proof, action);
+    } catch (e) {
+      throw at.length > 0 && e instanceof AppError && e.fields ? fieldError(e.code, [...at, ...e.fields[0]!.path], e.fields[0]!.message) : e;
+    }
+  }
+
+  private async check(actor: MerchantActor, proof: StepUpInput, action: string): Promise<void> {
     const person = actor.person;
     if (!person) throw new AppError('FORBIDDEN', 'an API key may not do this: it needs an owner signed in to the dashboard');
     const stored = await personForSignIn(this.deps.db, person.email);

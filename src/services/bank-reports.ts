@@ -15,7 +15,7 @@ import type { EntryRecord } from '../domain/payout-batch.ts';
 import { kidOrUnknown, openOrNull } from '../domain/sealing.ts';
 import { isShipped, SHIPPED_SCHEMAS, schemaErrors } from '../outside/bank/schemas.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
-import { movePayoutIn, returnPayoutIn } from './payouts.ts';
+import { movePayoutIn, returnPayoutIn } from './payout-moves.ts';
 
 /** A report's import as told by `BankReportService`: its summary and each entry's decision. */
 export interface BankReportImport extends BankReportSummary {

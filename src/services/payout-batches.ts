@@ -15,7 +15,7 @@ import { noteUnreadable } from '../db/sealed-data.ts';
 import { bankById, bankForBranchCode } from '../domain/za-banks.ts';
 import { executionDate } from '../domain/za-business-days.ts';
 import { keyringOf, type ServiceDeps, withEvents } from './deps.ts';
-import { movePayoutIn } from './payouts.ts';
+import { movePayoutIn } from './payout-moves.ts';
 
 export type { PayoutBatch };
 

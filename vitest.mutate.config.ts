@@ -8,5 +8,19 @@ import base from './vitest.config.ts';
  */
 export default defineConfig({
   ...base,
-  test: { ...base.test, include: ['test/domain.test.ts', 'test/domain-rules.test.ts', 'test/domain-pure.test.ts', 'test/openapi-document.test.ts'], reporters: ['default'] },
+  test: {
+    ...base.test,
+    include: [
+      'test/domain.test.ts',
+      'test/domain-rules.test.ts',
+      'test/domain-pure.test.ts',
+      'test/domain-bank-files.test.ts',
+      'test/domain-statements.test.ts',
+      'test/domain-inputs.test.ts',
+      'test/domain-people.test.ts',
+      'test/domain-messages.test.ts',
+      'test/openapi-document.test.ts',
+    ],
+    reporters: ['default'],
+  },
 });

@@ -8,7 +8,7 @@ import { payoutsWords } from './words/payouts.ts';
 import { peopleWords } from './words/people.ts';
 import { refundsWords } from './words/refunds.ts';
 import { statementsWords } from './words/statements.ts';
-import { uiWords } from './words/ui.ts';
+import { sharedWords } from './words/shared.ts';
 import { webhooksWords } from './words/webhooks.ts';
 
 /**
@@ -27,7 +27,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', af: 'Af
 
 const en = {
   ...linksWords.en,
-  ...uiWords.en,
+  ...sharedWords.en,
   ...paymentWords.en,
   ...payoutWords.en,
   ...payoutsWords.en,
@@ -146,7 +146,7 @@ export type MessageKey = keyof typeof en;
 
 const af: Record<MessageKey, string> = {
   ...linksWords.af,
-  ...uiWords.af,
+  ...sharedWords.af,
   ...paymentWords.af,
   ...payoutWords.af,
   ...payoutsWords.af,
@@ -264,7 +264,7 @@ const af: Record<MessageKey, string> = {
 
 const zu: Record<MessageKey, string> = {
   ...linksWords.zu,
-  ...uiWords.zu,
+  ...sharedWords.zu,
   ...paymentWords.zu,
   ...payoutWords.zu,
   ...payoutsWords.zu,

@@ -93,4 +93,4 @@ const zu: Record<Key, string> = {
   'entry.refund': 'imbuyiselo',
 };
 
-export const uiWords = { en, af, zu };
+export const sharedWords = { en, af, zu };

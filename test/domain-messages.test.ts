@@ -858,12 +858,19 @@ describe('customer-sms.ts: the customer\'s SMS', () => {
     // Exactly 40 and 30 characters are kept whole.
     const whole = confirmationSms({ ...facts, voucherCode: null, merchantName: 'N'.repeat(40), merchantOrderId: 'O'.repeat(30) });
     expect(whole).toBe(`${'N'.repeat(40)}: payment of R 123.45 received, order ${'O'.repeat(30)}.`);
+    // A cut that ends at a space loses the space.
+    const atSpace = confirmationSms({ ...facts, voucherCode: null, merchantName: 'Kasi Coffee Roasters and Bakery, Soweto East' });
+    expect(atSpace).toBe('Kasi Coffee Roasters and Bakery, Soweto: payment of R 123.45 received, order ORD-7781.');
   });
 
   it('takes links out of the name and order before it shortens them', () => {
     expect(confirmationSms({ ...facts, voucherCode: null, merchantName: 'www.evil.co.za', merchantOrderId: 'https://evil.example/x' })).toBe('www evil co za: payment of R 123.45 received, order evil example/x.');
     // A scheme at the end of a name goes, and leaves the space before it.
     expect(confirmationSms({ ...facts, voucherCode: null, merchantName: 'Kasi Coffee https://' })).toBe('Kasi Coffee : payment of R 123.45 received, order ORD-7781.');
+    // What is left is shortened only past 40 characters: exactly 40, its last a space, stays as it is.
+    expect(confirmationSms({ ...facts, voucherCode: null, merchantName: 'Kasi Coffee Roasters of Soweto Ext. 123 https://' })).toBe(
+      'Kasi Coffee Roasters of Soweto Ext. 123 : payment of R 123.45 received, order ORD-7781.',
+    );
   });
 
   it('a voucher code too long for even the short line still goes whole, the head cut to make room', () => {

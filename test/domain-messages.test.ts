@@ -114,7 +114,8 @@ describe('audit-words.ts: the audit log in words', () => {
     ['payment.settle', 'settled payment 5e6f7a80 as '],
     ['payment.reconcile', 'checked with the provider payment 5e6f7a80'],
     ['payment.notify', "passed on the provider's notification of payment 5e6f7a80"],
-    ['refund.requested', 'asked the provider to refund of payment 5e6f7a80'],
+    ['refund.requested', 'asked the provider to refund payment 5e6f7a80'],
+    ['refund.outcome_ignored', 'ignored a repeated outcome of the refund of payment 5e6f7a80'],
     ['payout_batch.export', 'exported a bank file of 0 payouts, R 0.00'],
     ['payout_batch.file', 'downloaded the bank file of batch '],
     ['bank_report.import', 'imported a bank report: 0 completed, 0 failed, 0 unmatched'],
@@ -124,7 +125,7 @@ describe('audit-words.ts: the audit log in words', () => {
     ['payee.create', 'saved the payee  ( )'],
     ['payout.return', "recorded the bank's return of payout 9b2c7a10"],
     ['merchant.second_factor_required', 'stopped demanding a second factor'],
-    ['dashboard.refundPayment', 'refunded of payment 5e6f7a80'],
+    ['dashboard.refundPayment', 'refunded payment 5e6f7a80'],
     ['dashboard.updateWebhookUrl', 'cleared the webhook URL'],
     ['dashboard.redeliverEvent', 'redelivered event '],
     ['dashboard.invitePerson', 'invited someone'],
@@ -379,7 +380,7 @@ describe('audit-words.ts: the audit log in words', () => {
   it('shows a refund\'s amount only when it is a whole number of cents', () => {
     for (const amount_cents of [1.5, '1500', Number.MAX_SAFE_INTEGER + 1, null]) {
       const refund = { ...full('dashboard.refundPayment'), detail: { amount_cents } };
-      expect(auditSentence(refund, names), String(amount_cents)).toBe('zarpay refunded of payment 5e6f7a80');
+      expect(auditSentence(refund, names), String(amount_cents)).toBe('zarpay refunded payment 5e6f7a80');
       expect(auditSentence(refund, names, 'af'), String(amount_cents)).toBe('zarpay het betaling 5e6f7a80 terugbetaal');
       expect(auditSentence(refund, names, 'zu'), String(amount_cents)).toBe('U-zarpay ubuyisele inkokhelo 5e6f7a80');
     }
@@ -812,8 +813,9 @@ describe('customer-sms.ts: the customer\'s SMS', () => {
     expect(gsm7('Coffee ☕ €5 {x}')).toBe('Coffee ? ?5 ?x?');
     // A sign that is another letter written twice in Unicode folds to the letter: Ω (ohm) is Ω.
     expect(gsm7('10 \u2126')).toBe('10 Ω');
-    // A combining mark on its own is no letter at all.
-    expect(gsm7('x\u0301')).toBe('x?');
+    // An accent written after its letter is the same accent: kept where GSM-7 has the letter, dropped where not.
+    expect(gsm7('Cafe\u0301 cre\u0300me bru\u0302le\u0301e')).toBe('Café crème brulée');
+    expect(gsm7('x\u0301')).toBe('x');
   });
 
   it('takes out of merchant text whatever a phone would make a link of', () => {

@@ -51,7 +51,7 @@ const payout = (verb: string): Words => (f) => `${verb} payout ${short(f.payoutI
 const payment = (verb: string): Words => (f) => `${verb} payment ${short(f.paymentId)}${f.amountCents !== null ? ` of ${formatRand(f.amountCents)}` : ''}`;
 const refund = (verb: string): Words => (f) => {
   const amount = cents(f.detail.amount_cents);
-  return `${verb} ${amount !== null ? `${formatRand(amount)} ` : ''}of payment ${short(f.paymentId)}`;
+  return `${verb} ${amount !== null ? `${formatRand(amount)} of ` : ''}payment ${short(f.paymentId)}`;
 };
 
 /** Each action's words, after the actor's name. */

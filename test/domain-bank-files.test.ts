@@ -301,6 +301,8 @@ describe('iso20022/camt.ts: reading the bank\'s notifications and statements', (
     // Read as text, never as a number: an id of 32 decimal digits is still an id.
     expect(ids('12345678901234567890123456789012')).toEqual(['12345678901234567890123456789012', '12345678-9012-3456-7890-123456789012']);
     expect(ids('000000000000000000000000000000000')).toEqual(['000000000000000000000000000000000', null]);
+    // Text a bank wraps in CDATA keeps its spaces through the XML reader: the id is without them.
+    expect(ids(`<![CDATA[ ${A_E2E} ]]>`)).toEqual([A_E2E, A]);
   });
 
   it('reads a return: its reason code in words, and the bank\'s own first words (entities decoded)', () => {
@@ -341,6 +343,7 @@ describe('iso20022/camt.ts: reading the bank\'s notifications and statements', (
     expect(returned({ code: family('DMCT') }, family('RRTN'))).toEqual([true, 'returned by the bank']);
     expect(returned({ code: '<BkTxCd><Prtry><Cd>RETURN</Cd></Prtry></BkTxCd>' })).toEqual([false, null]);
     expect(returned({ code: '<BkTxCd><Domn><Cd>PMNT</Cd></Domn></BkTxCd>' }, '<BkTxCd><Prtry><Cd>RTN</Cd></Prtry></BkTxCd>')).toEqual([false, null]);
+    expect(returned({ code: family('DMCT') }, '<BkTxCd><Domn><Cd>PMNT</Cd></Domn></BkTxCd>')).toEqual([false, null]);
     // A reversal flag on a credit undoes our debit; on a debit it undoes a credit, no payout's return.
     expect(returned({ rvsl: '<RvslInd>true</RvslInd>' })).toEqual([true, 'returned by the bank']);
     expect(returned({ cdi: 'DBIT', rvsl: '<RvslInd>true</RvslInd>' })).toEqual([false, null]);
@@ -351,6 +354,7 @@ describe('iso20022/camt.ts: reading the bank\'s notifications and statements', (
     expect(returned({}, '<RtrInf><Rsn><Prtry>R07</Prtry></Rsn><AddtlInf>R07</AddtlInf></RtrInf>')).toEqual([true, 'R07 returned by the bank']);
     expect(returned({}, '<RtrInf><Rsn><Cd>AC01</Cd><Prtry>R01</Prtry></Rsn></RtrInf>')).toEqual([true, 'AC01 incorrect account number']);
     expect(returned({}, '<RtrInf><AddtlInf>ACCOUNT FROZEN</AddtlInf></RtrInf>')).toEqual([true, 'returned by the bank (ACCOUNT FROZEN)']);
+    expect(returned({}, '<RtrInf><Rsn><Cd>AC06</Cd></Rsn><AddtlInf></AddtlInf><AddtlInf>FROZEN</AddtlInf></RtrInf>')).toEqual([true, 'AC06 blocked account (FROZEN)']);
     expect(returned({}, '<RtrInf><Orgtr><Nm>FNB</Nm></Orgtr></RtrInf>')).toEqual([true, 'returned by the bank']);
   });
 
@@ -549,18 +553,20 @@ describe('iso20022/pain001.ts: the credit transfer file a batch of payouts leave
 `);
   });
 
-  it('writes a name or reference with nothing the bank takes as the field\'s word for it', () => {
+  it('writes a name or reference with nothing the bank takes as the field\'s word for it, and an empty field as an empty element', () => {
     const xml = buildPain001({
       ...batch,
       createdAt: new Date('2026-11-25T10:15:30.000Z'),
       debtor: { ...batch.debtor, name: '***', bankName: '' },
-      transfers: [{ payoutId: A, amountCents: 5, creditor: { name: '中文', accountNumber: '1', branchCode: '470010', bankName: '—' }, reference: '' }],
+      transfers: [{ payoutId: A, amountCents: 5, creditor: { name: '中文', accountNumber: '', branchCode: '470010', bankName: '—' }, reference: '' }],
     });
     expect(xml).toContain('<CreDtTm>2026-11-25T10:15:30Z</CreDtTm>');
     expect(xml).toContain('<CtrlSum>0.05</CtrlSum>');
     expect(xml).toContain('<InstdAmt Ccy="ZAR">0.05</InstdAmt>');
     expect(xml.match(/<Nm>[^<]*<\/Nm>/g)).toEqual(['<Nm>Debtor</Nm>', '<Nm>Debtor</Nm>', '<Nm>Bank</Nm>', '<Nm>Bank</Nm>', '<Nm>Account holder</Nm>']);
     expect(xml).toContain('<Ustrd>Payout</Ustrd>');
+    // A field with nothing in it (an account number the service never lets through) is an empty element.
+    expect(xml).toContain('<Othr>\n              <Id/>\n            </Othr>');
   });
 
   it('refuses a file without a transfer', () => {

@@ -872,12 +872,14 @@ describe('event-position.ts: where a client resumes a stream', () => {
   });
 });
 
-describe('events.ts, jobs.ts, stream-limits.ts: the webhook body and the names stored with jobs', () => {
+describe('events.ts: what a webhook carries', () => {
   it('writes the webhook body of CONTRACT §6', () => {
     const body = webhookBody({ id: 'evt_1', type: 'payout.completed', createdAt: new Date('2026-11-25T14:05:00.000Z'), data: { id: A, status: 'completed' } });
     expect(body).toBe(`{"id":"evt_1","type":"payout.completed","created_at":"2026-11-25T14:05:00.000Z","api_version":"v1","data":{"id":"${A}","status":"completed"}}`);
   });
+});
 
+describe('jobs.ts: the names stored with jobs', () => {
   it('names each queue as its queued jobs are stored (a renamed queue would strand them)', () => {
     expect(QUEUE).toEqual({
       webhook: 'webhook.deliver',
@@ -896,7 +898,9 @@ describe('events.ts, jobs.ts, stream-limits.ts: the webhook body and the names s
     });
     expect(JOB_STATUSES).toEqual(['queued', 'running', 'failed']);
   });
+});
 
+describe('stream-limits.ts: the bounds of live event streams', () => {
   it('bounds live streams as docs/limits.md says', () => {
     expect(STREAM_LIMITS).toEqual({
       reservationsPerPrincipal: 5,

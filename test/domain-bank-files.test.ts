@@ -698,6 +698,9 @@ describe('iso20022/return-reasons.ts: a return\'s reason as a payout\'s failure_
 
   it('says a code it does not know, or none, was returned by the bank', () => {
     expect(returnReasonText('ZZ99')).toBe('ZZ99 returned by the bank');
+    // A code that names a property every object has is as unknown as any other.
+    expect(returnReasonText('toString')).toBe('toString returned by the bank');
+    expect(returnReasonText('constructor')).toBe('constructor returned by the bank');
     expect(returnReasonText(null)).toBe('returned by the bank');
     expect(returnReasonText('')).toBe('returned by the bank');
   });

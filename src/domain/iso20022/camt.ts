@@ -52,7 +52,6 @@ export interface BankReport {
   lines: ReportLine[];
 }
 
-const LISTS = new Set(['Ntfctn', 'Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'AddtlInf', 'AddtlRtrInf', 'Btch']);
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
@@ -61,7 +60,6 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   processEntities: true,
-  isArray: (name) => LISTS.has(name),
 });
 
 type Node = Record<string, any>;

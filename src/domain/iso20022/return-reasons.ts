@@ -56,7 +56,7 @@ export const RETURN_REASONS: Readonly<Record<string, string>> = {
  * gave any, e.g. `AC04 closed account (account closed 2026-10-01)`; at most 500 characters.
  */
 export function returnReasonText(code: string | null, additional: readonly string[] = []): string {
-  const words = code ? (RETURN_REASONS[code] ?? 'returned by the bank') : 'returned by the bank';
+  const words = code && Object.hasOwn(RETURN_REASONS, code) ? RETURN_REASONS[code]! : 'returned by the bank';
   const extra = additional.map((s) => s.trim()).filter(Boolean).join('; ');
   const text = `${code ? `${code} ` : ''}${words}${extra ? ` (${extra})` : ''}`;
   return text.length > 500 ? `${text.slice(0, 499)}…` : text;

@@ -43,7 +43,9 @@ const problems = (schema: { safeParse: (v: unknown) => { error?: { issues: { pat
 
 const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
 (addFormats as unknown as typeof addFormats.default)(ajv);
-ajv.addSchema(openApiDocument('https://zarpay.example', 'prd'), 'openapi.json');
+/** The document as a client reads it (JSON, by path). */
+const DOCUMENT: any = openApiDocument('https://zarpay.example', 'prd');
+ajv.addSchema(DOCUMENT, 'openapi.json');
 /** Whether a value is what the OpenAPI document publishes as the component `name`. */
 const published = (name: string, value: unknown) => ajv.getSchema(`openapi.json#/components/schemas/${name}`)!(value);
 
@@ -98,6 +100,18 @@ describe('statement.ts: the range asked for, the entries of each journal transac
     expect(problems(statementArgs, { from: '2026-02-30', to: '2026-03-01' })).toEqual(['from: must be a real date']);
   });
 
+  it('the document tells a client the query: two days of ten characters, and a format', () => {
+    const day = {
+      schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A day in Africa/Johannesburg (SAST), YYYY-MM-DD', example: '2026-11-01', maxLength: 10 },
+      required: true, description: 'A day in Africa/Johannesburg (SAST), YYYY-MM-DD',
+    };
+    expect(DOCUMENT.paths['/api/v1/statements'].get.parameters).toEqual([
+      { in: 'query', name: 'from', ...day },
+      { in: 'query', name: 'to', ...day },
+      { in: 'query', name: 'format', schema: { anyOf: [{ type: 'string', enum: ['json', 'csv', 'accounting'] }, { type: 'null' }] } },
+    ]);
+  });
+
   it('reads each journal kind as what it is about, refunds whatever their posting is called', () => {
     expect(['credit', 'payment_capture', 'payout_settle', 'payout_return', 'refund_settle', 'refund_reserve', 'payment_refund', 'refund', 'operator_adjustment'].map(entryTypeOf)).toEqual([
       'credit', 'payment', 'payout', 'payout_return', 'refund', 'refund', 'refund', 'refund', 'credit',
@@ -116,6 +130,8 @@ describe('statement.ts: the range asked for, the entries of each journal transac
       grossCents: 100_000, feeCents: 0, orderReference: null, bankReference: null,
     }]);
     expect(entriesOf(movement({ movementCents: 2_345 }), 500)[0]).toMatchObject({ description: 'Credit', balanceAfterCents: 2_845 });
+    // A kind the statement does not know is a credit, and a credit names nothing (CONTRACT §10), even one tied to a payment.
+    expect(entriesOf(movement({ kind: 'operator_adjustment', paymentId: PAYMENT_ID, movementCents: 100 }), 0)[0]).toMatchObject({ type: 'credit', reference: null, description: 'Credit' });
   });
 
   it('a payment: what reached the balance, netted of its fee, and the fee apart for the books', () => {
@@ -310,6 +326,10 @@ describe('balance.ts: the balance, what made it, and an operator\'s credit', () 
     expect(problems(balanceQuery, { include: 'everything' })).toEqual(['include: must be breakdown']);
     expect(problems(balanceQuery, { include: '' })).toEqual(['include: must be breakdown']);
     expect(problems(balanceQuery, { other: '1' })).toHaveLength(1);
+    expect(DOCUMENT.paths['/api/v1/payouts/balance'].get.parameters).toEqual([{
+      in: 'query', name: 'include',
+      schema: { anyOf: [{ type: 'string', const: 'breakdown', description: 'breakdown: add what made the balance, apart (a sum over the journal)', example: 'breakdown' }, { type: 'null' }] },
+    }]);
   });
 
   it('credits whole cents from 1 to R 100 000 000 000, with a memo of at most 500 characters', () => {
@@ -423,6 +443,12 @@ describe('payment-json.ts: a payment as REST, webhooks and events send it', () =
       expect(paymentJsonSchema.safeParse({ ...sent, ...wrong }).success, JSON.stringify(wrong)).toBe(false);
     }
   });
+
+  it('the document tells a client what the net amount is, and the voucher code\'s exact shape', () => {
+    const { net_amount_cents: net, voucher_code: voucher } = DOCUMENT.components.schemas.Payment.properties;
+    expect(net.anyOf[0].description).toBe('amount - fee_cents: credited to the balance on capture with auto top-up; null once failed or cancelled');
+    expect(voucher.anyOf[0]).toEqual({ type: 'string', maxLength: 19, pattern: '^(\\d{4}|\\*{4})-(\\d{4}|\\*{4})-(\\d{4}|\\*{4})-\\d{4}$' });
+  });
 });
 
 describe('payout-json.ts: a payout as sent, with the members of its state, and read back from an event', () => {
@@ -480,7 +506,8 @@ describe('payout-json.ts: a payout as sent, with the members of its state, and r
 
   it('sends what the document publishes as a Payout, in every state, and nothing else', () => {
     const long = { ...completed, merchantReference: 'r'.repeat(100), description: 'd'.repeat(500), returnedAt: later, returnReason: 'AC04 closed account' };
-    for (const p of [pending, completed, long, { ...pending, status: 'failed', failureReason: 'f'.repeat(500) }, { ...pending, status: 'rejected', rejectionReason: 'r'.repeat(500) }] as Payout[]) {
+    for (const p of [pending, completed, long, { ...pending, status: 'failed', failureReason: 'f'.repeat(500) }, { ...pending, status: 'rejected', rejectionReason: 'r'.repeat(500) },
+      { ...pending, status: 'failed', failureReason: 'Account closed' }, { ...pending, status: 'rejected', rejectionReason: 'Unknown recipient' }] as Payout[]) {
       expect(published('Payout', payoutJson(p)), p.status).toBe(true);
       expect(payoutJsonSchema.safeParse(payoutJson(p)).success, p.status).toBe(true);
     }

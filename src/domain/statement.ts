@@ -131,7 +131,7 @@ export interface JournalMovement {
  */
 export function entriesOf(m: JournalMovement, balanceBefore: number): StatementEntry[] {
   const type = entryTypeOf(m.kind);
-  const isPayout = type === 'payout' || type === 'payout_fee' || type === 'payout_return';
+  const isPayout = type === 'payout' || type === 'payout_return';
   const base = {
     postedAt: m.postedAt,
     feeCents: 0,
@@ -157,7 +157,7 @@ export function entriesOf(m: JournalMovement, balanceBefore: number): StatementE
   }
   const reference = type === 'credit' ? null : type === 'refund' ? (m.refundId ?? m.paymentId) : isPayout ? m.payoutId : m.paymentId;
   // A payment's fee never reached the balance: for the books its gross is the amount paid, less the fee.
-  const fee = type === 'payment' ? -m.feesCents : 0;
+  const fee = type === 'payment' && m.feesCents !== 0 ? -m.feesCents : 0;
   return [
     {
       ...base,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../rest/openapi/document.ts';
 import { parseWire } from '../rest/wire.ts';
 import { type Actor, actorLabel, covers, merchantFilter, oneMerchant, oneMerchantScope, OPERATOR, OPERATOR_NAME, paymentScope, requireMerchant, requireOperator, scope } from '../src/domain/actor.ts';
 import type { AppError } from '../src/domain/errors.ts';
@@ -85,6 +86,13 @@ function refused(parse: () => unknown): Refusal {
 const refusedInput = (schema: Parameters<typeof parseInput>[0], input: unknown) => refused(() => parseInput(schema, input, 'input'));
 /** REST's refusal of a body. */
 const refusedBody = (schema: Parameters<typeof parseWire>[0], body: unknown) => refused(() => parseWire(schema, body));
+
+/**
+ * A schema of the OpenAPI document served at /openapi.json. The committed client types check most
+ * of it, but they leave out what the document says of an optional field's value (its description
+ * and example sit inside `anyOf`), which these tests read here.
+ */
+const documented = (name: string) => (openApiDocument('https://zarpay.example', 'prd') as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } }).components.schemas[name]!.properties;
 
 const MERCHANT_ID = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';
 const OTHER_ID = '0b6f3c4e-1d2a-4b5c-8d9e-0f1a2b3c4d5e';
@@ -413,6 +421,15 @@ describe('merchant.ts: a merchant\'s settings, limits and support contacts', () 
     }
   });
 
+  it('documents the redirect domains, support e-mail and phone a merchant may set, with examples', () => {
+    const fields = documented('MerchantSettingsChange');
+    expect(fields.allowed_redirect_domains).toMatchObject({
+      anyOf: [{ type: 'array', maxItems: 50, description: 'Hosts the hosted page may send customers back to (success_url, cancel_url, failure_url); replaces the list', example: ['shop.example.co.za'] }, { type: 'null' }],
+    });
+    expect(fields.support_email).toMatchObject({ anyOf: [{ type: 'string', maxLength: 254, example: 'help@shop.example.co.za' }, { type: 'null' }] });
+    expect(fields.support_phone).toMatchObject({ anyOf: [{ type: 'string', pattern: '^\\+?[0-9 ()-]{7,20}$', example: '+27 21 555 0100', maxLength: 21 }, { type: 'null' }] });
+  });
+
   it('shows a merchant its own settings as GET /api/v1/merchant sends them', () => {
     const json = merchantSettingsJson(shop);
     expect(json).toStrictEqual({
@@ -647,6 +664,21 @@ describe('payment-link.ts: a link\'s input, the JSON a merchant gets, the amount
     ]);
   });
 
+  it('documents a link\'s optional amount, reference and single use, with examples', () => {
+    const fields = documented('CreatePaymentLinkRequest');
+    expect(fields.amount_cents).toEqual({
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: 10_000_000, format: 'int64', description: "A fixed amount in cents, within the merchant's payment limits; absent or null: the customer types the amount", example: 25_000 },
+        { type: 'null' },
+      ],
+    });
+    expect(fields.merchant_reference).toEqual({
+      anyOf: [{ type: 'string', minLength: 1, maxLength: 64, description: "The merchant's own reference for the link", example: 'LESSONS-NOV' }, { type: 'null' }],
+    });
+    expect(fields.single_use).toEqual({ anyOf: [{ type: 'boolean', description: 'Closes once one payment through it is captured (default false)' }, { type: 'null' }] });
+    expect(documented('PaymentLink').amount_cents).toMatchObject({ anyOf: [{ type: 'integer', minimum: 0, description: 'The fixed amount; null when the customer types it', example: 25_000 }, { type: 'null' }] });
+  });
+
   it('opens or closes a link with active: true or false, nothing else', () => {
     expect(parseWire(updatePaymentLinkInput, { active: false })).toEqual({ active: false });
     expect(refusedBody(updatePaymentLinkInput, { active: null })).toEqual({ code: 'VALIDATION_FAILED', message: 'active: must be true or false', details: [{ field: 'active', message: 'must be true or false' }] });
@@ -738,6 +770,21 @@ describe('payment-request.ts: a one-off request by e-mail', () => {
       { field: 'merchant_order_id', message: 'must be at most 255 characters' },
     ]);
     expect(parseWire(requestPaymentInput, { ...body, customer_email: longEmail.slice(1) }).customerEmail).toBe(longEmail.slice(1));
+  });
+
+  it('documents the optional order id: what it does, and an example', () => {
+    expect(documented('PaymentRequestRequest').merchant_order_id).toEqual({
+      anyOf: [
+        {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description: "The merchant's order id (unique per merchant: the same request again replays it and sends nothing more); absent: zarpay makes one, `request-{uuid}`",
+          example: 'INV-1042',
+        },
+        { type: 'null' },
+      ],
+    });
   });
 
   it('answers with the payment, its page, the address and whether the e-mail is on its way', () => {

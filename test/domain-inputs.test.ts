@@ -391,6 +391,8 @@ describe('validation.ts: how every refusal reads', () => {
       const result = schema.safeParse({ currency: 'USD' }, { reportInput: true });
       const e = refusal(schema, result.error!.issues, 'input');
       expect([e.code, e.message, e.details]).toEqual(['INVALID_CURRENCY', 'currency: only ZAR is supported', [{ field: 'currency', message: 'only ZAR is supported' }]]);
+      const whole = z.string().safeParse(1, { reportInput: true });
+      expect(refusal(z.string(), whole.error!.issues).message).toBe('body: must be a string');
     });
   });
 
@@ -676,7 +678,7 @@ describe('payment-input.ts: initiating and listing payments', () => {
     });
 
     it('refuses a day that is not on the calendar, an instant without its offset, and anything else', () => {
-      for (const bad of ['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-11-24x', 'x2026-11-24', '2026-11-24T10:15:30', '2026-11-24 10:15:30+02:00', '26-11-24', 'yesterday', '']) {
+      for (const bad of ['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-11-24x', 'x2026-11-24', '2026-11-24T10:15:30', '2026-11-24 10:15:30+02:00', '26-11-24', '+012026-11-24', 'yesterday', '']) {
         expect(listRefused({ createdFrom: bad }), bad).toEqual(one('VALIDATION_FAILED', 'query.createdFrom', WINDOW));
         expect(listRefused({ createdTo: bad }), bad).toEqual(one('VALIDATION_FAILED', 'query.createdTo', WINDOW));
       }
@@ -879,6 +881,7 @@ describe('za-banks.ts: the banks an EFT payout may name', () => {
     expect(banksNamedIn('Capitec Business and Capitec').map((b) => b.id)).toEqual(['capitec_business', 'capitec']);
     expect(banksNamedIn('FNB (First National Bank)').map((b) => b.id)).toEqual(['fnb']);
     expect(banksNamedIn('Absa or FNB').map((b) => b.id)).toEqual(['absa', 'fnb']);
+    expect(banksNamedIn('FNB Absa').map((b) => b.id)).toEqual(['absa', 'fnb']);
     expect(banksNamedIn('Standard Chartered, not Standard Bank').map((b) => b.id)).toEqual(['standard_chartered', 'standard_bank']);
   });
 

@@ -94,6 +94,8 @@ describe('errors.ts: the contract\'s codes and the error every refusal is', () =
     expect(isErrorCode('NOT_FOUND')).toBe(true);
     expect(isErrorCode('SERVICE_UNAVAILABLE')).toBe(true);
     expect(isErrorCode('not_found')).toBe(false);
+    expect(isErrorCode('toString')).toBe(false); // what every object has is no error code
+    expect(isErrorCode('constructor')).toBe(false);
     expect(isErrorCode('TEAPOT')).toBe(false);
     expect(isErrorCode(404)).toBe(false);
     expect(isErrorCode(undefined)).toBe(false);

@@ -26,7 +26,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
 
 /** One problem of a refused input, its field named as the caller's adapter names it (CONTRACT §9 `error.details`). */
 export interface ProblemDetail {

@@ -1,7 +1,7 @@
-import type { CompiledQuery } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/index.ts';
-import { enqueue } from '../src/db/jobs.ts';
+import { enqueue, isRunnerStatement } from '../src/db/jobs.ts';
 import { QUEUE, type Queue } from '../src/domain/jobs.ts';
 import { JobRunner } from '../src/jobs/runner.ts';
 import { done, failure, GiveUp, later, type Recorded, type Task } from '../src/jobs/task.ts';
@@ -49,6 +49,12 @@ function countingWrites(root: Db): { db: Db; writes(): number } {
   });
   return { db: counted, writes: () => writes };
 }
+
+/**
+ * Makes the queue's jobs due a second ago: runDue runs what was due when it was called, to the
+ * millisecond, and a job queued within that millisecond (the database keeps microseconds) is not.
+ */
+const dueAlready = (queue: string) => db.handle.db.updateTable('jobs').set({ run_at: sql<Date>`run_at - interval '1 second'` }).where('queue', '=', queue).execute();
 
 const jobRow = (queue: string, key: string) => db.handle.db.selectFrom('jobs').selectAll().where('queue', '=', queue).where('key', '=', key).executeTakeFirst();
 
@@ -289,6 +295,7 @@ describe('the job runner', () => {
     });
     for (const key of ['works', 'fails', 'gives-up', 'items']) await enqueue(db.handle.db, { queue, key });
     await enqueue(db.handle.db, { queue, key: 'tomorrow', inMs: 86_400_000 });
+    await dueAlready(queue);
     expect(await runner.runDue([queue])).toBe(4);
     // The four outcomes are written together, in one statement.
     expect(counted.writes()).toBe(1);
@@ -327,9 +334,13 @@ describe('the job runner', () => {
     await enqueue(db.handle.db, { queue, key: 'counts', payload: { n: 1 } });
     await enqueue(db.handle.db, { queue, key: 'a' });
     await enqueue(db.handle.db, { queue, key: 'b' });
+    await dueAlready(queue);
     expect(await runner.runDue([queue], 2)).toBe(2);
+    await dueAlready(queue);
     expect(await runner.runDue([queue])).toBe(2);
+    await dueAlready(queue);
     expect(await runner.runDue([queue])).toBe(1);
+    await dueAlready(queue);
     expect(seen).toEqual(['counts:{"n":1}', 'a:{}', 'b:{}', 'counts:{"n":2}', 'counts:{"n":3}']);
     expect(await runner.runDue([queue])).toBe(0);
   });
@@ -358,6 +369,7 @@ describe('the job runner', () => {
         async run() {
           for (const key of ['m1', 'm2', 'm3']) await enqueue(db.handle.db, { queue, key, merchantId: merchant });
           await enqueue(db.handle.db, { queue, key: 'ours' });
+          await dueAlready(queue);
           return { ran: await runner.runDue([queue]), most };
         },
       };
@@ -383,6 +395,7 @@ describe('the job runner', () => {
     );
     const [a, b] = [new JobRunner({ db: db.handle.db, tasks: [recording] }), new JobRunner({ db: db.handle.db, tasks: [recording] })];
     for (const key of ['ok', 'bad', 'long']) await enqueue(db.handle.db, { queue, key });
+    await dueAlready(queue);
     expect(await a.runDue([queue])).toBe(3);
     const shown = (r: Recorded<unknown>) => ({ key: r.job.key, attempts: r.job.attempts, kind: r.kind, result: r.result, error: r.error, retryInMs: r.retryInMs, held: r.held });
     expect(recorded.map(shown).sort((x, y) => x.key.localeCompare(y.key))).toEqual([
@@ -395,6 +408,7 @@ describe('the job runner', () => {
 
     recorded.length = 0;
     await enqueue(db.handle.db, { queue, key: 'slow' });
+    await dueAlready(queue);
     const first = a.runDue([queue]);
     await eventually(async () => finishFirst !== undefined, 5_000);
     await eventually(async () => (await b.runDue([queue])) === 1, 5_000);
@@ -421,6 +435,7 @@ describe('the job runner', () => {
       ],
     });
     await enqueue(db.handle.db, { queue, key: 'k' });
+    await dueAlready(queue);
     expect(await runner.runDue([queue])).toBe(1);
     expect(heard).toEqual(['jobs: outcomes not written']);
     const row = await jobRow(queue, 'k');
@@ -458,47 +473,75 @@ describe('the job runner', () => {
   });
 
   it('wakes for its own retries, for a job that asked to be run later, for a recurring job\'s next run and for a freed slot, without waiting for the poll', async () => {
-    const [queue, recurring] = [testQueue(), testQueue()];
+    const [retried, asked, recurring] = [testQueue(), testQueue(), testQueue()];
     const tries: string[] = [];
     let ticks = 0;
-    // No poll to speak of: only a runner's own wake-ups make it claim (a runner of its own for
-    // the recurring job, whose wake-ups would otherwise wake the other queue too).
-    const runner = new JobRunner({
-      db: db.handle.db,
-      pollMs: 60_000,
-      tasks: [
-        task(
-          queue,
-          async (job) => {
-            tries.push(`${job.key}#${job.attempt}`);
-            if (job.key === 'a' && job.attempt === 1) throw new Error('once');
-            if (job.key === 'c' && job.payload.again === undefined) return later(20, { again: true });
-          },
-          { concurrency: 1 },
-        ),
-      ],
-    });
-    const ticker = new JobRunner({ db: db.handle.db, pollMs: 60_000, tasks: [task(recurring, async () => void ticks++, { recurring: { key: 'tick', everyMs: 20 } })] });
-    for (const key of ['a', 'b', 'c']) await enqueue(db.handle.db, { queue, key });
+    // No poll to speak of: only a runner's own wake-ups make it claim (a runner for each kind of
+    // wake-up, so that none is woken by another's).
+    const runners = [
+      task(
+        retried,
+        async (job) => {
+          tries.push(`${job.key}#${job.attempt}`);
+          if (job.key === 'a' && job.attempt === 1) throw new Error('once');
+        },
+        { concurrency: 1 },
+      ),
+      task(asked, async (job) => {
+        tries.push(`${job.key}#${job.attempt}`);
+        if (job.payload.again === undefined) return later(20, { again: true });
+      }),
+      task(recurring, async () => void ticks++, { recurring: { key: 'tick', everyMs: 20 } }),
+    ].map((t) => new JobRunner({ db: db.handle.db, pollMs: 60_000, tasks: [t] }));
+    for (const key of ['a', 'b']) await enqueue(db.handle.db, { queue: retried, key });
+    await enqueue(db.handle.db, { queue: asked, key: 'c' });
     await enqueue(db.handle.db, { queue: recurring, key: 'tick' });
-    runner.start();
-    ticker.start();
+    for (const r of runners) r.start();
     try {
       await eventually(async () => tries.length === 5 && ticks >= 3, 5_000);
-      // One slot: each run waits for the one before it to end; `a` again once its retry is due, `c` once its `later`.
-      expect(tries.slice(0, 3)).toEqual(['a#1', 'b#1', 'c#1']);
-      expect(tries.slice(3).sort()).toEqual(['a#2', 'c#2']);
+      // One slot for `a` and `b`: `b` once `a` has ended, `a` again once its retry is due; `c` again once its `later`.
+      expect(tries.filter((t) => !t.startsWith('c'))).toEqual(['a#1', 'b#1', 'a#2']);
+      expect(tries.filter((t) => t.startsWith('c'))).toEqual(['c#1', 'c#2']);
     } finally {
-      await Promise.all([runner.stop(), ticker.stop()]);
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+  });
+
+  it('goes on claiming after a claim failed, saying so', async () => {
+    const queue = testQueue();
+    const heard: string[] = [];
+    let claims = 0;
+    const failingFirstClaim = new Proxy(db.handle.db, {
+      get(target, prop) {
+        if (prop === 'executeQuery') {
+          return (query: CompiledQuery) => (isRunnerStatement(query.sql) && !query.sql.startsWith('with outcome as') && ++claims === 1 ? Promise.reject(new Error('connection refused')) : target.executeQuery(query));
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    let ran = 0;
+    const runner = new JobRunner({ db: failingFirstClaim, pollMs: 50, onError: (message) => heard.push(message), tasks: [task(queue, async () => void ran++)] });
+    await enqueue(db.handle.db, { queue, key: 'k' });
+    runner.start();
+    try {
+      await eventually(async () => ((await jobRow(queue, 'k')) === undefined ? true : null), 5_000);
+      expect(ran).toBe(1);
+      expect(heard).toEqual(['jobs: a claim failed']);
+    } finally {
+      await runner.stop();
     }
   });
 
   it('writes again, a second later, outcomes whose write failed while their lease still holds; past it, leaves the job to the next claim', async () => {
     const [long, short] = [testQueue(), testQueue()];
     const runs: string[] = [];
-    const failingOnce = () => {
+    /** What each task's record was asked to write: the tries, by the job's attempt. */
+    const written: Record<string, number[]> = { long: [], short: [] };
+    const failingOnce = (name: string) => {
       let calls = 0;
-      return async () => {
+      return async (_tx: unknown, outcomes: readonly Recorded<unknown>[]) => {
+        written[name]!.push(...outcomes.map((o) => o.job.attempts));
         if (++calls === 1) throw new Error('connection reset');
       };
     };
@@ -508,9 +551,9 @@ describe('the job runner', () => {
       pollMs: 50,
       onError: (message) => heard.push(message),
       tasks: [
-        task(long, async (job) => void runs.push(`long#${job.attempt}`), { record: failingOnce() }),
-        // A lease of a second: gone before the second try to write.
-        task(short, async (job) => void runs.push(`short#${job.attempt}`), { leaseMs: 1_000, record: failingOnce() }),
+        task(long, async (job) => void runs.push(`long#${job.attempt}`), { record: failingOnce('long') }),
+        // A lease shorter than the wait before the second try to write: that try is not made.
+        task(short, async (job) => void runs.push(`short#${job.attempt}`), { leaseMs: 600, record: failingOnce('short') }),
       ],
     });
     await enqueue(db.handle.db, { queue: long, key: 'k' });
@@ -519,6 +562,7 @@ describe('the job runner', () => {
     try {
       await eventually(async () => ((await jobRow(long, 'k')) === undefined && (await jobRow(short, 'k')) === undefined ? true : null), 5_000);
       expect(runs.sort()).toEqual(['long#1', 'short#1', 'short#2']);
+      expect(written).toEqual({ long: [1, 1], short: [1, 2] });
       expect(heard).toEqual(['jobs: outcomes not written', 'jobs: outcomes not written']);
     } finally {
       await runner.stop();

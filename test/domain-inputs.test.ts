@@ -27,6 +27,7 @@ import {
   withCode,
 } from '../src/domain/validation.ts';
 import { bankById, bankForBranchCode, bankNameMismatch, banksNamedIn, UNKNOWN_BRANCH_CODE, ZA_BANKS } from '../src/domain/za-banks.ts';
+import { type Refusal, refusalOf } from './support/refusal.ts';
 
 /**
  * The refusals of bad input, called directly: what a merchant's program, a form or the operator
@@ -37,26 +38,10 @@ import { bankById, bankForBranchCode, bankNameMismatch, banksNamedIn, UNKNOWN_BR
  * so that mutation testing (`npm run mutate`, docs/testing.md) finds a change to any rule.
  */
 
-interface Refusal {
-  code: string;
-  httpStatus: number;
-  message: string;
-  details: { field: string; message: string }[] | undefined;
-}
-
-const caught = (run: () => unknown): Refusal => {
-  try {
-    run();
-  } catch (e) {
-    if (!(e instanceof AppError)) throw e;
-    return { code: e.code, httpStatus: e.httpStatus, message: e.message, details: e.details };
-  }
-  throw new Error('accepted');
-};
 /** The refusal the domain (and GraphQL) gives for `input`. */
-const refused = (schema: z.ZodType, input: unknown, whole?: string) => caught(() => parseInput(schema, input, whole));
+const refused = (schema: z.ZodType, input: unknown, whole?: string) => refusalOf(() => parseInput(schema, input, whole));
 /** The refusal REST gives for `input`, its fields in snake_case. */
-const refusedRest = (schema: z.ZodType, input: unknown, whole?: string) => caught(() => parseWire(schema, input, whole));
+const refusedRest = (schema: z.ZodType, input: unknown, whole?: string) => refusalOf(() => parseWire(schema, input, whole));
 /** One problem of one field, as the whole refusal reads. */
 const one = (code: string, field: string, problem: string, inWords = field): Refusal => ({
   code,

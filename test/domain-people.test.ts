@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../rest/openapi/document.ts';
 import { parseWire } from '../rest/wire.ts';
 import { type Actor, actorLabel, covers, merchantFilter, oneMerchant, oneMerchantScope, OPERATOR, OPERATOR_NAME, paymentScope, requireMerchant, requireOperator, scope } from '../src/domain/actor.ts';
-import type { AppError } from '../src/domain/errors.ts';
 import {
   createMerchantInput,
   DEFAULT_PAYMENT_LIMITS,
@@ -61,6 +60,7 @@ import {
   verifyPassword,
 } from '../src/domain/people.ts';
 import { parseInput } from '../src/domain/validation.ts';
+import { type Refusal, refusalOf } from './support/refusal.ts';
 
 /**
  * The rules about who a merchant is and who acts for it, called directly: a merchant's settings
@@ -71,16 +71,10 @@ import { parseInput } from '../src/domain/validation.ts';
  * or the refusal with its code and message, boundaries on both sides, every branch.
  */
 
-type Refusal = { code: string; message: string; details: { field: string; message: string }[] | undefined };
-/** What a caller is told when `parse` refuses (it must refuse). */
-function refused(parse: () => unknown): Refusal {
-  try {
-    parse();
-  } catch (e) {
-    const { code, message, details } = e as AppError;
-    return { code, message, details };
-  }
-  throw new Error('accepted');
+/** What a caller is told when `parse` refuses (it must refuse): the code, message and details. */
+function refused(parse: () => unknown): Omit<Refusal, 'httpStatus'> {
+  const { httpStatus: _status, ...told } = refusalOf(parse);
+  return told;
 }
 /** The domain's (and GraphQL's) refusal of `input`. */
 const refusedInput = (schema: Parameters<typeof parseInput>[0], input: unknown) => refused(() => parseInput(schema, input, 'input'));

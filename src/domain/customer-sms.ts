@@ -19,8 +19,9 @@ export function isGsm7(text: string): boolean {
 
 /**
  * Merchant text on one line in GSM-7: accents the alphabet lacks are dropped from their letter
- * (é stays, ô becomes o, whether the accent was written into the letter or after it), typographic quotes and dashes become their plain forms, anything else
- * becomes `?`, as the gateway itself would do.
+ * (é stays, ô becomes o, whether the accent is written into the letter or after it), typographic
+ * quotes and dashes become their plain forms, anything else becomes `?`, as the gateway itself
+ * would do.
  */
 export function gsm7(text: string): string {
   const plain = text

@@ -1,5 +1,3 @@
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../rest/openapi/document.ts';
 import { ACCOUNTING_CSV_HEADER, accountingCsvLine, accountingRows, closingRow, entryRow, openingRow, randText, sastMinute } from '../src/domain/accounting-statement.ts';
@@ -28,6 +26,7 @@ import {
   statementWindow,
 } from '../src/domain/statement.ts';
 
+import { openApiChecker } from './support/openapi.ts';
 /**
  * What a merchant and its bookkeeper read about money, called directly: statements (their range,
  * days cut in SAST, each journal transaction as entries, the CSV), the accounting statement's rows,
@@ -41,13 +40,9 @@ import {
 const problems = (schema: { safeParse: (v: unknown) => { error?: { issues: { path: PropertyKey[]; message: string }[] } } }, input: unknown) =>
   (schema.safeParse(input).error?.issues ?? []).map((i) => `${i.path.join('.')}: ${i.message}`);
 
-const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
-(addFormats as unknown as typeof addFormats.default)(ajv);
 /** The document as a client reads it (JSON, by path). */
 const DOCUMENT: any = openApiDocument('https://zarpay.example', 'prd');
-ajv.addSchema(DOCUMENT, 'openapi.json');
-/** Whether a value is what the OpenAPI document publishes as the component `name`. */
-const published = (name: string, value: unknown) => ajv.getSchema(`openapi.json#/components/schemas/${name}`)!(value);
+const { published } = openApiChecker(DOCUMENT);
 
 const PAYMENT_ID = '3f1c9a52-8a43-4c1e-9a57-5d2f0e2b7c11';
 const PAYOUT_ID = '7b0e4c1a-2f7d-4d8e-9a57-5d2f0e2b7c11';

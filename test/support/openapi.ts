@@ -38,5 +38,7 @@ export function openApiChecker(doc: any) {
       }
       seen.add(`${method.toUpperCase()} ${path} ${status}`);
     },
+    /** Whether `value` is what the document publishes as the component schema `name`. */
+    published: (name: string, value: unknown): boolean => ajv.getSchema(`openapi.json#/components/schemas/${name}`)!(value) as boolean,
   };
 }

@@ -25,8 +25,8 @@ import {
   statementQuery,
   statementWindow,
 } from '../src/domain/statement.ts';
-
 import { openApiChecker } from './support/openapi.ts';
+
 /**
  * What a merchant and its bookkeeper read about money, called directly: statements (their range,
  * days cut in SAST, each journal transaction as entries, the CSV), the accounting statement's rows,
